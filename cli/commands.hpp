@@ -1,0 +1,13 @@
+// Each group of `simt` subcommands lives in one file and registers itself here.
+// main.cpp only wires them together; the work happens in sim/, cost/ and models/.
+#pragma once
+#include <CLI/CLI.hpp>
+
+namespace simt::cli {
+void add_kernel_commands(CLI::App& app);  // list, run, metrics, bench      (cmd_kernels.cpp)
+void add_device_commands(CLI::App& app);  // devices, device show, roofline (cmd_devices.cpp)
+void add_model_commands(CLI::App& app);   // model list/show, layer         (cmd_models.cpp)
+void add_budget_commands(CLI::App& app);  // budget train/serve             (cmd_budget.cpp)
+void add_comm_commands(CLI::App& app);    // comm, pipeline                 (cmd_comm.cpp)
+void add_program_commands(CLI::App& app); // port, exec, cc, validate       (cmd_program.cpp)
+}  // namespace simt::cli
