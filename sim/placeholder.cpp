@@ -1,0 +1,1 @@
+namespace simt { int sim_placeholder = 0; }
