@@ -1,0 +1,1 @@
+namespace simt::cost { int cost_placeholder = 0; }

@@ -1,0 +1,1 @@
+namespace simt::models { int models_placeholder = 0; }
