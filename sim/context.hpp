@@ -1,0 +1,55 @@
+// The state of the simulated thread that is running right now, and the hooks the
+// instrumented types call. Everything a kernel touches goes through here.
+#pragma once
+#include "sim/events.hpp"
+#include "sim/vector_types.hpp"
+
+#include <cstdint>
+
+#define SIMT_INLINE inline __attribute__((always_inline))
+
+namespace simt {
+
+struct BlockState;
+
+struct ThreadState {
+  uint3 thread_idx{};
+  unsigned linear = 0;  // index within the block
+  unsigned lane = 0, warp = 0;
+  BlockState* block = nullptr;
+  std::uintptr_t stack_lo = 0, stack_size = 0;  // the fiber stack: locals live here
+  std::vector<MemEvent> mem_log;
+  SiteCounts ops;
+};
+
+// Describes the launch a thread belongs to; read by threadIdx/blockIdx etc.
+struct LaunchGeometry {
+  dim3 grid, block;
+};
+
+extern thread_local ThreadState* t_thread;          // null outside kernels
+extern thread_local const LaunchGeometry* t_geometry;
+extern thread_local uint3 t_block_idx;
+
+SIMT_INLINE ThreadState* current_thread() { return t_thread; }
+
+namespace detail {
+// Out of line so that __builtin_return_address(0) names the kernel's call site.
+__attribute__((noinline)) void on_access(const void* p, unsigned size, MemOp op);
+__attribute__((noinline)) void on_fp(FpOp op);
+}  // namespace detail
+
+// Called by the instrumented types for every read/write of a value that may live
+// in device memory. Locals (on the thread's own stack) are free.
+SIMT_INLINE void touch(const void* p, unsigned size, MemOp op) {
+  ThreadState* t = t_thread;
+  if (!t) return;  // host code
+  if (reinterpret_cast<std::uintptr_t>(p) - t->stack_lo < t->stack_size) return;
+  detail::on_access(p, size, op);
+}
+
+SIMT_INLINE void count_fp(FpOp op) {
+  if (t_thread) detail::on_fp(op);
+}
+
+}  // namespace simt

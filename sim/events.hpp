@@ -1,0 +1,63 @@
+// What one simulated thread records while it runs: its memory accesses (to be
+// grouped into warp-level instructions later) and its per-site arithmetic counts.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace simt {
+
+enum class Space : std::uint8_t { Global, Shared };
+enum class MemOp : std::uint8_t { Load, Store, Atomic };
+
+// A "site" is the machine-code address of the call that made the access or the
+// operation; each site maps to one source line (sim/symbols.cpp).
+using Site = const void*;
+
+struct MemEvent {
+  Site site;
+  std::uint64_t addr;
+  std::uint32_t size;
+  MemOp op;
+  Space space;
+};
+
+// Floating-point operation kinds, in the order of the Nsight Compute metrics
+// smsp__sass_thread_inst_executed_op_{fadd,fmul,ffma,dadd,dmul,dfma,hadd,hmul,hfma}_pred_on.
+// Division and square root are not single SASS instructions; they are counted on
+// their own (docs/counters.md, "Fidelity limits").
+enum class FpOp : std::uint8_t { FAdd, FMul, FFma, DAdd, DMul, DFma, FDiv, DDiv, FSqrt, DSqrt, Count };
+constexpr int kFpOpCount = static_cast<int>(FpOp::Count);
+
+// Per-thread, per-site operation counts: a small direct-mapped table because a
+// kernel's inner loop touches only a handful of sites.
+class SiteCounts {
+ public:
+  struct Entry {
+    Site site = nullptr;
+    std::uint32_t kind = 0;  // FpOp, or kWarpOpKind for collectives
+    std::uint64_t count = 0;
+  };
+  void add(Site site, std::uint32_t kind) {
+    Entry& e = slots_[(reinterpret_cast<std::uintptr_t>(site) >> 2) & (kSlots - 1)];
+    if (e.site == site) { ++e.count; return; }
+    if (e.site == nullptr) { e = {site, kind, 1}; return; }
+    add_overflow(site, kind);
+  }
+  template <class F> void for_each(F&& f) const {
+    for (const Entry& e : slots_) if (e.site) f(e);
+    for (const Entry& e : overflow_) f(e);
+  }
+  void clear() { slots_.fill(Entry{}); overflow_.clear(); }
+
+ private:
+  static constexpr std::size_t kSlots = 64;
+  void add_overflow(Site site, std::uint32_t kind) {
+    for (Entry& e : overflow_) if (e.site == site) { ++e.count; return; }
+    overflow_.push_back({site, kind, 1});
+  }
+  std::array<Entry, kSlots> slots_{};
+  std::vector<Entry> overflow_;
+};
+
+}  // namespace simt

@@ -1,0 +1,407 @@
+#include "sim/executor.hpp"
+
+#include "sim/global_memory.hpp"
+#include "sim/runtime.hpp"
+#include "sim/worker.hpp"
+
+#include <fmt/format.h>
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <map>
+#include <thread>
+
+namespace simt {
+
+thread_local ThreadState* t_thread = nullptr;
+thread_local const LaunchGeometry* t_geometry = nullptr;
+thread_local uint3 t_block_idx{};
+
+namespace ctx = boost::context;
+
+namespace {
+
+constexpr std::size_t kStackBytes = 128 * 1024;
+constexpr std::size_t kGuardBytes = 4096;
+constexpr unsigned kMaxThreads = 1024;
+
+struct PoolStack {  // hands boost a stack from the worker's pool; never frees it
+  ctx::stack_context sc;
+  ctx::stack_context allocate() { return sc; }
+  void deallocate(ctx::stack_context&) noexcept {}
+};
+
+std::vector<LaunchRecord>& records() {
+  static std::vector<LaunchRecord> r;
+  return r;
+}
+
+unsigned default_workers() {
+  if (const char* env = std::getenv("SIMT_THREADS")) {
+    int n = std::atoi(env);
+    if (n > 0) return static_cast<unsigned>(n);
+  }
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+unsigned g_workers = 0;
+
+}  // namespace
+
+const std::vector<LaunchRecord>& launch_records() { return records(); }
+void clear_launch_records() { records().clear(); }
+
+DeviceLimits& device_limits() {
+  static DeviceLimits limits;
+  return limits;
+}
+void set_worker_count(unsigned n) { g_workers = n; }
+unsigned worker_count() { return g_workers ? g_workers : default_workers(); }
+Checks& checks() {
+  static Checks c;
+  return c;
+}
+
+// ---------------------------------------------------------------- worker
+
+Worker::Worker() {
+  std::size_t bytes = kMaxThreads * (kStackBytes + kGuardBytes);
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) throw std::runtime_error("simtlab: cannot reserve fiber stacks");
+  stacks_ = reinterpret_cast<std::uintptr_t>(p);
+  for (unsigned i = 0; i < kMaxThreads; ++i)  // a guard page below each stack
+    mprotect(reinterpret_cast<void*>(stacks_ + i * (kStackBytes + kGuardBytes)), kGuardBytes, PROT_NONE);
+  threads_.resize(kMaxThreads);
+  to_thread.resize(kMaxThreads);
+  to_scheduler.resize(kMaxThreads);
+}
+
+Worker::~Worker() { munmap(reinterpret_cast<void*>(stacks_), kMaxThreads * (kStackBytes + kGuardBytes)); }
+
+void Worker::run_launch(LaunchContext& launch) {
+  shared.prepare(*launch.module, launch.cfg.dynamic_shared);
+  t_geometry = &launch.geometry;
+  last_allocation = nullptr;
+  for (;;) {
+    if (launch.failed.load(std::memory_order_relaxed)) break;
+    std::uint64_t b = launch.next_block.fetch_add(1);
+    if (b >= launch.nblocks) break;
+    run_block(launch, b);
+  }
+  t_geometry = nullptr;
+}
+
+void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
+  const dim3 g = launch.cfg.grid, bd = launch.cfg.block;
+  BlockState b;
+  b.launch = &launch;
+  b.worker = this;
+  b.linear = linear;
+  b.idx = {unsigned(linear % g.x), unsigned(linear / g.x % g.y), unsigned(linear / (std::uint64_t(g.x) * g.y))};
+  b.nthreads = launch.threads_per_block;
+  b.nwarps = (b.nthreads + 31) / 32;
+  b.threads = threads_.data();
+  b.run.assign(b.nthreads, Run::Runnable);
+  b.warps.assign(b.nwarps, WarpState{});
+  b.barrier_site.assign(b.nthreads, nullptr);
+  b.barrier_value.assign(b.nthreads, 0);
+  b.shared = &shared;
+  shared.begin_block();
+  t_block_idx = b.idx;
+
+  for (unsigned t = 0; t < b.nthreads; ++t) {
+    ThreadState& ts = threads_[t];
+    ts.thread_idx = {t % bd.x, t / bd.x % bd.y, t / (bd.x * bd.y)};
+    ts.linear = t;
+    ts.lane = t % 32;
+    ts.warp = t / 32;
+    ts.block = &b;
+    ts.stack_lo = stacks_ + t * (kStackBytes + kGuardBytes) + kGuardBytes;
+    ts.stack_size = kStackBytes;
+    ts.mem_log.clear();
+    ts.ops.clear();
+    b.warps[ts.warp].present |= 1u << ts.lane;
+    ctx::stack_context sc;
+    sc.size = kStackBytes;
+    sc.sp = reinterpret_cast<void*>(ts.stack_lo + kStackBytes);
+    to_thread[t] = ctx::fiber(std::allocator_arg, PoolStack{sc}, [this, &b, &launch, t](ctx::fiber&& sched) {
+      to_scheduler[t] = std::move(sched);
+      t_thread = &threads_[t];
+      try {
+        launch.body->run();
+      } catch (const KernelFault& f) {
+        b.fail(f.diag);
+      } catch (const ctx::detail::forced_unwind&) {
+        throw;
+      } catch (const std::exception& e) {
+        b.fail(b.make_diag(DiagKind::DeviceAssert, fmt::format("kernel threw: {}", e.what()), &threads_[t], nullptr));
+      }
+      b.run[t] = Run::Done;
+      b.warps[t / 32].exited |= 1u << (t % 32);
+      t_thread = nullptr;
+      return std::move(to_scheduler[t]);
+    });
+  }
+
+  std::size_t done = 0;
+  while (!b.failed) {
+    bool any = false;
+    for (unsigned t = 0; t < b.nthreads && !b.failed; ++t) {
+      if (b.run[t] != Run::Runnable) continue;
+      any = true;
+      t_thread = &threads_[t];
+      to_thread[t] = std::move(to_thread[t]).resume();
+      t_thread = nullptr;
+    }
+    done = std::count(b.run.begin(), b.run.end(), Run::Done);
+    if (done == b.nthreads || b.failed) break;
+    if (!any || std::none_of(b.run.begin(), b.run.end(), [](Run r) { return r == Run::Runnable; }))
+      if (!settle(b)) break;
+  }
+  if (!b.failed) check_pending_reads(b);
+  if (b.failed) {
+    stop_fibers(b);
+    std::lock_guard lock(launch.diag_mutex);
+    launch.faults.emplace_back(linear, b.fault);
+    launch.failed = true;
+    return;
+  }
+  flush_memory_logs(b);
+  count_operations(b);
+}
+
+void Worker::stop_fibers(BlockState& b) {
+  for (unsigned t = 0; t < b.nthreads; ++t) to_thread[t] = ctx::fiber{};  // unwinds parked threads
+}
+
+void Worker::check_pending_reads(BlockState& b) {
+  if (shared.pending.empty() || !checks().uninitialized) return;
+  const PendingRead& p = shared.pending.front();
+  Diagnostic d = b.make_diag(
+      DiagKind::UninitializedShared,
+      fmt::format("read of shared memory that no thread of this block had written ({})", shared.describe(p.addr)),
+      &threads_[p.thread], p.site);
+  d.address = p.addr;
+  b.fail(std::move(d));
+}
+
+void Worker::flush_memory_logs(BlockState& b) {
+  std::array<const std::vector<MemEvent>*, 32> lanes{};
+  for (unsigned w = 0; w < b.nwarps; ++w) {
+    lanes.fill(nullptr);
+    for (unsigned l = 0; l < 32 && w * 32 + l < b.nthreads; ++l) lanes[l] = &threads_[w * 32 + l].mem_log;
+    scratch_.clear();
+    group_warp_accesses(lanes, scratch_);
+    for (const WarpAccess& a : scratch_) {
+      count_access(a, totals);
+      count_access(a, per_site[a.site]);
+    }
+    for (unsigned l = 0; l < 32 && w * 32 + l < b.nthreads; ++l) threads_[w * 32 + l].mem_log.clear();
+  }
+}
+
+// Per warp and site: thread-level count = sum over lanes, warp-level = max.
+void Worker::count_operations(BlockState& b) {
+  struct Agg { std::uint32_t kind; std::uint64_t sum = 0, max = 0; };
+  std::map<Site, Agg> agg;
+  for (unsigned w = 0; w < b.nwarps; ++w) {
+    agg.clear();
+    for (unsigned l = 0; l < 32 && w * 32 + l < b.nthreads; ++l) {
+      threads_[w * 32 + l].ops.for_each([&](const SiteCounts::Entry& e) {
+        Agg& a = agg[e.site];
+        a.kind = e.kind;
+        a.sum += e.count;
+        a.max = std::max(a.max, e.count);
+      });
+    }
+    for (auto& [site, a] : agg) {
+      Counters& s = per_site[site];
+      for (Counters* c : {&totals, &s}) {
+        if (a.kind < static_cast<std::uint32_t>(kFpOpCount)) (*c)[fp_counter(a.kind)] += a.sum;
+        else (*c)[Counter::WarpCollectives] += a.max;
+        (*c)[Counter::WarpInst] += a.max;
+        (*c)[Counter::ThreadInst] += a.sum;
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------- launch
+
+namespace {
+
+class WorkerPool {
+ public:
+  static WorkerPool& instance() {
+    static WorkerPool pool;
+    return pool;
+  }
+  // Runs the launch on n workers (the calling thread is one of them).
+  std::vector<Worker*> run(LaunchContext& launch, unsigned n) {
+    while (workers_.size() < n) workers_.push_back(std::make_unique<Worker>());
+    while (threads_.size() + 1 < n) {
+      unsigned id = static_cast<unsigned>(threads_.size()) + 1;
+      threads_.emplace_back([this, id] { loop(id); });
+    }
+    {
+      std::lock_guard lock(mutex_);
+      launch_ = &launch;
+      active_ = n;
+      pending_ = n - 1;
+      ++generation_;
+    }
+    cv_.notify_all();
+    workers_[0]->run_launch(launch);
+    std::unique_lock lock(mutex_);
+    done_cv_.wait(lock, [&] { return pending_ == 0; });
+    launch_ = nullptr;
+    std::vector<Worker*> used;
+    for (unsigned i = 0; i < n; ++i) used.push_back(workers_[i].get());
+    return used;
+  }
+  ~WorkerPool() {
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+      ++generation_;
+    }
+    cv_.notify_all();
+    for (auto& t : threads_) t.join();
+  }
+
+ private:
+  void loop(unsigned id) {
+    std::uint64_t seen = 0;
+    for (;;) {
+      LaunchContext* launch;
+      {
+        std::unique_lock lock(mutex_);
+        cv_.wait(lock, [&] { return stop_ || generation_ != seen; });
+        if (stop_) return;
+        seen = generation_;
+        if (id >= active_) continue;
+        launch = launch_;
+      }
+      workers_[id]->run_launch(*launch);
+      std::lock_guard lock(mutex_);
+      if (--pending_ == 0) done_cv_.notify_all();
+    }
+  }
+  std::vector<std::unique_ptr<Worker>> workers_;
+  std::vector<std::thread> threads_;
+  std::mutex mutex_;
+  std::condition_variable cv_, done_cv_;
+  LaunchContext* launch_ = nullptr;
+  unsigned active_ = 0, pending_ = 0;
+  std::uint64_t generation_ = 0;
+  bool stop_ = false;
+};
+
+// CUDA's answer to a launch configuration the device cannot run, or "" if fine.
+std::pair<int, std::string> check_config(const void* fn, const LaunchConfig& c, std::size_t static_shared) {
+  const DeviceLimits& d = device_limits();
+  const std::size_t shared_limit = std::max<std::size_t>(d.shared_per_block, dynamic_shared_limit(fn));
+  constexpr int kInvalidConfiguration = 9, kInvalidValue = 1;
+  if (volume(c.grid) == 0 || volume(c.block) == 0)
+    return {kInvalidConfiguration, fmt::format("grid ({},{},{}) or block ({},{},{}) has a zero dimension", c.grid.x,
+                                               c.grid.y, c.grid.z, c.block.x, c.block.y, c.block.z)};
+  if (volume(c.block) > d.max_threads_per_block)
+    return {kInvalidConfiguration, fmt::format("block of {} threads exceeds the device limit of {} threads per block",
+                                               volume(c.block), d.max_threads_per_block)};
+  if (c.block.x > d.max_block_dim_x || c.block.y > d.max_block_dim_y || c.block.z > d.max_block_dim_z)
+    return {kInvalidConfiguration, fmt::format("block ({},{},{}) exceeds the device's per-dimension limits ({},{},{})",
+                                               c.block.x, c.block.y, c.block.z, d.max_block_dim_x, d.max_block_dim_y,
+                                               d.max_block_dim_z)};
+  if (c.grid.x > d.max_grid_dim_x || c.grid.y > d.max_grid_dim_y || c.grid.z > d.max_grid_dim_z)
+    return {kInvalidConfiguration, fmt::format("grid ({},{},{}) exceeds the device's limits ({},{},{})", c.grid.x,
+                                               c.grid.y, c.grid.z, d.max_grid_dim_x, d.max_grid_dim_y, d.max_grid_dim_z)};
+  if (c.dynamic_shared + static_shared > shared_limit)
+    return {kInvalidValue,
+            fmt::format("{} bytes of shared memory per block ({} dynamic + {} static) exceed the {} limit of {} bytes{}",
+                        c.dynamic_shared + static_shared, c.dynamic_shared, static_shared, d.name, shared_limit,
+                        shared_limit < d.shared_per_block_optin
+                            ? fmt::format(" (up to {} with cudaFuncSetAttribute)", d.shared_per_block_optin)
+                            : "")};
+  return {0, ""};
+}
+
+int error_code_for(DiagKind k) {
+  switch (k) {
+    case DiagKind::OutOfBoundsGlobal: case DiagKind::OutOfBoundsShared: case DiagKind::InvalidAddress:
+      return cudaErrorIllegalAddress;
+    case DiagKind::Misaligned: return cudaErrorMisalignedAddress;
+    case DiagKind::DeviceAssert: return cudaErrorAssert;
+    default: return cudaErrorLaunchFailure;  // races, barriers, deadlocks: wrong on hardware, stopped here
+  }
+}
+
+std::uint32_t next_serial() {
+  static std::atomic<std::uint32_t> serial{0};
+  return ++serial;
+}
+
+}  // namespace
+
+int execute_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody& body) {
+  auto start = std::chrono::steady_clock::now();
+  LaunchRecord rec;
+  rec.kernel_fn = kernel_fn;
+  rec.kernel = function_name(kernel_fn);
+  rec.grid = cfg.grid;
+  rec.block = cfg.block;
+  rec.dynamic_shared_bytes = cfg.dynamic_shared;
+  const Module& module = module_of(kernel_fn);
+  rec.static_shared_bytes = module.shared_bytes_of(full_function_name(kernel_fn));
+
+  if (auto [code, why] = check_config(kernel_fn, cfg, rec.static_shared_bytes); code != 0) {
+    Diagnostic d;
+    d.kind = DiagKind::LaunchConfig;
+    d.kernel = rec.kernel;
+    d.message = why;
+    rec.diagnostics.push_back(d);
+    rec.error = code;
+    records().push_back(std::move(rec));
+    return code;
+  }
+
+  LaunchContext launch;
+  launch.kernel_fn = kernel_fn;
+  launch.body = &body;
+  launch.cfg = cfg;
+  launch.geometry = {cfg.grid, cfg.block};
+  launch.kernel = rec.kernel;
+  launch.module = &module;
+  launch.nblocks = volume(cfg.grid);
+  launch.threads_per_block = static_cast<unsigned>(volume(cfg.block));
+  launch.serial = next_serial();
+  launch.tag = static_cast<std::uint16_t>(launch.serial % 65535 + 1);
+
+  unsigned n = static_cast<unsigned>(std::min<std::uint64_t>(worker_count(), launch.nblocks));
+  for (Worker* w : WorkerPool::instance().run(launch, n)) {
+    rec.totals += w->totals;
+    for (auto& [site, c] : w->per_site) rec.per_site[site] += c;
+    w->totals = {};
+    w->per_site.clear();
+  }
+  rec.workers = n;
+  if (!launch.faults.empty()) {  // report the lowest-numbered failing block: stable across runs
+    auto first = std::min_element(launch.faults.begin(), launch.faults.end(),
+                                  [](auto& a, auto& b) { return a.first < b.first; });
+    Diagnostic d = first->second;
+    d.kernel = rec.kernel;
+    if (d.site) {
+      auto loc = resolve_sites({d.site});
+      d.location = fmt::format("{}:{}", loc[0].short_file(), loc[0].line);
+    }
+    rec.error = error_code_for(d.kind);
+    rec.diagnostics.push_back(d);
+  }
+  rec.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  int code = rec.error;
+  records().push_back(std::move(rec));
+  return code;
+}
+
+}  // namespace simt

@@ -1,0 +1,56 @@
+// Simulated device (global) memory: one large reserved address range, carved by
+// cudaMalloc. Keeping every device byte inside one range makes "is this a
+// device access?" a single comparison, and lets shadow memory sit beside it.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace simt {
+
+struct Allocation {
+  std::uintptr_t base = 0;
+  std::size_t size = 0;
+  std::uint64_t id = 0;   // 1, 2, ... in allocation order
+  bool live = true;
+  std::string describe() const;  // "allocation #3 (4096 bytes at 0x...)"
+};
+
+class GlobalMemory {
+ public:
+  static GlobalMemory& instance();
+
+  void* allocate(std::size_t bytes);  // null when the arena is exhausted
+  bool release(void* p);              // false if p is not a live allocation base
+  // The live allocation containing [addr, addr+size), or null.
+  const Allocation* find(std::uintptr_t addr, std::size_t size) const;
+  // The allocation nearest to addr (live or freed), for diagnostics.
+  const Allocation* nearest(std::uintptr_t addr) const;
+  bool contains(std::uintptr_t addr) const { return addr - base_ < size_; }
+  std::uintptr_t base() const { return base_; }
+  std::size_t bytes_in_use() const { return in_use_; }
+
+  // Shadow words beside each 4-byte word (race detection) and each 32-byte sector
+  // (DRAM traffic estimate); both reserved lazily, zero until touched.
+  std::uint64_t* race_shadow(std::uintptr_t addr) const {
+    return race_shadow_ + ((addr - base_) >> 2) * 2;
+  }
+  std::uint32_t* sector_shadow(std::uintptr_t addr) const {
+    return sector_shadow_ + ((addr - base_) >> 5);
+  }
+
+ private:
+  GlobalMemory();
+  std::uintptr_t base_ = 0;
+  std::size_t size_ = 0;
+  std::uintptr_t next_ = 0;
+  std::size_t in_use_ = 0;
+  std::uint64_t* race_shadow_ = nullptr;
+  std::uint32_t* sector_shadow_ = nullptr;
+  std::vector<Allocation> allocations_;  // sorted by base (bump allocation)
+  mutable std::mutex mutex_;
+};
+
+}  // namespace simt

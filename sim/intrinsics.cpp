@@ -1,0 +1,28 @@
+#include "sim/intrinsics.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+
+namespace simt::detail {
+
+// Out of line so that __builtin_return_address(0) is the kernel's call site.
+void barrier(BarrierKind kind, int value) { block_barrier(kind, value, __builtin_return_address(0)); }
+
+std::uint64_t collective(Collective kind, std::uint32_t mask, std::uint64_t value, int arg, int width) {
+  return warp_collective(kind, mask, value, arg, width, __builtin_return_address(0));
+}
+
+void device_assert_fail(const char* expr, const char* file, int line) {
+  ThreadState* t = current_thread();
+  if (!t) {  // host code: behave like the C library's assert
+    std::fprintf(stderr, "%s:%d: Assertion `%s' failed.\n", file, line, expr);
+    std::abort();
+  }
+  Diagnostic d = t->block->make_diag(DiagKind::DeviceAssert, fmt::format("device assertion `{}` failed", expr), t,
+                                     nullptr);
+  d.location = fmt::format("{}:{}", file, line);
+  throw KernelFault(std::move(d));
+}
+
+}  // namespace simt::detail

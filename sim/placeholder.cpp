@@ -1,1 +1,0 @@
-namespace simt { int sim_placeholder = 0; }

@@ -1,0 +1,69 @@
+#include "sim/shared_memory.hpp"
+
+#include "sim/block.hpp"
+
+#include <fmt/format.h>
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace simt {
+
+namespace {
+constexpr std::size_t kDynamicReservation = 256 * 1024;  // above any device's per-block limit
+
+std::uintptr_t this_workers_dynamic_buffer() {
+  thread_local std::uintptr_t buffer = [] {
+    void* p = mmap(nullptr, kDynamicReservation, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::runtime_error("simtlab: cannot reserve shared memory");
+    return reinterpret_cast<std::uintptr_t>(p);
+  }();
+  return buffer;
+}
+}  // namespace
+
+void SharedWindows::prepare(const Module& m, std::size_t dyn_bytes) {
+  if (module != &m) {
+    module = &m;
+    std::uintptr_t tls = m.shared.empty() ? 0 : m.tls_block_of_this_thread();
+    statics.lo = tls ? tls + m.shared_lo : 0;
+    statics.hi = tls ? tls + m.shared_hi : 0;
+    statics.shadow.assign((statics.hi - statics.lo + 3) / 4, SharedShadow{});
+  }
+  if (dynamic.lo == 0) {
+    dynamic.lo = this_workers_dynamic_buffer();
+    dynamic.hi = dynamic.lo + kDynamicReservation;
+    dynamic.shadow.assign(kDynamicReservation / 4, SharedShadow{});
+  }
+  dynamic_bytes = dyn_bytes;
+}
+
+void SharedWindows::begin_block() {
+  if (++serial == 0) {  // wrapped: forget everything so old serials cannot match
+    std::fill(statics.shadow.begin(), statics.shadow.end(), SharedShadow{});
+    std::fill(dynamic.shadow.begin(), dynamic.shadow.end(), SharedShadow{});
+    serial = 1;
+  }
+  pending.clear();
+}
+
+std::string SharedWindows::describe(std::uintptr_t a) const {
+  if (dynamic.contains(a))
+    return fmt::format("extern __shared__ buffer, byte offset {} of {} bytes requested at launch", a - dynamic.lo,
+                       dynamic_bytes);
+  if (statics.contains(a) && module) {
+    std::uintptr_t tls = statics.lo - module->shared_lo;
+    if (const SharedVariable* v = module->shared_at(a - tls))
+      return fmt::format("__shared__ {} (byte offset {} of {})", v->name, a - tls - v->offset, v->size);
+    return "between __shared__ variables";
+  }
+  return "outside shared memory";
+}
+
+void* dynamic_shared_base() {
+  ThreadState* t = current_thread();
+  return t ? reinterpret_cast<void*>(t->block->shared->dynamic.lo) : nullptr;
+}
+
+}  // namespace simt

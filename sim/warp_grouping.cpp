@@ -1,0 +1,137 @@
+#include "sim/warp_grouping.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <map>
+
+namespace simt {
+
+namespace {
+
+bool same_site_sequence(const std::vector<MemEvent>& a, const std::vector<MemEvent>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i].site != b[i].site) return false;
+  return true;
+}
+
+WarpAccess start_access(const MemEvent& e) {
+  WarpAccess w;
+  w.site = e.site;
+  w.op = e.op;
+  w.space = e.space;
+  w.size = e.size;
+  return w;
+}
+
+void add_lane(WarpAccess& w, unsigned lane, const MemEvent& e) {
+  w.active |= 1u << lane;
+  w.addr[lane] = e.addr;
+  w.size = std::max(w.size, e.size);
+}
+
+}  // namespace
+
+void group_warp_accesses(std::span<const std::vector<MemEvent>* const> lanes,
+                         std::vector<WarpAccess>& out) {
+  const std::vector<MemEvent>* first = nullptr;
+  bool uniform = true;
+  for (auto* l : lanes) {
+    if (!l || l->empty()) continue;
+    if (!first) first = l;
+    else if (!same_site_sequence(*first, *l)) uniform = false;
+  }
+  if (!first) return;
+  if (uniform) {  // the common, convergent case: event i of every lane is one instruction
+    for (std::size_t i = 0; i < first->size(); ++i) {
+      WarpAccess w = start_access((*first)[i]);
+      for (unsigned lane = 0; lane < lanes.size(); ++lane)
+        if (lanes[lane] && !lanes[lane]->empty()) add_lane(w, lane, (*lanes[lane])[i]);
+      out.push_back(w);
+    }
+    return;
+  }
+  // Divergent: the k-th execution of a site by each lane is the same instruction.
+  std::map<std::pair<Site, std::size_t>, std::size_t> index;
+  for (unsigned lane = 0; lane < lanes.size(); ++lane) {
+    if (!lanes[lane]) continue;
+    std::map<Site, std::size_t> seen;
+    for (const MemEvent& e : *lanes[lane]) {
+      std::size_t k = seen[e.site]++;
+      auto [it, fresh] = index.try_emplace({e.site, k}, out.size());
+      if (fresh) out.push_back(start_access(e));
+      add_lane(out[it->second], lane, e);
+    }
+  }
+}
+
+std::uint32_t count_sectors(const WarpAccess& a) {
+  std::uint64_t sectors[64];
+  int n = 0;
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    if (!(a.active >> lane & 1)) continue;
+    for (std::uint64_t s = a.addr[lane] >> 5; s <= (a.addr[lane] + a.size - 1) >> 5 && n < 64; ++s)
+      sectors[n++] = s;
+  }
+  std::sort(sectors, sectors + n);
+  return static_cast<std::uint32_t>(std::unique(sectors, sectors + n) - sectors);
+}
+
+SharedCost shared_wavefronts(const WarpAccess& a) {
+  const unsigned lanes_per_phase = a.size <= 4 ? 32 : a.size == 8 ? 16 : 8;
+  SharedCost cost{0, 0};
+  for (unsigned phase = 0; phase < 32 / lanes_per_phase; ++phase) {
+    std::uint64_t words[128];
+    int n = 0;
+    for (unsigned lane = phase * lanes_per_phase; lane < (phase + 1) * lanes_per_phase; ++lane) {
+      if (!(a.active >> lane & 1)) continue;
+      for (std::uint64_t w = a.addr[lane] >> 2; w <= (a.addr[lane] + a.size - 1) >> 2; ++w) words[n++] = w;
+    }
+    if (n == 0) continue;
+    std::sort(words, words + n);
+    n = static_cast<int>(std::unique(words, words + n) - words);
+    unsigned per_bank[32] = {};
+    unsigned worst = 0;
+    for (int i = 0; i < n; ++i) worst = std::max(worst, ++per_bank[words[i] & 31]);
+    cost.wavefronts += worst;
+    cost.ideal += 1;
+  }
+  return cost;
+}
+
+void count_access(const WarpAccess& a, Counters& c) {
+  const unsigned lanes = static_cast<unsigned>(std::popcount(a.active));
+  c[Counter::WarpInst] += 1;
+  c[Counter::ThreadInst] += lanes;
+  if (a.space == Space::Global) {
+    const std::uint32_t sectors = count_sectors(a);
+    switch (a.op) {
+      case MemOp::Load:
+        c[Counter::GlobalLdRequests] += 1;
+        c[Counter::GlobalLdSectors] += sectors;
+        c[Counter::GlobalLdBytes] += std::uint64_t(lanes) * a.size;
+        break;
+      case MemOp::Store:
+        c[Counter::GlobalStRequests] += 1;
+        c[Counter::GlobalStSectors] += sectors;
+        c[Counter::GlobalStBytes] += std::uint64_t(lanes) * a.size;
+        break;
+      case MemOp::Atomic:
+        c[Counter::GlobalAtomRequests] += 1;
+        c[Counter::GlobalAtomSectors] += sectors;
+        break;
+    }
+    return;
+  }
+  if (a.op == MemOp::Atomic) {
+    c[Counter::SharedAtomInst] += 1;
+    return;
+  }
+  const SharedCost s = shared_wavefronts(a);
+  const bool load = a.op == MemOp::Load;
+  c[load ? Counter::SharedLdInst : Counter::SharedStInst] += 1;
+  c[load ? Counter::SharedLdWavefronts : Counter::SharedStWavefronts] += s.wavefronts;
+  c[load ? Counter::SharedLdConflicts : Counter::SharedStConflicts] += s.wavefronts - s.ideal;
+}
+
+}  // namespace simt

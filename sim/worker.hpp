@@ -1,0 +1,63 @@
+// A worker is one host thread that runs blocks one after another. It owns the
+// fiber stacks, the per-thread state and the counters of the blocks it ran.
+#pragma once
+#include "sim/block.hpp"
+#include "sim/executor.hpp"
+#include "sim/global_memory.hpp"
+#include "sim/symbols.hpp"
+#include "sim/warp_grouping.hpp"
+
+#include <boost/context/fiber.hpp>
+
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace simt {
+
+struct LaunchContext {
+  const void* kernel_fn = nullptr;
+  const KernelBody* body = nullptr;
+  LaunchConfig cfg;
+  LaunchGeometry geometry;
+  std::string kernel;
+  const Module* module = nullptr;
+  std::uint64_t nblocks = 0;
+  unsigned threads_per_block = 0;
+  std::uint32_t serial = 0;      // launch number, for global shadows
+  std::uint16_t tag = 0;         // serial folded to 16 bits, never 0
+  std::atomic<std::uint64_t> next_block{0};
+  std::atomic<bool> failed{false};
+  std::mutex diag_mutex;
+  std::vector<std::pair<std::uint64_t, Diagnostic>> faults;  // (block, diagnostic)
+};
+
+class Worker {
+ public:
+  Worker();
+  ~Worker();
+  void run_launch(LaunchContext& launch);  // takes blocks until none are left
+
+  Counters totals;
+  SiteCounters per_site;
+  SharedWindows shared;
+  const Allocation* last_allocation = nullptr;  // lookup cache for global accesses
+  std::vector<boost::context::fiber> to_thread;  // scheduler side handles
+  std::vector<boost::context::fiber> to_scheduler;  // thread side handles
+
+ private:
+  void run_block(LaunchContext& launch, std::uint64_t linear);
+  bool settle(BlockState& b);  // no thread runnable: complete what can complete
+  void release_barrier(BlockState& b);
+  void check_pending_reads(BlockState& b);
+  void flush_memory_logs(BlockState& b);
+  void count_operations(BlockState& b);
+  void stop_fibers(BlockState& b);
+
+  std::uintptr_t stacks_ = 0;
+  std::vector<ThreadState> threads_;
+  std::vector<WarpAccess> scratch_;
+};
+
+}  // namespace simt
