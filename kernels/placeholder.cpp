@@ -1,0 +1,1 @@
+namespace simt { int kernels_placeholder = 0; }
