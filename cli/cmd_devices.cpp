@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <memory>
 #include <stdexcept>
@@ -63,10 +64,18 @@ void show_device(const std::string& name, bool as_json) {
     return;
   }
   fmt::print("{}: {} ({}, compute capability {})\n\n", d.name, d.full_name, d.arch, d.compute_capability);
-  Table t({"field", "value>", "note", "source"});
+  // Sources are long (title and URL): number them and list them once below.
+  std::vector<std::string> sources;
+  auto ref = [&](const std::string& src) {
+    auto it = std::find(sources.begin(), sources.end(), src);
+    if (it == sources.end()) it = sources.insert(sources.end(), src);
+    return fmt::format("[{}]", it - sources.begin() + 1);
+  };
+  Table t({"field", "value>", "src", "note"});
   for (auto& [key, f] : d.fields)
-    t.add({key, f.value > 0 ? fmt::format("{:g}", f.value) : "n/a", f.note, f.source});
-  fmt::print("{}", t.str());
+    t.add({key, f.value > 0 ? fmt::format("{:g}", f.value) : "n/a", ref(f.source), f.note});
+  fmt::print("{}\nSources:\n", t.str());
+  for (std::size_t i = 0; i < sources.size(); ++i) fmt::print("  [{}] {}\n", i + 1, sources[i]);
   fmt::print("\nRidge points (peak / HBM bandwidth, FLOP per byte):");
   for (auto& [key, p] : d.peak) fmt::print(" {} {:.1f};", key, p.value / d.hbm_bandwidth);
   fmt::print("\n");
