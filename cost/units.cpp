@@ -69,4 +69,27 @@ double parse_quantity(const std::string& text, const std::string& what) {
   return v;
 }
 
+double parse_seconds(const std::string& text, const std::string& what) {
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::exception&) {
+    throw std::invalid_argument(fmt::format("{}: '{}' is not a time", what, text));
+  }
+  const std::string unit = text.substr(used);
+  double scale = 0;
+  if (unit.empty() || unit == "s") scale = 1;
+  else if (unit == "ms") scale = 1e-3;
+  else if (unit == "us") scale = 1e-6;
+  else if (unit == "ns") scale = 1e-9;
+  else if (unit == "min") scale = 60;
+  else if (unit == "h") scale = 3600;
+  else throw std::invalid_argument(fmt::format("{}: unknown time unit in '{}' (use s, ms, us, ns, min, h)", what, text));
+  v *= scale;
+  if (!std::isfinite(v) || v < 0)
+    throw std::invalid_argument(fmt::format("{} must be a finite time >= 0, got '{}'", what, text));
+  return v;
+}
+
 }  // namespace simt::cost

@@ -17,4 +17,7 @@ std::string format_bytes(double bytes);                        // "1.07 GB (1 Gi
 // negatives or non-finite values.
 double parse_quantity(const std::string& text, const std::string& what);
 
+// "120ms", "0.5s", "30us", "2e-3" (seconds when no unit) -> seconds. Same errors.
+double parse_seconds(const std::string& text, const std::string& what);
+
 }  // namespace simt::cost
