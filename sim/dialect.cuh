@@ -36,6 +36,9 @@ Launcher<P...> launch(void (*kernel)(P...), dim3 grid, dim3 block, std::size_t s
 
 #define SIMT_DYNAMIC_SHARED(T, name) extern __shared__ T name[]
 
+#include "sim/port_support.hpp"
+#include "sim/portable_math.hpp"
+
 #else  // simulator build
 
 #include "sim/intrinsics.hpp"
@@ -44,5 +47,8 @@ Launcher<P...> launch(void (*kernel)(P...), dim3 grid, dim3 block, std::size_t s
 #include "sim/runtime.hpp"
 
 #define SIMT_DYNAMIC_SHARED(T, name) T* const name = reinterpret_cast<T*>(::simt::dynamic_shared_base())
+
+#include "sim/port_support.hpp"
+#include "sim/portable_math.hpp"
 
 #endif
