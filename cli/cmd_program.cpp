@@ -1,5 +1,135 @@
+// simt port / exec / cc: plain CUDA programs in, simulated runs and libraries out.
+// The work is in port/ (source rewriting) and program_build.cpp (compile, cache, run).
 #include "commands.hpp"
+#include "cost/catalog.hpp"
+#include "port/port.hpp"
+#include "program_build.hpp"
+
+#include <fmt/core.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 namespace simt::cli {
-void add_program_commands(CLI::App&) {}
+
+namespace {
+
+struct PortArgs {
+  std::string file, output;
+};
+
+struct ExecArgs {
+  std::string file, device = "H200", json;
+  bool json_flag = false;
+  std::vector<std::string> program_args;
+};
+
+struct CcArgs {
+  std::string file, output;
+  bool shared = false;
+};
+
+std::string read_source(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw std::runtime_error("cannot read " + path);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+int run_port(const PortArgs& a) {
+  port::PortResult r = port::port_source(read_source(a.file));
+  fmt::print(stderr, "{}", port::format_issues(a.file, r));
+  if (!r.ok()) {
+    fmt::print(stderr, "simt port: {} not ported: {} construct{} above cannot run on the simulator\n", a.file,
+               r.errors.size(), r.errors.size() == 1 ? "" : "s");
+    return 1;
+  }
+  if (a.output.empty() || a.output == "-") {
+    fmt::print("{}", r.output);
+    return 0;
+  }
+  std::ofstream out(a.output, std::ios::binary);
+  out << r.output;
+  if (!out) throw std::runtime_error("cannot write " + a.output);
+  fmt::print(stderr, "simt port: wrote {} ({} launch{} rewritten)\n", a.output, r.launches, r.launches == 1 ? "" : "es");
+  return 0;
+}
+
+// The program reads the simulated device from the environment (report_at_exit.cpp).
+void export_device(const std::string& name) {
+  const cost::DeviceSpec& d = cost::Catalog::builtin().device(name);
+  auto set = [](const char* k, double v) {
+    if (v > 0) setenv(k, fmt::format("{:.0f}", v).c_str(), 1);
+  };
+  setenv("SIMT_DEVICE_NAME", d.name.c_str(), 1);
+  set("SIMT_DEVICE_L2_BYTES", d.l2_bytes);
+  set("SIMT_DEVICE_SHARED_PER_BLOCK", d.shared_per_block_bytes);
+  set("SIMT_DEVICE_SHARED_OPTIN", d.shared_per_block_optin_bytes);
+  set("SIMT_DEVICE_GLOBAL_BYTES", d.hbm_bytes);
+  set("SIMT_DEVICE_MAX_THREADS", d.max_threads_per_block);
+}
+
+int report_exit(const std::string& file, int status) {
+  if (status > 128) {
+    int sig = status - 128;
+    fmt::print(stderr, "simt exec: {} was killed by signal {} ({})\n", file, sig, strsignal(sig));
+  }
+  return status;
+}
+
+int run_exec(const ExecArgs& a) {
+  export_device(a.device);
+  BuildProduct p = build_program({a.file, false});
+  setenv("SIMT_REPORT", "tables", 1);
+  if (a.json_flag) {
+    setenv("SIMT_REPORT_JSON", a.json.c_str(), 1);
+    setenv("SIMT_REPORT", "none", 1);  // JSON replaces the tables
+  }
+  return report_exit(a.file, run_program(p.path, a.program_args));
+}
+
+int run_cc(const CcArgs& a) {
+  BuildProduct p = build_program({a.file, a.shared});
+  std::filesystem::copy_file(p.path, a.output, std::filesystem::copy_options::overwrite_existing);
+  fmt::print(stderr, "simt cc: wrote {}{}\n", a.output, p.cached ? " (cached build)" : "");
+  return 0;
+}
+
+// CLI11 parses; the command's own exit code leaves through this exception.
+[[noreturn]] void finish(int code) { throw CLI::RuntimeError(code); }
+
+}  // namespace
+
+void add_program_commands(CLI::App& app) {
+  auto port_args = std::make_shared<PortArgs>();
+  CLI::App* port = app.add_subcommand("port", "Rewrite a plain CUDA file into simtlab's dialect (docs/dialect.md)");
+  port->add_option("file", port_args->file, "the .cu file")->required()->check(CLI::ExistingFile);
+  port->add_option("-o,--output", port_args->output, "write here instead of stdout");
+  port->callback([port_args] { finish(run_port(*port_args)); });
+
+  auto exec_args = std::make_shared<ExecArgs>();
+  CLI::App* exec = app.add_subcommand("exec", "Build a CUDA program against the simulator, run it, report every launch");
+  exec->add_option("file", exec_args->file, "the .cu file (plain CUDA or dialect)")->required()->check(CLI::ExistingFile);
+  exec->add_option("--device", exec_args->device, "simulated device from the catalog (simt devices)");
+  // A flag that takes its value only as --json=PATH, so `--json prog.cu` stays unambiguous.
+  exec->add_flag("--json{-}", exec_args->json, "launch reports as JSON: --json (stderr) or --json=PATH");
+  exec->add_option("args", exec_args->program_args, "arguments for the program (after --)");
+  exec->callback([exec_args] {
+    exec_args->json_flag = !exec_args->json.empty();
+    finish(run_exec(*exec_args));
+  });
+
+  auto cc_args = std::make_shared<CcArgs>();
+  CLI::App* cc = app.add_subcommand("cc", "Build a CUDA program or shared library against the simulator");
+  cc->add_option("file", cc_args->file, "the .cu file (plain CUDA or dialect)")->required()->check(CLI::ExistingFile);
+  cc->add_flag("--shared", cc_args->shared, "a shared library (e.g. for Python ctypes)");
+  cc->add_option("-o,--output", cc_args->output, "the executable or .so to write")->required();
+  cc->callback([cc_args] { finish(run_cc(*cc_args)); });
+}
+
 }  // namespace simt::cli

@@ -1,0 +1,177 @@
+#include "program_build.hpp"
+
+#include "port/port.hpp"
+
+#include <fmt/format.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+extern char** environ;
+
+namespace simt::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kSourceDir = SIMTLAB_SOURCE_DIR;
+const fs::path kBinaryDir = SIMTLAB_BINARY_DIR;
+
+std::string read_file(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  if (!f) throw std::runtime_error(fmt::format("cannot read {}", p.string()));
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+void write_file(const fs::path& p, const std::string& text) {
+  std::ofstream f(p, std::ios::binary);
+  f << text;
+  if (!f) throw std::runtime_error(fmt::format("cannot write {}", p.string()));
+}
+
+// FNV-1a: a stable content hash for cache keys (not for security).
+struct Hash {
+  std::uint64_t h = 1469598103934665603ull;
+  Hash& add(std::string_view s) {
+    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+    h = (h ^ 0xff) * 1099511628211ull;  // separator, so ("ab","c") != ("a","bc")
+    return *this;
+  }
+  std::string hex() const { return fmt::format("{:016x}", h); }
+};
+
+fs::path sim_library() { return kBinaryDir / "sim" / "libsimt_sim.so"; }
+fs::path report_source() { return kSourceDir / "cli" / "program_support" / "report_at_exit.cpp"; }
+
+// Everything a cached product depends on besides the user's source: the
+// simulator's headers, the report object's source, and the library itself.
+std::string toolchain_fingerprint() {
+  Hash h;
+  std::vector<fs::path> headers;
+  for (const auto& e : fs::directory_iterator(kSourceDir / "sim"))
+    if (e.path().extension() == ".hpp" || e.path().extension() == ".cuh") headers.push_back(e.path());
+  std::sort(headers.begin(), headers.end());
+  for (const auto& p : headers) h.add(p.filename().string()).add(read_file(p));
+  h.add(read_file(report_source()));
+  fs::path lib = sim_library();
+  if (!fs::exists(lib)) throw std::runtime_error(fmt::format("{} is missing: build the simt_sim target first", lib.string()));
+  h.add(std::to_string(fs::file_size(lib))).add(std::to_string(fs::last_write_time(lib).time_since_epoch().count()));
+  if (const char* cxx = std::getenv("CXX")) h.add(cxx);
+  return h.hex();
+}
+
+std::string compiler() {
+  const char* cxx = std::getenv("CXX");
+  return cxx && *cxx ? cxx : "g++";
+}
+
+// Runs a command with inherited stdio; returns its exit status.
+int spawn_and_wait(const std::vector<std::string>& argv) {
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  if (posix_spawnp(&pid, args[0], nullptr, nullptr, args.data(), environ) != 0)
+    throw std::runtime_error(fmt::format("cannot start {}", argv[0]));
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) throw std::runtime_error(fmt::format("waiting for {} failed", argv[0]));
+  }
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return WEXITSTATUS(status);
+}
+
+std::vector<std::string> common_flags() {
+  return {"-std=c++20", "-O2", "-g", "-ffp-contract=off", "-fPIC", "-pthread", "-I", kSourceDir.string()};
+}
+
+// The report object is compiled once per toolchain fingerprint.
+fs::path report_object(const fs::path& cache, const std::string& fingerprint) {
+  fs::path obj = cache / ("report_at_exit-" + fingerprint + ".o");
+  if (fs::exists(obj)) return obj;
+  fs::path tmp = obj;
+  tmp += fmt::format(".{}.tmp", getpid());
+  std::vector<std::string> cmd = {compiler()};
+  for (auto& f : common_flags()) cmd.push_back(f);
+  for (std::string f : std::initializer_list<std::string>{"-c", report_source().string(), "-o", tmp.string()}) cmd.push_back(f);
+  if (spawn_and_wait(cmd) != 0) throw std::runtime_error("could not compile the simtlab report object");
+  fs::rename(tmp, obj);
+  return obj;
+}
+
+// Ports the source when it is plain CUDA; prints the port's issues.
+std::string dialect_text(const fs::path& source) {
+  std::string text = read_file(source);
+  if (!port::needs_port(text)) return text;
+  port::PortResult r = port::port_source(text);
+  std::string issues = port::format_issues(source.string(), r);
+  if (!issues.empty()) fmt::print(stderr, "{}", issues);
+  if (!r.ok()) throw std::runtime_error(fmt::format("{} cannot be ported (see above)", source.string()));
+  return r.output;
+}
+
+}  // namespace
+
+std::string cache_root() {
+  if (const char* d = std::getenv("SIMT_CACHE_DIR"); d && *d) return d;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return (fs::path(x) / "simtlab").string();
+  if (const char* h = std::getenv("HOME"); h && *h) return (fs::path(h) / ".cache" / "simtlab").string();
+  return (kBinaryDir / "program-cache").string();
+}
+
+BuildProduct build_program(const BuildRequest& req) {
+  fs::path source = fs::absolute(req.source);
+  if (!fs::is_regular_file(source)) throw std::runtime_error(fmt::format("no such file: {}", req.source));
+  std::string text = dialect_text(source);
+  // #line keeps every diagnostic and debug line on the user's file and line.
+  std::string unit = fmt::format("#line 1 \"{}\"\n{}", source.string(), text);
+
+  fs::path cache = cache_root();
+  std::error_code ec;
+  fs::create_directories(cache, ec);
+  if (ec) throw std::runtime_error(fmt::format("cannot create the build cache {}: {}", cache.string(), ec.message()));
+  std::string fingerprint = toolchain_fingerprint();
+  std::string key = Hash{}.add(unit).add(fingerprint).add(req.shared ? "shared" : "exe").hex();
+  fs::path dir = cache / key;
+  fs::path product = dir / (source.stem().string() + (req.shared ? ".so" : ""));
+  if (fs::exists(product)) return {product.string(), true};
+
+  fs::create_directories(dir);
+  fs::path unit_path = dir / "source.cpp";
+  write_file(unit_path, unit);
+  fs::path tmp = product;
+  tmp += fmt::format(".{}.tmp", getpid());
+  std::vector<std::string> cmd = {compiler()};
+  for (auto& f : common_flags()) cmd.push_back(f);
+  fs::path lib_dir = sim_library().parent_path();
+  for (std::string f : std::initializer_list<std::string>{"-iquote", source.parent_path().string(), unit_path.string(),
+                        report_object(cache, fingerprint).string(), "-L", lib_dir.string(), "-lsimt_sim",
+                        "-Wl,-rpath," + lib_dir.string(), "-o", tmp.string()})
+    cmd.push_back(f);
+  if (req.shared) cmd.push_back("-shared");
+  if (spawn_and_wait(cmd) != 0) {
+    fs::remove(tmp, ec);
+    throw std::runtime_error(fmt::format("{} did not compile (see the compiler's messages above)", req.source));
+  }
+  fs::rename(tmp, product);
+  return {product.string(), false};
+}
+
+int run_program(const std::string& path, const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {path};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return spawn_and_wait(argv);
+}
+
+}  // namespace simt::cli

@@ -1,0 +1,32 @@
+// Building a user's CUDA program against the simulator: port it if it is plain
+// CUDA, compile it with the system compiler, link libsimt_sim.so and the
+// report-at-exit object. Products are cached by content hash.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace simt::cli {
+
+struct BuildRequest {
+  std::string source;  // the user's .cu file
+  bool shared = false; // a shared library (for ctypes) instead of an executable
+};
+
+struct BuildProduct {
+  std::string path;    // the executable or .so, inside the cache
+  bool cached = false; // reused from an earlier build
+};
+
+// Throws std::runtime_error with a message for the user. Port issues and
+// compiler diagnostics are printed to stderr as they happen (file:line of the
+// user's own file).
+BuildProduct build_program(const BuildRequest& req);
+
+// Where build products go: $SIMT_CACHE_DIR, else $XDG_CACHE_HOME/simtlab, else
+// ~/.cache/simtlab, else <build dir>/program-cache.
+std::string cache_root();
+
+// Runs a program, waits, and returns its exit status (128 + signal if killed).
+int run_program(const std::string& path, const std::vector<std::string>& args);
+
+}  // namespace simt::cli

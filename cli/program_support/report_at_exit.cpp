@@ -1,0 +1,101 @@
+// Linked into every program `simt exec` and `simt cc` build. Before main it
+// applies the simulated device chosen with --device; after the program ends it
+// prints one report per kernel launch (stderr, so the program's stdout stays its
+// own) and, when asked, the launches as JSON. Controlled by the environment that
+// `simt exec` sets (docs/exec.md):
+//   SIMT_REPORT=tables|none   per-launch tables on stderr (unset: none)
+//   SIMT_REPORT_JSON=PATH|-   JSON array of launches to PATH, or stderr for "-"
+//   SIMT_DEVICE_NAME, SIMT_DEVICE_L2_BYTES, SIMT_DEVICE_SHARED_PER_BLOCK,
+//   SIMT_DEVICE_SHARED_OPTIN, SIMT_DEVICE_GLOBAL_BYTES, SIMT_DEVICE_MAX_THREADS
+#include "sim/executor.hpp"
+#include "sim/launch_record.hpp"
+#include "sim/report.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+namespace {
+
+constexpr std::size_t kMaxTables = 20;  // a program that launches in a loop gets a summary after this
+
+const char* env(const char* name) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : nullptr;
+}
+
+template <class T>
+void set_from_env(T& field, const char* name) {
+  if (const char* v = env(name)) field = static_cast<T>(std::strtoull(v, nullptr, 10));
+}
+
+void apply_device() {
+  simt::DeviceLimits& d = simt::device_limits();
+  if (const char* n = env("SIMT_DEVICE_NAME")) d.name = n;
+  set_from_env(d.l2_bytes, "SIMT_DEVICE_L2_BYTES");
+  set_from_env(d.shared_per_block, "SIMT_DEVICE_SHARED_PER_BLOCK");
+  set_from_env(d.shared_per_block_optin, "SIMT_DEVICE_SHARED_OPTIN");
+  set_from_env(d.global_memory_bytes, "SIMT_DEVICE_GLOBAL_BYTES");
+  set_from_env(d.max_threads_per_block, "SIMT_DEVICE_MAX_THREADS");
+}
+
+void print_tables() {
+  const auto& records = simt::launch_records();
+  std::string out = "\n== simt: " + std::to_string(records.size()) + " kernel launch" +
+                    (records.size() == 1 ? "" : "es") + " on the simulated " + simt::device_limits().name + " ==\n";
+  for (std::size_t i = 0; i < records.size() && i < kMaxTables; ++i) {
+    out += "\n[launch " + std::to_string(i + 1) + "] " + simt::counter_table(records[i]);
+    out += simt::hot_lines_table(records[i]);
+    for (const auto& d : records[i].diagnostics) out += simt::format_diagnostic(d) + "\n";
+  }
+  if (records.size() > kMaxTables)
+    out += "\n... " + std::to_string(records.size() - kMaxTables) + " more launches (all of them: --json)\n";
+  std::fputs(out.c_str(), stderr);
+}
+
+void write_json(const char* where) {
+  nlohmann::json all = nlohmann::json::array();
+  for (const auto& r : simt::launch_records()) all.push_back(simt::launch_json(r));
+  std::string text = all.dump(2) + "\n";
+  if (std::string(where) == "-") {
+    std::fputs(text.c_str(), stderr);
+    return;
+  }
+  std::ofstream f(where);
+  f << text;
+  if (!f) std::fprintf(stderr, "simt: cannot write the launch report to %s\n", where);
+}
+
+void report() {
+  std::fflush(stdout);  // the program's own output comes first
+  const char* tables = env("SIMT_REPORT");
+  if (tables && std::string(tables) == "tables") print_tables();
+  if (const char* json = env("SIMT_REPORT_JSON")) write_json(json);
+}
+
+}  // namespace
+
+// When to report: after main returns (or exit() is called), but before any static
+// object is destroyed -- the launch records and symbol caches are function-local
+// statics of libsimt_sim.so, created during the run and destroyed at exit. glibc's
+// exit() runs the main thread's thread_local destructors before every static
+// destructor, so the report lives in a thread_local of the main thread. (It is in
+// namespace simt:: so the simulator does not take it for a __shared__ variable.)
+namespace simt::exec_support {
+struct Reporter {
+  bool armed = false;
+  ~Reporter() {
+    if (armed) report();
+  }
+};
+thread_local Reporter t_reporter;
+
+struct ArmAtStartup {
+  ArmAtStartup() {
+    apply_device();
+    t_reporter.armed = true;  // constructs the main thread's Reporter now
+  }
+};
+ArmAtStartup g_arm_at_startup;
+}  // namespace simt::exec_support
