@@ -154,7 +154,8 @@ SIMT_PM_FN real reciprocal(real b) {
 }
 
 // a / b as a * (1/b) plus one correction step; more accurate than CUDA's own
-// __fdividef (see docs/dialect.md) and identical on both sides.
+// __fdividef (see docs/dialect.md) and identical on both sides. Like CUDA's, it
+// is meant for 2^-126 <= |b| <= 2^126: for smaller |b|, 1/b overflows to inf.
 SIMT_PM_FN real divide(real a, real b) {
   real r = reciprocal(b);
   real q = a * r;
@@ -163,19 +164,25 @@ SIMT_PM_FN real divide(real a, real b) {
   return select(finite(q2), q2, q);
 }
 
-// 1/sqrt(x): bit-level guess, three Newton steps.
+// 1/sqrt(x): bit-level guess, three Newton steps, one exact-residual correction.
+// x is first scaled by an even power of two into a range where y^2 stays normal.
 SIMT_PM_FN real rsqrt(real x) {
-  bool subnormal = x < 0x1p-126f;
-  real xs = select(subnormal, x * 0x1p24f, x);
+  bool subnormal = x < 0x1p-126f, huge = x > 0x1p64f;
+  real xs = x * select(subnormal, 0x1p24f, select(huge, 0x1p-64f, 1.0f));
   real y = from_bits(0x5f3759dfu - (bits(xs) >> 1));
   real h = xs * 0.5f;
   for (int i = 0; i < 3; ++i) {
     real t = fma(-h * y, y, 1.5f);
     y = y * t;
   }
-  real e = fma(-xs, y * y, 1.0f);  // final correction on the residual
+  // Final correction on the residual 1 - x y^2, with y^2 split exactly into
+  // yy + yy_err so that the residual is not lost to the rounding of y^2.
+  real yy = y * y;
+  real yy_err = fma(y, y, -yy);
+  real e = fma(-xs, yy, 1.0f);
+  e = fma(-xs, yy_err, e);
   y = fma(y * 0.5f, e, y);
-  y = select(subnormal, y * 0x1p12f, y);
+  y = y * select(subnormal, 0x1p12f, select(huge, 0x1p-32f, 1.0f));
   y = select(x == kInf, 0.0f, y);
   y = select(x == 0.0f, from_bits(bits(x) | 0x7f800000u), y);  // 1/sqrt(+-0) = +-inf
   return select(x < 0.0f || x != x, select(x != x, x, quiet_nan()), y);
@@ -198,20 +205,20 @@ SIMT_PM_FN real tanh(real x) {
   return select(ax < 0.55f, small, large);
 }
 
-// erf: x P(x^2) for |x| < 1; 1 - exp(Q(|x| - 2.5)) up to 4, where erf is 1 in float.
+// erf: x + x P(x^2) for |x| < 1; 1 - exp(Q(|x| - 2.5)) up to 4, where erf is 1 in float.
 SIMT_PM_FN real erf(real x) {
   real ax = abs(x);
   real x2 = x * x;
-  real p = 0x1.1cd264p-20f;
-  p = fma(p, x2, -0x1.d30796p-17f);
+  real p = 0x1.1cd26ep-20f;
+  p = fma(p, x2, -0x1.d3079ap-17f);
   p = fma(p, x2, 0x1.f5907ep-14f);
   p = fma(p, x2, -0x1.bfe37cp-11f);
   p = fma(p, x2, 0x1.5658b0p-8f);
   p = fma(p, x2, -0x1.b82cbep-6f);
   p = fma(p, x2, 0x1.ce2f20p-4f);
   p = fma(p, x2, -0x1.812746p-2f);
-  p = fma(p, x2, 0x1.20dd76p+0f);
-  real small = x * p;
+  p = fma(p, x2, 0x1.06eba8p-3f);
+  real small = fma(x, p, x);  // x + x P(x^2): the leading x is exact
   real t = clamp(ax, 1.0f, 4.0f) - 2.5f;
   real q = 0x1.3017acp-24f;
   q = fma(q, t, 0x1.4ad2b4p-23f);
