@@ -56,7 +56,8 @@ std::size_t rewrite_integer_run(Context& c, std::size_t i) {
   // LP64: long and long long are both 64-bit on the host and on the GPU.
   std::string type = std::string(is_unsigned ? "u" : "i") + (has_long ? "64" : "32");
   c.replace(words.front(), type);
-  for (std::size_t k = 1; k < words.size(); ++k) c.replace(words[k], "");
+  // The other words go, with the space before them: `unsigned int*` -> `u32*`.
+  for (std::size_t k = 1; k < words.size(); ++k) c.edits.push_back({c.tok(words[k] - 1).end, c.tok(words[k]).end, ""});
   return j;
 }
 
