@@ -17,6 +17,10 @@
 #include <mutex>
 #include <sstream>
 
+#if defined(__x86_64__)
+extern "C" void* __tls_get_addr(void*);  // glibc's dynamic-TLS entry point (x86-64 ABI)
+#endif
+
 namespace simt {
 
 namespace {
@@ -227,6 +231,14 @@ std::uintptr_t Module::tls_block_of_this_thread() const {
         return 1;
       },
       &search);
+#if defined(__x86_64__)
+  // A dlopen'ed module (a kernel library loaded by Python's ctypes) gets its TLS
+  // block in a thread lazily, on that thread's first access: ask for it now.
+  if (search.out == 0 && tls_modid != 0 && tls_size != 0) {
+    struct TlsIndex { unsigned long module, offset; } index{tls_modid, 0};
+    search.out = reinterpret_cast<std::uintptr_t>(__tls_get_addr(&index));
+  }
+#endif
   return search.out;
 }
 

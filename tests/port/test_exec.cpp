@@ -1,0 +1,85 @@
+// End to end: `simt port`, `simt exec` and `simt cc` as a user runs them.
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+const std::string kSource = SIMTLAB_SOURCE_DIR;
+
+struct Run {
+  int status;
+  std::string out;  // stdout and stderr, as the command line was redirected
+};
+
+Run run(const std::string& cmd) {
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p);
+  std::string out;
+  std::array<char, 4096> buf;
+  while (std::size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
+  int st = pclose(p);
+  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
+}
+
+std::string read(const std::string& path) {
+  std::ifstream f(path);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+std::string temp(const std::string& name) { return "/tmp/simtlab-test-" + std::to_string(getpid()) + "-" + name; }
+
+}  // namespace
+
+TEST_CASE("simt exec: a classic CUDA program runs unchanged; stdout is the program's, JSON per launch") {
+  std::string json = temp("launches.json");
+  Run r = run(std::string(SIMT_BIN) + " exec " + kSource + "/examples/classic_reduce.cu --json=" + json + " 2>/dev/null");
+  CHECK(r.status == 0);
+  CHECK(r.out == "sum = -6.50\nscaled = -4.00 -3.50 -3.00 -2.50\ndot = 24571.1250\n");
+  auto launches = nlohmann::json::parse(read(json));
+  REQUIRE(launches.size() == 3);
+  CHECK(launches[0]["kernel"] == "block_sum");
+  CHECK(launches[0]["grid"] == nlohmann::json::array({64, 1, 1}));
+  CHECK(launches[0]["metrics"]["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] == 2048);
+  CHECK(launches[1]["kernel"] == "scale4");
+  CHECK(launches[1]["metrics"]["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] == 128);  // one float4 load per thread
+  CHECK(launches[2]["dynamic_shared_bytes"] == 1024);
+  std::remove(json.c_str());
+}
+
+TEST_CASE("simt exec: the program's arguments and exit status pass through") {
+  std::string src = temp("args.cu");
+  std::ofstream(src) << "#include <cstdio>\n#include <cstdlib>\n\nint main(int argc, char** argv) {\n"
+                        "  printf(\"%d %s\\n\", argc, argv[1]);\n  return atoi(argv[2]);\n}\n";
+  Run r = run(std::string(SIMT_BIN) + " exec " + src + " -- hello 3 2>/dev/null");
+  CHECK(r.out == "3 hello\n");
+  CHECK(r.status == 3);
+  std::remove(src.c_str());
+}
+
+TEST_CASE("simt exec: compiler errors point at the user's file and line") {
+  std::string src = temp("broken.cu");
+  std::ofstream(src) << "#include <cuda_runtime.h>\n\n__global__ void k(float* a) {\n  a[0] = nope;\n}\n";
+  Run r = run(std::string(SIMT_BIN) + " exec " + src + " 2>&1");
+  CHECK(r.status != 0);
+  CHECK(r.out.find(src + ":4:10: error: ") != std::string::npos);  // the compiler's own wording follows
+  CHECK(r.out.find("nope") != std::string::npos);
+  std::remove(src.c_str());
+}
+
+TEST_CASE("simt port: a file it cannot port gets file:line errors and exit status 1") {
+  std::string src = temp("tex.cu");
+  std::ofstream(src) << "#include <cuda_runtime.h>\ntexture<float, 1> t;\n";
+  Run r = run(std::string(SIMT_BIN) + " port " + src + " 2>&1");
+  CHECK(r.status == 1);
+  CHECK(r.out.find(src + ":2:1: error: texture references") != std::string::npos);
+  std::remove(src.c_str());
+}
