@@ -87,6 +87,10 @@ void mark_device_code(Context& c) {
       bool variable = false;
       std::size_t end = declaration_end(c, i + 1, variable);
       mark(c, declaration_start(c, i), end, variable);
+      // The simulator's device memory is what cudaMalloc returns; a global
+      // __device__ variable would be host memory to it (and needs cudaMemcpyToSymbol).
+      if (variable)
+        c.error(t, "__device__ variables are not supported by the simulator; cudaMalloc the data and pass a pointer");
     } else if (t.is("__shared__")) {
       bool variable = false;
       std::size_t end = declaration_end(c, i + 1, variable);

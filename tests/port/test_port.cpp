@@ -133,6 +133,7 @@ TEST_CASE("port: unportable constructs are errors at their line") {
   CHECK(first_error("int x;\n__global__ void k() {\n  asm volatile(\"trap;\");\n}\n").starts_with("3: inline PTX"));
   CHECK(first_error("__global__ void c() {}\n__global__ void p() {\n  c<<<1, 1>>>();\n}\n").starts_with("3: dynamic parallelism"));
   CHECK(first_error("__constant__ float w[4];\nvoid f() {\n  cudaMemcpyToSymbol(w, h, 16);\n}\n").starts_with("3: __constant__"));
+  CHECK(first_error("__device__ float total;\n").starts_with("1: __device__ variables"));
   CHECK(first_error("#define L(k) k<<<1,1>>>()\n").starts_with("1: a <<<...>>> launch inside a macro"));
   CHECK(first_error("#include <cooperative_groups.h>\n").starts_with("1: cooperative groups"));
   CHECK(first_error("#include <cublas_v2.h>\n").starts_with("1: <cublas_v2.h> is a CUDA library"));
