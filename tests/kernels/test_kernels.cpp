@@ -5,7 +5,7 @@
 #include <chrono>
 
 TEST_CASE("every registered kernel passes its check with default parameters") {
-  REQUIRE(simt::kernels::registry().size() >= 16);
+  CHECK(simt::kernels::registry().size() >= 16);
   for (const simt::kernels::KernelSpec& spec : simt::kernels::registry()) {
     SUBCASE(spec.name.c_str()) {
       const auto start = std::chrono::steady_clock::now();
