@@ -40,7 +40,19 @@ std::string format_count(double n, const std::string& unit) {
 
 std::string format_rate(double per_s, const std::string& unit) { return format_count(per_s, unit); }
 
-std::string format_bytes(double bytes) { return format_count(bytes, "B"); }
+std::string format_bytes(double bytes) {
+  // Sizes people typed in binary units (256MiB, 1GiB) print back that way;
+  // everything else in decimal, as datasheets do.
+  static const char* binary[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
+  double v = bytes;
+  int k = -1;
+  while (v >= 1024 && std::fmod(v, 1024) == 0 && k < 4) {
+    v /= 1024;
+    ++k;
+  }
+  if (k >= 0 && v < 1024) return fmt::format("{:g} {}", v, binary[k]);
+  return format_count(bytes, "B");
+}
 
 double parse_quantity(const std::string& text, const std::string& what) {
   std::size_t used = 0;
