@@ -46,6 +46,11 @@ TEST_CASE("simt devices --json lists every device with a name") {
   CHECK(j.size() >= 12);
   for (auto& d : j) CHECK(d.contains("name"));
   CHECK(j[0].contains("peak_flops"));
+  Run links = simt("links --json");
+  REQUIRE(links.status == 0);
+  auto l = nlohmann::json::parse(links.out);
+  CHECK(l.size() >= 10);
+  for (auto& link : l) CHECK(link["bandwidth"].get<double>() > 0);
 }
 
 TEST_CASE("simt roofline: hand-checkable JSON") {
