@@ -28,7 +28,8 @@ std::string format_seconds(double s) {
   if (a < 1e-6) return fmt::format("{:.3g} ns", s * 1e9);
   if (a < 1e-3) return fmt::format("{:.3g} us", s * 1e6);
   if (a < 1) return fmt::format("{:.3g} ms", s * 1e3);
-  if (a < 3600) return fmt::format("{:.3g} s", s);
+  if (a < 100) return fmt::format("{:.3g} s", s);
+  if (a < 3600) return fmt::format("{:.0f} s", s);
   if (a < 86400 * 2) return fmt::format("{:.3g} h", s / 3600);
   return fmt::format("{:.3g} days", s / 86400);
 }

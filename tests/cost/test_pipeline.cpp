@@ -71,6 +71,13 @@ TEST_CASE("timeline: one row per stage, idle cells where the bubble is") {
   CHECK(pipeline_timeline(run(Schedule::gpipe, 8, 64), 80).find("not drawn") != std::string::npos);
 }
 
+TEST_CASE("huge pipelines keep the formula and skip the simulation") {
+  PipelineResult r = run(Schedule::one_f_one_b, 100000, 100000);
+  CHECK(r.ops.empty());
+  CHECK(r.bubble_of_total == doctest::Approx(99999.0 / 199999));
+  CHECK(pipeline_timeline(r).find("too large") != std::string::npos);
+}
+
 TEST_CASE("pipeline input errors") {
   CHECK_THROWS_WITH_AS(run(Schedule::gpipe, 0, 4), doctest::Contains("stages must be >= 1"), std::invalid_argument);
   CHECK_THROWS_WITH_AS(run(Schedule::gpipe, 4, 0), doctest::Contains("microbatches must be >= 1"),
