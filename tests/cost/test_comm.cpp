@@ -70,6 +70,8 @@ TEST_CASE("bad collective input is rejected with a reason") {
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(collective_time(Collective::all_gather, 1e6, 8, nvlink4(), CommAlgo::tree),
                        doctest::Contains("runs all-gather as a ring"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(collective_time(Collective::all_reduce, 1e6, 2147483647, nvlink4()),
+                       doctest::Contains("more than"), std::invalid_argument);
   CHECK(parse_collective("allreduce") == Collective::all_reduce);
   CHECK(parse_collective("All_Gather") == Collective::all_gather);
   CHECK_THROWS_WITH(parse_collective("alltoal"), doctest::Contains("did you mean 'all-to-all'"));
