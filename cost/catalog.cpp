@@ -1,0 +1,52 @@
+// Catalog lookup: the built-in file, $SIMT_CATALOG, and forgiving name matching.
+#include "cost/catalog.hpp"
+
+#include "cost/near_miss.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <stdexcept>
+
+namespace simt::cost {
+
+const Sourced& DeviceSpec::peak_for(const std::string& precision) const {
+  auto it = peak.find(precision);
+  if (it != peak.end()) return it->second;
+  std::vector<std::string> keys;
+  for (auto& [k, v] : peak) keys.push_back(k);
+  throw std::runtime_error(fmt::format("device '{}' has no published {} peak; it has: {}", name,
+                                       precision, fmt::join(keys, ", ")));
+}
+
+std::string Catalog::builtin_path() {
+  if (const char* env = std::getenv("SIMT_CATALOG"); env && *env) return env;
+  return std::string(SIMTLAB_SOURCE_DIR) + "/cost/devices.json";
+}
+
+const Catalog& Catalog::builtin() {
+  // Loaded once per process; a malformed file throws on every call rather than
+  // caching a half-read catalog.
+  static const Catalog catalog = load(builtin_path());
+  return catalog;
+}
+
+namespace {
+
+template <class Spec>
+const Spec& lookup(const std::vector<Spec>& specs, const std::string& name, const char* kind) {
+  std::vector<std::string> names;
+  for (const Spec& s : specs) names.push_back(s.name);
+  if (auto i = find_name(name, names)) return specs[*i];
+  throw std::runtime_error(unknown_name_message(kind, name, names));
+}
+
+}  // namespace
+
+const DeviceSpec& Catalog::device(const std::string& name) const {
+  return lookup(devices_, name, "device");
+}
+
+const LinkSpec& Catalog::link(const std::string& name) const { return lookup(links_, name, "link"); }
+
+}  // namespace simt::cost

@@ -1,1 +1,0 @@
-namespace simt::cost { int cost_placeholder = 0; }

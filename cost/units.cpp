@@ -1,0 +1,72 @@
+#include "cost/units.hpp"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <cmath>
+#include <stdexcept>
+#include <string_view>
+
+namespace simt::cost {
+namespace {
+
+struct Scaled { double value; const char* prefix; };
+
+Scaled decimal(double v) {
+  static const Scaled steps[] = {{1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
+  for (const Scaled& s : steps)
+    if (std::fabs(v) >= s.value) return {v / s.value, s.prefix};
+  return {v, ""};
+}
+
+}  // namespace
+
+std::string format_seconds(double s) {
+  if (!std::isfinite(s)) return "inf";
+  double a = std::fabs(s);
+  if (a == 0) return "0 s";
+  if (a < 1e-6) return fmt::format("{:.3g} ns", s * 1e9);
+  if (a < 1e-3) return fmt::format("{:.3g} us", s * 1e6);
+  if (a < 1) return fmt::format("{:.3g} ms", s * 1e3);
+  if (a < 3600) return fmt::format("{:.3g} s", s);
+  if (a < 86400 * 2) return fmt::format("{:.3g} h", s / 3600);
+  return fmt::format("{:.3g} days", s / 86400);
+}
+
+std::string format_count(double n, const std::string& unit) {
+  Scaled d = decimal(n);
+  return fmt::format("{:.4g} {}{}", d.value, d.prefix, unit);
+}
+
+std::string format_rate(double per_s, const std::string& unit) { return format_count(per_s, unit); }
+
+std::string format_bytes(double bytes) { return format_count(bytes, "B"); }
+
+double parse_quantity(const std::string& text, const std::string& what) {
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::exception&) {
+    throw std::invalid_argument(fmt::format("{}: '{}' is not a number", what, text));
+  }
+  std::string suffix = text.substr(used);
+  if (!suffix.empty() && (suffix.back() == 'B' || suffix.back() == 'b')) suffix.pop_back();
+  double scale = 1;
+  if (!suffix.empty()) {
+    bool binary = suffix.size() == 2 && (suffix[1] == 'i' || suffix[1] == 'I');
+    if (suffix.size() > (binary ? 2u : 1u))
+      throw std::invalid_argument(fmt::format("{}: unknown unit in '{}'", what, text));
+    const std::string_view prefixes = "KMGTP";
+    auto p = prefixes.find(static_cast<char>(std::toupper(static_cast<unsigned char>(suffix[0]))));
+    if (p == std::string_view::npos)
+      throw std::invalid_argument(fmt::format("{}: unknown unit in '{}' (use k, M, G, T, Ki, Mi, Gi)", what, text));
+    scale = std::pow(binary ? 1024.0 : 1000.0, static_cast<double>(p + 1));
+  }
+  v *= scale;
+  if (!std::isfinite(v) || v < 0)
+    throw std::invalid_argument(fmt::format("{} must be a finite number >= 0, got '{}'", what, text));
+  return v;
+}
+
+}  // namespace simt::cost

@@ -1,0 +1,76 @@
+// Roofline against hand computation from datasheet numbers.
+#include "cost/roofline.hpp"
+
+#include <doctest/doctest.h>
+
+#include <stdexcept>
+
+using namespace simt::cost;
+
+TEST_CASE("H100 SXM bf16 ridge = peak / bandwidth (datasheet: 1979/2 TFLOPS, 3.35 TB/s)") {
+  const DeviceSpec& h = Catalog::builtin().device("H100-SXM");
+  // Hand computation: 989.4e12 / 3.35e12 = 295.34 FLOP/B.
+  RooflineResult r = roofline(h, {.flops = 1e12, .dram_bytes = 1e9, .precision = "bf16"});
+  CHECK(r.ridge == doctest::Approx(295.34).epsilon(1e-3));
+  CHECK(r.intensity == doctest::Approx(1000));
+  CHECK(r.bound == "compute");                                  // 1000 > 295
+  CHECK(r.time_s == doctest::Approx(1e12 / 989.4e12));          // 1.0107 ms
+  CHECK(r.memory_s == doctest::Approx(1e9 / 3.35e12));          // 0.2985 ms
+  CHECK(r.attainable_flops == doctest::Approx(989.4e12));
+}
+
+TEST_CASE("memory-bound: vector add on A100 80GB fp32") {
+  // c = a + b over n floats: n FLOPs, 12n bytes; intensity 1/12 FLOP/B, far below
+  // the ridge 19.5e12 / 2.039e12 = 9.56 FLOP/B.
+  const double n = 1 << 28;
+  RooflineResult r = roofline(Catalog::builtin().device("A100-80GB-SXM"), {.flops = n, .dram_bytes = 12 * n});
+  CHECK(r.bound == "memory");
+  CHECK(r.ridge == doctest::Approx(19.5 / 2.039).epsilon(1e-4));
+  CHECK(r.time_s == doctest::Approx(12 * n / 2.039e12));
+  CHECK(r.attainable_flops == doctest::Approx(2.039e12 / 12));  // bw x intensity
+  CHECK(r.explanation.find("binding   = memory") != std::string::npos);
+  CHECK(r.explanation.find("NVIDIA A100 Tensor Core GPU datasheet") != std::string::npos);  // title, not a key
+  CHECK(r.explanation.find("https://") != std::string::npos);
+}
+
+TEST_CASE("L2 level binds when its traffic is large and its bandwidth given") {
+  RooflineInput in{.flops = 1e9, .dram_bytes = 1e6, .precision = "fp32", .l2_bytes = 1e10, .l2_bandwidth = 5e12};
+  RooflineResult r = roofline(Catalog::builtin().device("H100-SXM"), in);
+  REQUIRE(r.levels.size() == 2);
+  CHECK(r.bound == "l2");
+  CHECK(r.time_s == doctest::Approx(1e10 / 5e12));
+  // Without a bandwidth there is no published figure to fall back on.
+  in.l2_bandwidth = 0;
+  CHECK_THROWS_WITH_AS(roofline(Catalog::builtin().device("H100-SXM"), in),
+                       doctest::Contains("needs an L2 bandwidth"), std::invalid_argument);
+}
+
+TEST_CASE("roofline rejects nonsense") {
+  const DeviceSpec& d = Catalog::builtin().device("T4");
+  CHECK_THROWS_AS(roofline(d, {.flops = -1, .dram_bytes = 1}), std::invalid_argument);
+  CHECK_THROWS_AS(roofline(d, {.flops = 0, .dram_bytes = 0}), std::invalid_argument);
+  CHECK_THROWS_WITH(roofline(d, {.flops = 1, .dram_bytes = 1, .precision = "bf16"}),
+                    doctest::Contains("no published bf16 peak"));
+}
+
+TEST_CASE("FLOPs and bytes from ncu metric names") {
+  Metrics m = {
+      {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", 10},
+      {"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum", 20},
+      {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", 30},
+      {"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum", 1},
+      {"smsp__sass_thread_inst_executed_op_hadd_pred_on.sum", 4},
+      {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 100},
+      {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 50},
+  };
+  RooflineInput in = roofline_input_from_metrics(m);
+  CHECK(in.flops == 10 + 20 + 2 * 30 + 2 * 1 + 4);
+  CHECK(in.dram_bytes == 32 * 150);  // no dram__bytes.sum: sectors x 32
+  CHECK(in.precision == "fp32");
+  m["dram__bytes.sum"] = 4096;       // the simulator's estimate wins when present
+  CHECK(roofline_input_from_metrics(m).dram_bytes == 4096);
+  Metrics dbl = {{"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum", 100},
+                 {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", 5}};
+  CHECK(roofline_input_from_metrics(dbl).precision == "fp64");
+  CHECK_THROWS_AS(roofline_input_from_metrics({{"dram__bytes.sum", -5}}), std::invalid_argument);
+}
