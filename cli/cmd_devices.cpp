@@ -1,5 +1,235 @@
+// simt devices | device show NAME | roofline: the catalog and the roofline on the
+// command line. Glue only: the numbers come from cost/.
 #include "commands.hpp"
 
+#include "cost/catalog.hpp"
+#include "cost/json.hpp"
+#include "cost/roofline.hpp"
+#include "cost/table.hpp"
+#include "cost/units.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <memory>
+#include <stdexcept>
+
 namespace simt::cli {
-void add_device_commands(CLI::App&) {}
+namespace {
+
+using namespace simt::cost;
+using nlohmann::json;
+
+std::string peak_cell(const DeviceSpec& d, const char* key) {
+  auto it = d.peak.find(key);
+  return it == d.peak.end() ? "-" : fmt::format("{:g}", it->second.value / 1e12);
+}
+
+std::string or_dash(double v, double scale, const char* fmtstr = "{:g}") {
+  return v > 0 ? fmt::format(fmt::runtime(fmtstr), v / scale) : "-";
+}
+
+void list_devices(bool as_json) {
+  const Catalog& c = Catalog::builtin();
+  if (as_json) {
+    json out = json::array();
+    for (const DeviceSpec& d : c.devices()) out.push_back(to_json(d));
+    fmt::print("{}\n", out.dump(2));
+    return;
+  }
+  Table t({"name", "arch", "SMs>", "mem GiB>", "BW GB/s>", "L2 MiB>", "FP64>", "FP32>", "TF32>",
+           "FP16>", "BF16>", "FP8>", "INT8>", "TDP W>"});
+  for (const DeviceSpec& d : c.devices())
+    t.add({d.name, d.arch, or_dash(d.sm_count, 1), or_dash(d.hbm_bytes, 1 << 30),
+           or_dash(d.hbm_bandwidth, 1e9), or_dash(d.l2_bytes, 1 << 20), peak_cell(d, "fp64"),
+           peak_cell(d, "fp32"), peak_cell(d, "tf32"), peak_cell(d, "fp16"), peak_cell(d, "bf16"),
+           peak_cell(d, "fp8"), peak_cell(d, "int8"), or_dash(d.tdp_watts, 1)});
+  fmt::print("{}", t.str());
+  fmt::print("Peaks in dense TFLOP/s (INT8: TOP/s); FP64/FP32 on CUDA cores, the rest on Tensor Cores.\n"
+             "2:4-sparse figures are 2x and not used. '-' = not published / no such unit.\n"
+             "Sources: `simt device show NAME`. Catalog: {}\n",
+             c.origin());
+  Table links({"link", "GB/s per dir>", "latency us>", "description"});
+  for (const LinkSpec& l : c.links())
+    links.add({l.name, fmt::format("{:g}", l.bandwidth / 1e9), fmt::format("{:g}", l.latency_s * 1e6), l.full_name});
+  fmt::print("\n{}", links.str());
+}
+
+void show_device(const std::string& name, bool as_json) {
+  const DeviceSpec& d = Catalog::builtin().device(name);
+  if (as_json) {
+    fmt::print("{}\n", to_json(d).dump(2));
+    return;
+  }
+  fmt::print("{}: {} ({}, compute capability {})\n\n", d.name, d.full_name, d.arch, d.compute_capability);
+  Table t({"field", "value>", "note", "source"});
+  for (auto& [key, f] : d.fields)
+    t.add({key, f.value > 0 ? fmt::format("{:g}", f.value) : "n/a", f.note, f.source});
+  fmt::print("{}", t.str());
+  fmt::print("\nRidge points (peak / HBM bandwidth, FLOP per byte):");
+  for (auto& [key, p] : d.peak) fmt::print(" {} {:.1f};", key, p.value / d.hbm_bandwidth);
+  fmt::print("\n");
+}
+
+// ---- roofline ------------------------------------------------------------
+
+struct RooflineOptions {
+  std::string device;
+  std::string flops, bytes, l2_bytes, l2_bandwidth;
+  std::string dtype;
+  std::string counters;
+  bool json = false;
+  bool explain = false;
+};
+
+void print_result(const DeviceSpec& d, const RooflineResult& r, const std::string& title) {
+  fmt::print("{} on {} ({}), {}\n", title, d.name, d.full_name, r.precision);
+  Table t({"term", "value>", "detail"});
+  t.add({"compute", format_seconds(r.compute_s), fmt::format("FLOPs / {}", format_rate(r.peak_flops, "FLOP/s"))});
+  for (const MemoryLevel& m : r.levels)
+    t.add({m.name, format_seconds(m.time_s),
+           fmt::format("{} / {}", format_bytes(m.bytes), format_rate(m.bandwidth, "B/s"))});
+  t.add({"time", format_seconds(r.time_s), fmt::format("bound: {}", r.bound)});
+  t.add({"intensity", fmt::format("{:.4g}", r.intensity), fmt::format("FLOP/B (ridge {:.4g})", r.ridge)});
+  t.add({"attainable", format_rate(r.attainable_flops, "FLOP/s"),
+         fmt::format("{:.1f}% of peak", 100 * r.attainable_flops / r.peak_flops)});
+  fmt::print("{}", t.str());
+}
+
+double positive_quantity(const std::string& text, const char* what) {
+  double v = parse_quantity(text, what);
+  if (v <= 0) throw std::invalid_argument(fmt::format("{} must be > 0, got '{}'", what, text));
+  return v;
+}
+
+void roofline_explicit(const RooflineOptions& o) {
+  if (o.flops.empty() || o.bytes.empty())
+    throw std::invalid_argument("roofline needs --flops and --bytes (or --counters FILE)");
+  const DeviceSpec& d = Catalog::builtin().device(o.device);
+  RooflineInput in;
+  in.flops = parse_quantity(o.flops, "--flops");
+  in.dram_bytes = positive_quantity(o.bytes, "--bytes");
+  in.precision = o.dtype.empty() ? "fp32" : o.dtype;
+  if (!o.l2_bytes.empty()) in.l2_bytes = positive_quantity(o.l2_bytes, "--l2-bytes");
+  if (!o.l2_bandwidth.empty()) in.l2_bandwidth = positive_quantity(o.l2_bandwidth, "--l2-bandwidth");
+  RooflineResult r = roofline(d, in);
+  if (o.json) {
+    json j = to_json(r);
+    j["device"] = d.name;
+    j["flops"] = in.flops;
+    j["bytes"] = in.dram_bytes;
+    if (o.explain) j["explanation"] = r.explanation;
+    fmt::print("{}\n", j.dump(2));
+    return;
+  }
+  print_result(d, r, "roofline");
+  if (o.explain) fmt::print("\n{}", r.explanation);
+}
+
+// `simt run --json` prints an array of launches {"kernel", "metrics"}; accept
+// also {"launches": [...]} and a single launch object.
+json read_launches(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(fmt::format("cannot read counters file '{}'", path));
+  json j;
+  try {
+    j = json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw std::runtime_error(fmt::format("{}: not valid JSON: {}", path, e.what()));
+  }
+  if (j.is_object() && j.contains("launches")) j = j["launches"];
+  if (j.is_object()) j = json::array({j});
+  if (!j.is_array() || j.empty())
+    throw std::runtime_error(fmt::format("{}: expected an array of launches {{\"kernel\", \"metrics\"}}", path));
+  return j;
+}
+
+Metrics metrics_of(const json& launch, const std::string& path, std::size_t i) {
+  if (!launch.is_object() || !launch.contains("metrics") || !launch["metrics"].is_object())
+    throw std::runtime_error(fmt::format("{}: launch [{}]: missing object \"metrics\"", path, i));
+  Metrics m;
+  for (auto& [k, v] : launch["metrics"].items()) {
+    if (!v.is_number_integer())
+      throw std::runtime_error(fmt::format("{}: launch [{}]: metric '{}' is not an integer", path, i, k));
+    m[k] = v.get<long long>();
+  }
+  return m;
+}
+
+void roofline_counters(const RooflineOptions& o) {
+  const DeviceSpec& d = Catalog::builtin().device(o.device);
+  json launches = read_launches(o.counters);
+  json out = json::array();
+  Table t({"kernel", "FLOPs>", "DRAM bytes>", "intensity>", "time>", "bound", "bytes from"});
+  double total = 0;
+  for (std::size_t i = 0; i < launches.size(); ++i) {
+    Metrics m = metrics_of(launches[i], o.counters, i);
+    RooflineInput in = roofline_input_from_metrics(m);
+    if (!o.dtype.empty()) in.precision = o.dtype;
+    std::string kernel = launches[i].value("kernel", fmt::format("launch {}", i));
+    RooflineResult r = roofline(d, in);
+    total += r.time_s;
+    json j = to_json(r);
+    j["kernel"] = kernel;
+    j["flops"] = in.flops;
+    j["bytes"] = in.dram_bytes;
+    j["bytes_from"] = bytes_origin(m);
+    if (o.explain) j["explanation"] = r.explanation;
+    out.push_back(j);
+    t.add({kernel, fmt::format("{:.4g}", in.flops), format_bytes(in.dram_bytes), fmt::format("{:.3g}", r.intensity),
+           format_seconds(r.time_s), fmt::format("{} ({})", r.bound, r.precision), bytes_origin(m)});
+    if (o.explain && !o.json) fmt::print("{}:\n{}\n", kernel, r.explanation);
+  }
+  if (o.json) {
+    fmt::print("{}\n", json{{"device", d.name}, {"launches", out}, {"total_time_s", total}}.dump(2));
+    return;
+  }
+  fmt::print("roofline bound on {} ({}) from {}\n{}", d.name, d.full_name, o.counters, t.str());
+  fmt::print("total {} (sum of launches; no overlap between launches assumed)\n", format_seconds(total));
+}
+
+void add_roofline(CLI::App& app) {
+  auto o = std::make_shared<RooflineOptions>();
+  auto* cmd = app.add_subcommand(
+      "roofline", "Time bound of a kernel on a device: max(FLOPs/peak, bytes/bandwidth), binding term named");
+  cmd->add_option("--device,-d", o->device, "device name (see `simt devices`)")->required();
+  cmd->add_option("--flops", o->flops, "floating-point operations (e.g. 2e12, 4G)");
+  cmd->add_option("--bytes", o->bytes, "DRAM bytes moved (e.g. 1e9, 256MiB)");
+  cmd->add_option("--dtype", o->dtype, "precision: fp64 fp32 tf32 fp16 bf16 fp8 int8 (default fp32)")
+      ->check(CLI::IsMember({"fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8"}));
+  cmd->add_option("--l2-bytes", o->l2_bytes, "optional L2 traffic in bytes: adds an L2 roof");
+  cmd->add_option("--l2-bandwidth", o->l2_bandwidth, "L2 bandwidth in bytes/s (NVIDIA publishes none)");
+  auto* counters = cmd->add_option("--counters", o->counters, "counter JSON written by `simt run --json`");
+  cmd->get_option("--flops")->excludes(counters);
+  cmd->get_option("--bytes")->excludes(counters);
+  cmd->add_flag("--json", o->json, "print JSON");
+  cmd->add_flag("--explain", o->explain, "print the formula, the values plugged in and their sources");
+  cmd->callback([o] {
+    if (o->counters.empty())
+      roofline_explicit(*o);
+    else
+      roofline_counters(*o);
+  });
+}
+
+}  // namespace
+
+void add_device_commands(CLI::App& app) {
+  auto as_json = std::make_shared<bool>(false);
+  auto* devices = app.add_subcommand("devices", "List the device and link catalog (cost/devices.json)");
+  devices->add_flag("--json", *as_json, "print JSON: an array of device objects");
+  devices->callback([as_json] { list_devices(*as_json); });
+
+  auto* device = app.add_subcommand("device", "One device of the catalog");
+  device->require_subcommand(1);
+  auto show = std::make_shared<std::pair<std::string, bool>>();
+  auto* cmd = device->add_subcommand("show", "Every field of a device with its source");
+  cmd->add_option("name", show->first, "device name")->required();
+  cmd->add_flag("--json", show->second, "print JSON");
+  cmd->callback([show] { show_device(show->first, show->second); });
+
+  add_roofline(app);
+}
+
 }  // namespace simt::cli
