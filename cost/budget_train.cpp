@@ -55,6 +55,9 @@ TrainBudget train_budget(TrainBudgetInput in) {
   b.counted_flops = in.util_kind == UtilizationKind::Mfu ? b.flops.model_flops : b.flops.hardware_flops;
   const double rate = in.util_kind == UtilizationKind::Achieved ? in.util : b.peak * in.util;
   b.time_s = b.counted_flops / (in.gpus * rate);
+  const bool hardware_basis = in.util_kind != UtilizationKind::Mfu;
+  b.simple_flops = b.flops.six_nd * (hardware_basis && in.recompute == models::Recompute::Full ? 8.0 / 6.0 : 1.0);
+  b.simple_days = b.simple_flops / (in.gpus * rate) / 86400;
   b.gpu_hours = b.time_s * in.gpus / 3600;
   b.days = b.time_s / 86400;
   b.price = in.price_per_gpu_hour > 0 ? in.price_per_gpu_hour : in.device->price_per_hour_usd;

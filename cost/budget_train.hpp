@@ -45,6 +45,9 @@ struct TrainBudget {
   double counted_flops = 0;   // the FLOPs the utilisation applies to (model or hardware)
   double peak = 0;            // FLOP/s per GPU
   double time_s = 0, gpu_hours = 0, days = 0;
+  // The same with 6ND alone (8ND under full recomputation on the hardware basis):
+  // the back-of-envelope of Narayanan et al. 2021, Eq. 4, time = 8TP/(nX).
+  double simple_flops = 0, simple_days = 0;
   double price = 0, cost_usd = 0;  // 0 price: unknown
   double energy_kwh = 0;      // G x TDP x time (an upper bound: GPUs only, at TDP)
   ModelStateMemory states;

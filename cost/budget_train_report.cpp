@@ -66,6 +66,9 @@ std::string time_section(const TrainBudget& b, bool explain) {
     o += fmt::format("  time = {} FLOPs / (G x peak x {}) = {:.4g} / ({} x {:.4g} x {}) = {:.4g} s\n", basis,
                      util_name(in.util_kind), b.counted_flops, in.gpus, b.peak, in.util, b.time_s);
   o += fmt::format("  {:.4g} days, {:.4g} GPU-hours\n", b.days, b.gpu_hours);
+  o += fmt::format("  {:.4g} days counting {} only ({:.4g} FLOPs; the attention and LM-head terms dropped)\n",
+                   b.simple_days, b.simple_flops == b.flops.six_nd ? "6ND" : "8ND (6ND + full recompute)",
+                   b.simple_flops);
   if (b.price > 0)
     o += fmt::format("  cost {:.4g} USD at {:.3g} USD per GPU-hour\n", b.cost_usd, b.price);
   else
@@ -119,9 +122,12 @@ std::string memory_section(const TrainBudget& b, bool explain) {
 
 std::string to_text(const TrainBudget& b, bool explain) {
   const auto& in = b.in;
-  std::string o = fmt::format("budget train: {} on {} x {}, {:.4g} tokens, {} {}\n\n",
+  const std::string util = in.util_kind == UtilizationKind::Achieved
+                               ? fmt::format("{:.4g} TFLOP/s per GPU achieved", in.util / 1e12)
+                               : fmt::format("{} {}", util_name(in.util_kind), in.util);
+  std::string o = fmt::format("budget train: {} on {} x {}, {:.4g} tokens, {}\n\n",
                               in.model ? in.model->name : fmt::format("{:.4g}-parameter model", in.params_override),
-                              in.gpus, in.device->name, in.tokens, util_name(in.util_kind), in.util);
+                              in.gpus, in.device->name, in.tokens, util);
   o += flops_section(b, explain) + time_section(b, explain) + memory_section(b, explain);
   o += fmt::format(
       "\nConventions: utilisation is {} ({} FLOPs); attention {}; {} B/param; GB = 1e9 B, GiB = 2^30 B;\n"
@@ -152,6 +158,7 @@ nlohmann::json to_json(const TrainBudget& b) {
   j["time_s"] = b.time_s;
   j["gpu_hours"] = b.gpu_hours;
   j["days"] = b.days;
+  j["days_6nd_only"] = b.simple_days;
   j["cost_usd"] = b.price > 0 ? nlohmann::json(b.cost_usd) : nlohmann::json(nullptr);
   j["energy_kwh"] = b.energy_kwh;
   j["layout"] = {{"tp", in.layout.tp}, {"pp", in.layout.pp}, {"dp", in.layout.dp}, {"zero", in.layout.zero_stage}};
