@@ -1,6 +1,7 @@
 // simt budget train | serve: parse flags, call cost/budget_*, print text or JSON.
 #include "commands.hpp"
 
+#include "cost/budget_serve.hpp"
 #include "cost/budget_train.hpp"
 #include "cost/catalog.hpp"
 #include "cost/units.hpp"
@@ -80,12 +81,48 @@ void add_train(CLI::App& budget) {
   });
 }
 
+struct ServeFlags {
+  std::string model, device, dtype = "bf16";
+  int gpus = 1;
+  int64_t batch = 1, context = 0;
+  double memory_fraction = 0.9;
+  bool json = false, explain = false;
+};
+
+void add_serve(CLI::App& budget) {
+  auto f = std::make_shared<ServeFlags>();
+  auto* c = budget.add_subcommand("serve", "Weights, KV cache, largest batch, prefill and decode bounds");
+  c->add_option("--model", f->model, "model name (simt model list)")->required();
+  c->add_option("--device", f->device, "device name (simt devices)")->required();
+  c->add_option("--gpus", f->gpus, "tensor-parallel GPUs")->capture_default_str();
+  c->add_option("--batch", f->batch, "concurrent sequences")->capture_default_str();
+  c->add_option("--context", f->context, "tokens per sequence in the KV cache")->required();
+  c->add_option("--dtype", f->dtype, "weights, KV cache and compute dtype")->capture_default_str();
+  c->add_option("--memory-fraction", f->memory_fraction, "fraction of HBM for weights + KV")->capture_default_str();
+  c->add_flag("--json", f->json, "print JSON");
+  c->add_flag("--explain", f->explain, "show formulas and sources");
+  c->callback([f] {
+    cost::ServeBudgetInput in;
+    in.model = &models::find_model(f->model);
+    in.device = &cost::Catalog::builtin().device(f->device);
+    in.gpus = f->gpus;
+    in.batch = f->batch;
+    in.context = f->context;
+    in.dtype = cost::parse_dtype(f->dtype);
+    in.memory_fraction = f->memory_fraction;
+    const auto b = cost::serve_budget(in);
+    if (f->json) fmt::print("{}\n", cost::to_json(b).dump(2));
+    else fmt::print("{}", cost::to_text(b, f->explain));
+  });
+}
+
 }  // namespace
 
 void add_budget_commands(CLI::App& app) {
   auto* budget = app.add_subcommand("budget", "LLM training and serving budgets");
   budget->require_subcommand(1);
   add_train(*budget);
+  add_serve(*budget);
 }
 
 }  // namespace simt::cli
