@@ -9,7 +9,7 @@ OpCost price(const models::Op& op, const DeviceSpec& device, const Dtype& dtype)
   if (op.bytes == 0) {
     // Work done in registers of another kernel: it costs FLOPs, never traffic.
     c.time_s = op.flops / device.peak_for(c.precision).value;
-    c.bound = "compute";
+    c.bound = "epilogue";
     return c;
   }
   const RooflineResult r = roofline(device, {.flops = op.flops, .dram_bytes = op.bytes, .precision = c.precision});
@@ -32,7 +32,7 @@ LayerCost cost_layer(const models::ModelConfig& m, const models::LayerShape& sha
     lc.flops += op.flops;
     lc.bytes += op.bytes;
     lc.time_s += c.time_s;
-    (c.bound == "compute" ? lc.compute_bound_s : lc.memory_bound_s) += c.time_s;
+    (c.bound == "memory" ? lc.memory_bound_s : lc.compute_bound_s) += c.time_s;
     lc.ops.push_back(std::move(c));
   }
   return lc;

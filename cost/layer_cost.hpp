@@ -15,7 +15,9 @@ struct OpCost {
   std::string precision;  // peak used: the dtype's tensor-core key, or fp32 for elementwise
   double time_s = 0;
   double intensity = 0;   // FLOP/byte
-  std::string bound;      // "compute", "memory", or "fused" (no traffic, no time of its own)
+  // "compute", "memory"; "epilogue" for work fused into another kernel (FLOPs at
+  // the peak, no traffic); "fused" when nothing is left of it at all.
+  std::string bound;
 };
 
 struct LayerCost {
