@@ -66,7 +66,7 @@ std::string time_section(const TrainBudget& b, bool explain) {
     o += fmt::format("  time = {} FLOPs / (G x peak x {}) = {:.4g} / ({} x {:.4g} x {}) = {:.4g} s\n", basis,
                      util_name(in.util_kind), b.counted_flops, in.gpus, b.peak, in.util, b.time_s);
   o += fmt::format("  {:.4g} days, {:.4g} GPU-hours\n", b.days, b.gpu_hours);
-  o += fmt::format("  {:.4g} days counting {} only ({:.4g} FLOPs; the attention and LM-head terms dropped)\n",
+  o += fmt::format("  {:.4g} days counting {} only ({:.4g} FLOPs; the attention term dropped)\n",
                    b.simple_days, b.simple_flops == b.flops.six_nd ? "6ND" : "8ND (6ND + full recompute)",
                    b.simple_flops);
   if (b.price > 0)

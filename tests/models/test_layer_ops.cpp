@@ -48,7 +48,8 @@ TEST_CASE("training: backward matmuls do twice the forward FLOPs") {
 
 TEST_CASE("fusion: FlashAttention never writes S or P, so it moves far fewer bytes") {
   // Dao et al. 2022 (FlashAttention), Fig. 2: GPT-2 medium attention, seq 1024,
-  // batch 64: 40.3 GB of HBM traffic standard vs 4.4 GB fused (9.2x). Our
+  // batch 64: 40.3 GB of HBM traffic standard vs 4.4 GB fused (9.2x; quoted from
+  // memory of the figure, not re-checked against the PDF). Our
   // compulsory-traffic model reads K and V once, so its ratio is larger
   // (docs/cost-model-llm.md says why); the direction and order must hold.
   const auto& m = find_model("gpt2-medium");
