@@ -40,7 +40,19 @@ std::string format_count(double n, const std::string& unit) {
 
 std::string format_rate(double per_s, const std::string& unit) { return format_count(per_s, unit); }
 
-std::string format_bytes(double bytes) { return format_count(bytes, "B"); }
+std::string format_bytes(double bytes) {
+  // Sizes people typed in binary units (256MiB, 1GiB) print back that way;
+  // everything else in decimal, as datasheets do.
+  static const char* binary[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
+  double v = bytes;
+  int k = -1;
+  while (v >= 1024 && std::fmod(v, 1024) == 0 && k < 4) {
+    v /= 1024;
+    ++k;
+  }
+  if (k >= 0 && v < 1024) return fmt::format("{:g} {}", v, binary[k]);
+  return format_count(bytes, "B");
+}
 
 double parse_quantity(const std::string& text, const std::string& what) {
   std::size_t used = 0;
@@ -66,6 +78,29 @@ double parse_quantity(const std::string& text, const std::string& what) {
   v *= scale;
   if (!std::isfinite(v) || v < 0)
     throw std::invalid_argument(fmt::format("{} must be a finite number >= 0, got '{}'", what, text));
+  return v;
+}
+
+double parse_seconds(const std::string& text, const std::string& what) {
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::exception&) {
+    throw std::invalid_argument(fmt::format("{}: '{}' is not a time", what, text));
+  }
+  const std::string unit = text.substr(used);
+  double scale = 0;
+  if (unit.empty() || unit == "s") scale = 1;
+  else if (unit == "ms") scale = 1e-3;
+  else if (unit == "us") scale = 1e-6;
+  else if (unit == "ns") scale = 1e-9;
+  else if (unit == "min") scale = 60;
+  else if (unit == "h") scale = 3600;
+  else throw std::invalid_argument(fmt::format("{}: unknown time unit in '{}' (use s, ms, us, ns, min, h)", what, text));
+  v *= scale;
+  if (!std::isfinite(v) || v < 0)
+    throw std::invalid_argument(fmt::format("{} must be a finite time >= 0, got '{}'", what, text));
   return v;
 }
 
