@@ -1,0 +1,82 @@
+// Host side shared by the batched matmul variants: C[b] = A[b] @ B[b] with A
+// (batch, m, k), B (batch, k, n), C (batch, m, n), all row-major and contiguous.
+// Each variant's file holds its kernel and how it is launched; the problem,
+// the inputs and the Eigen reference are the same for all, so they live here.
+#pragma once
+#include "kernels/harness.hpp"
+#include "sim/dialect.cuh"
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#if !defined(__CUDACC__)
+#include <Eigen/Dense>
+#endif
+
+namespace matmul {
+
+using namespace simt::kernels;
+
+struct Problem {
+  int batch, m, n, k;
+};
+
+inline Problem problem(const Params& p) {
+  Problem pr{int(p.integer("batch")), int(p.integer("m")), int(p.integer("n")), int(p.integer("k"))};
+  if (pr.batch < 1 || pr.m < 1 || pr.n < 1 || pr.k < 1)
+    throw std::invalid_argument("--batch, --m, --n and --k must be positive");
+  return pr;
+}
+
+inline std::vector<Param> params() {
+  return {{"batch", "1", "number of independent products"},
+          {"m", "256", "rows of A and C"},
+          {"n", "256", "columns of B and C"},
+          {"k", "256", "columns of A, rows of B"}};
+}
+
+// Uploads A and B, calls launch(A, B, C, problem) and returns C.
+template <class Launch>
+Outputs run(const Params& p, Launch&& launch) {
+  const Problem pr = problem(p);
+  const std::size_t a_size = std::size_t(pr.batch) * pr.m * pr.k, b_size = std::size_t(pr.batch) * pr.k * pr.n,
+                    c_size = std::size_t(pr.batch) * pr.m * pr.n;
+  const std::vector<float> a = test_values(a_size, 1), b = test_values(b_size, 2);
+  f32 *da, *db, *dc;
+  cudaMalloc(&da, a_size * sizeof(float));
+  cudaMalloc(&db, b_size * sizeof(float));
+  cudaMalloc(&dc, c_size * sizeof(float));
+  cudaMemcpy(da, a.data(), a_size * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(db, b.data(), b_size * sizeof(float), cudaMemcpyHostToDevice);
+  launch(da, db, dc, pr);
+  std::vector<float> c(c_size);
+  cudaMemcpy(c.data(), dc, c_size * sizeof(float), cudaMemcpyDeviceToHost);
+  cudaFree(da);
+  cudaFree(db);
+  cudaFree(dc);
+  return {{{"c", c}}};
+}
+
+#if !defined(__CUDACC__)
+// Inputs are multiples of 1/64, products multiples of 1/4096; for k up to
+// ~4096 every partial sum is exact in float, so any order of the k terms gives
+// the same bits and the comparison can demand equality.
+inline Check check(const Params& p, const Outputs& out) {
+  const Problem pr = problem(p);
+  using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const std::vector<float> a = test_values(std::size_t(pr.batch) * pr.m * pr.k, 1),
+                           b = test_values(std::size_t(pr.batch) * pr.k * pr.n, 2);
+  std::vector<float> want(std::size_t(pr.batch) * pr.m * pr.n);
+  for (int i = 0; i < pr.batch; ++i) {
+    Eigen::Map<const Matrix> A(a.data() + std::size_t(i) * pr.m * pr.k, pr.m, pr.k);
+    Eigen::Map<const Matrix> B(b.data() + std::size_t(i) * pr.k * pr.n, pr.k, pr.n);
+    Eigen::Map<Matrix>(want.data() + std::size_t(i) * pr.m * pr.n, pr.m, pr.n).noalias() = A * B;
+  }
+  return compare(out.at("c").data, want, pr.k <= 4096 ? 0.0 : 1e-3, "C = A @ B per batch");
+}
+#else
+inline constexpr std::nullptr_t check = nullptr;  // the reference runs in the simulator build only
+#endif
+
+}  // namespace matmul
