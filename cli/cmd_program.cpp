@@ -4,6 +4,7 @@
 #include "cost/catalog.hpp"
 #include "port/port.hpp"
 #include "program_build.hpp"
+#include "simulated_device.hpp"
 
 #include <fmt/core.h>
 
@@ -62,15 +63,13 @@ int run_port(const PortArgs& a) {
 
 // The program reads the simulated device from the environment (report_at_exit.cpp).
 void export_device(const std::string& name) {
-  const cost::DeviceSpec& d = cost::Catalog::builtin().device(name);
-  auto set = [](const char* k, double v) {
-    if (v > 0) setenv(k, fmt::format("{:.0f}", v).c_str(), 1);
-  };
+  DeviceLimits d = limits_of(cost::Catalog::builtin().device(name));
+  auto set = [](const char* k, std::uint64_t v) { setenv(k, std::to_string(v).c_str(), 1); };
   setenv("SIMT_DEVICE_NAME", d.name.c_str(), 1);
   set("SIMT_DEVICE_L2_BYTES", d.l2_bytes);
-  set("SIMT_DEVICE_SHARED_PER_BLOCK", d.shared_per_block_bytes);
-  set("SIMT_DEVICE_SHARED_OPTIN", d.shared_per_block_optin_bytes);
-  set("SIMT_DEVICE_GLOBAL_BYTES", d.hbm_bytes);
+  set("SIMT_DEVICE_SHARED_PER_BLOCK", d.shared_per_block);
+  set("SIMT_DEVICE_SHARED_OPTIN", d.shared_per_block_optin);
+  set("SIMT_DEVICE_GLOBAL_BYTES", d.global_memory_bytes);
   set("SIMT_DEVICE_MAX_THREADS", d.max_threads_per_block);
 }
 
