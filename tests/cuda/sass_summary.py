@@ -41,13 +41,24 @@ def functions(sass_text):
     return funcs
 
 
+def base_name(demangled):
+    """`void matmul_tiled<32>(float const*, ...)` -> `matmul_tiled`."""
+    head, depth = "", 0
+    for ch in demangled.split("(")[0]:
+        depth += ch == "<"
+        if depth == 0:
+            head += ch
+        depth -= ch == ">"
+    return head.split()[-1].split("::")[-1] if head.split() else demangled
+
+
 def main():
     sass_path, kernels = sys.argv[1], sys.argv[2:]
     funcs = functions(open(sass_path).read())
     mangled = list(funcs)
     plain = dict(zip(mangled, demangle(mangled)))
     for k in kernels:
-        matches = [m for m in mangled if plain[m].split("(")[0] == k or plain[m].startswith(k + "(")]
+        matches = [m for m in mangled if base_name(plain[m]) == k]
         if not matches:
             print(f"- `{k}`: not found in the SASS\n")
             continue

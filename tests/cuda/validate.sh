@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Validation of every kernel in kernels/ against a real GPU (issue 3, item 6):
-# outputs bit for bit, and Nsight Compute's deterministic counters per launch.
+# Validation of every kernel in kernels/ and every program in examples/ against a
+# real GPU (issue 3, item 6): outputs bit for bit (stdout for the examples), and
+# Nsight Compute's deterministic counters per launch.
 #
 #   tests/cuda/validate.sh sim [OUT]     simulator side (needs the CMake build):
-#                                        OUT/sim: buffers, launches.json, launch_labels.txt
+#                                        OUT/sim: buffers, launches.json, launch_labels.txt,
+#                                        examples/: ported sources, stdout, launch JSON
 #   tests/cuda/validate.sh gpu [OUT]     GPU side (needs nvcc, ncu, cuobjdump, python3; no
 #                                        simtlab dependencies): OUT/gpu: buffers, ncu.csv,
 #                                        driver.sass, gpu.txt; then the report
@@ -20,10 +22,18 @@ build=${SIMT_BUILD_DIR:-build}
 arch=${CUDA_ARCH:-sm_90}
 
 run_sim() {
-  cmake --build "$build" --target validate_driver_sim -j "$(nproc)"
-  rm -rf "$out/sim" && mkdir -p "$out/sim"
+  cmake --build "$build" --target validate_driver_sim simt -j "$(nproc)"
+  rm -rf "$out/sim" && mkdir -p "$out/sim/examples"
   SIMT_REPORT_JSON="$out/sim/launches.json" "$build/tests/validate_driver_sim" "$out/sim" > "$out/sim/stdout.txt"
   echo "simulator side: $(ls "$out"/sim/*.f32 | wc -l) buffers, $(grep -c . "$out/sim/launch_labels.txt") launches in $out/sim"
+  # Examples: the ported source travels to the GPU, so both sides run the same text.
+  for src in examples/*.cu; do
+    local name
+    name=$(basename "$src" .cu)
+    "$build/cli/simt" port "$src" -o "$out/sim/examples/$name.cu" 2> /dev/null
+    "$build/cli/simt" exec "$src" --json="$out/sim/examples/$name.json" > "$out/sim/examples/$name.stdout"
+    echo "simulator side: example $name"
+  done
 }
 
 # Each kernel file compiles in parallel; one link.
@@ -40,6 +50,20 @@ build_gpu_driver() {
   nvcc -arch="$arch" -o "$out/gpu/validate_driver" "${objs[@]}"
 }
 
+run_gpu_examples() {
+  mkdir -p "$out/gpu/examples"
+  for src in "$out"/sim/examples/*.cu; do
+    local name bin
+    name=$(basename "$src" .cu)
+    bin="$out/gpu/examples/$name"
+    nvcc -std=c++20 -O2 --fmad=false -arch="$arch" -lineinfo -I. -o "$bin" "$src"
+    "$bin" > "$bin.stdout" || true  # a failing program is reported, not fatal
+    ncu --clock-control none --csv --metrics "$(paste -sd, tests/cuda/ncu_metrics.txt)" "$bin" 2> /dev/null \
+        | grep '^"' > "$bin.ncu.csv" || true
+    cuobjdump --dump-sass "$bin" > "$bin.sass"
+  done
+}
+
 run_gpu() {
   if [ ! -f "$out/sim/launches.json" ]; then
     echo "validate.sh: $out/sim/launches.json is missing: run 'tests/cuda/validate.sh sim $out' where the simulator builds, and bring $out/sim here" >&2
@@ -51,6 +75,7 @@ run_gpu() {
   ncu --clock-control none --csv --metrics "$(paste -sd, tests/cuda/ncu_metrics.txt)" \
       "$out/gpu/validate_driver" "$out/gpu/ncu-run" > "$out/gpu/ncu.csv"
   cuobjdump --dump-sass "$out/gpu/validate_driver" > "$out/gpu/driver.sass"
+  run_gpu_examples
   {
     nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
     ncu --version | tail -1
