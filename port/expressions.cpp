@@ -5,7 +5,9 @@
 //  - expf, logf, tanhf, erff, rsqrtf, __expf, __fdividef become simtlab's
 //    portable versions (sim/portable_math.hpp), bit-identical on GPU and CPU;
 //  - __ldg(p) becomes (*(p)): same value, same global load (nvcc loses the
-//    read-only-cache hint, which changes no counter simtlab reports).
+//    read-only-cache hint, which changes no counter simtlab reports);
+//  - max(a, b) and min(a, b) become simt::max/min: CUDA's device overloads,
+//    which the simulator build lacks (sim/port_support.hpp).
 #include "port/passes.hpp"
 
 #include <map>
@@ -61,7 +63,8 @@ void rewrite_conditional(Context& c, std::size_t i) {
 const std::map<std::string_view, std::string_view>& portable_math() {
   static const std::map<std::string_view, std::string_view> m = {
       {"expf", "simt::expf"},   {"logf", "simt::logf"},     {"tanhf", "simt::tanhf"},         {"erff", "simt::erff"},
-      {"rsqrtf", "simt::rsqrtf"}, {"__expf", "simt::__expf"}, {"__fdividef", "simt::__fdividef"}};
+      {"rsqrtf", "simt::rsqrtf"}, {"__expf", "simt::__expf"}, {"__fdividef", "simt::__fdividef"},
+      {"max", "simt::max"},     {"min", "simt::min"}};
   return m;
 }
 
@@ -76,9 +79,15 @@ const std::set<std::string_view>& host_math() {
   return s;
 }
 
+// A call, not a member, not qualified, and not a declaration of a function of
+// that name (`__device__ float max(float a, float b)`: a type name precedes it).
 bool plain_call(const Context& c, std::size_t i) {
-  bool qualified = i > 0 && (c.is(i - 1, "::") || c.is(i - 1, ".") || c.is(i - 1, "->"));
-  return !qualified && c.is(i + 1, "(");
+  if (!c.is(i + 1, "(")) return false;
+  if (i == 0) return true;
+  const Token& prev = c.tok(i - 1);
+  bool qualified = prev.is("::") || prev.is(".") || prev.is("->");
+  bool declared = prev.kind == TokenKind::Identifier && !prev.is("return") && !prev.is("case") && !prev.is("else");
+  return !qualified && !declared;
 }
 
 void rewrite_call(Context& c, std::size_t i) {

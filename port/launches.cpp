@@ -30,6 +30,23 @@ std::size_t callee_start(const Context& c, std::size_t i) {
   return j;
 }
 
+// Type arguments of a kernel template become what the kernel would use:
+// `k<float><<<...>>>` instantiates k for f32 (identical to float on nvcc).
+void rewrite_template_types(Context& c, std::size_t from, std::size_t to) {
+  for (std::size_t j = from; j < to; ++j) {
+    const Token& t = c.tok(j);
+    // Only a lone `int` or `unsigned`: `unsigned int`, `long int` ... stay as written.
+    auto word = [&](std::size_t k) {
+      return c.is(k, "int") || c.is(k, "long") || c.is(k, "short") || c.is(k, "unsigned") || c.is(k, "signed");
+    };
+    bool alone = !(j + 1 < to && word(j + 1)) && !(j > from && word(j - 1));
+    if (t.is("float")) c.replace(j, "f32");
+    else if (t.is("double")) c.replace(j, "f64");
+    else if (t.is("int") && alone) c.replace(j, "i32");
+    else if (t.is("unsigned") && alone) c.replace(j, "u32");
+  }
+}
+
 bool adjacent(const Context& c, std::size_t a) { return c.tok(a).end == c.tok(a + 1).begin; }
 
 // The first of three adjacent `>` closing the configuration opened at i.
@@ -57,6 +74,7 @@ void rewrite_launches(Context& c) {
       continue;
     }
     c.insert_before(start, "simt::launch(");
+    rewrite_template_types(c, start, i);
     c.replace(i, ", ");
     c.edits.push_back({c.tok(close).begin, c.tok(close + 2).end, ")"});
     ++c.result.launches;

@@ -102,10 +102,37 @@ void check_directives(Context& c) {
   }
 }
 
+bool used_in_device_code(const Context& c, std::string_view name) {
+  for (std::size_t i = 0; i < c.size(); ++i)
+    if (c.device[i] && c.tok(i).text == name) return true;
+  return false;
+}
+
+// A host-side struct with float members, used by a kernel: its members are plain
+// floats, so the kernel's accesses to them are invisible. Port cannot retype them
+// (host code passes such members to printf and the like), so it says so.
+void check_plain_structs(Context& c) {
+  for (std::size_t i = 0; i + 2 < c.size(); ++i) {
+    if (c.device[i] || !(c.is(i, "struct") || c.is(i, "class")) || c.tok(i + 1).kind != TokenKind::Identifier) continue;
+    std::size_t open = i + 2;
+    while (open < c.size() && !c.is(open, "{") && !c.is(open, ";")) ++open;
+    if (!c.is(open, "{")) continue;
+    std::size_t close = c.closing(open);
+    bool fp = false;
+    for (std::size_t j = open; j < close && !fp; ++j) fp = c.is(j, "float") || c.is(j, "double");
+    if (fp && used_in_device_code(c, c.tok(i + 1).text))
+      c.warn(c.tok(i), "struct " + std::string(c.tok(i + 1).text) +
+                           " has float/double members: kernel accesses to them are not counted "
+                           "(declare them f32/f64 to count them; docs/dialect.md)");
+    i = close;
+  }
+}
+
 }  // namespace
 
 void check_unsupported(Context& c) {
   check_identifiers(c);
+  check_plain_structs(c);
   check_device_launches(c);
   check_directives(c);
 }

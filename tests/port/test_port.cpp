@@ -35,7 +35,7 @@ TEST_CASE("port: template kernels, qualified names, launches over several lines"
       "#include <cuda_runtime.h>\nint main() {\n  ns::tiled<float, Tile<4>><<<grid,\n     block>>>(\n    a, b);\n"
       "  k<<<1, 1>>>(x); // k<<<2, 2>>>(comment)\n  puts(\"k<<<3,3>>>()\");\n}\n";
   std::string out = ported(src);
-  CHECK(has(out, "simt::launch(ns::tiled<float, Tile<4>>, grid,\n     block)(\n    a, b);"));
+  CHECK(has(out, "simt::launch(ns::tiled<f32, Tile<4>>, grid,\n     block)(\n    a, b);"));
   CHECK(has(out, "simt::launch(k, 1, 1)(x); // k<<<2, 2>>>(comment)"));
   CHECK(has(out, "puts(\"k<<<3,3>>>()\")"));
   CHECK(lines(out) == lines(src));
@@ -153,4 +153,24 @@ TEST_CASE("port: needs_port") {
   CHECK(simt::port::needs_port("__global__ void k() {}\n"));
   CHECK(simt::port::needs_port("#include \"sim/dialect.cuh\"\nint main() { k<<<1,1>>>(); }\n"));
   CHECK_FALSE(simt::port::needs_port("#include \"sim/dialect.cuh\"\nint main() { simt::launch(k, 1, 1)(); }\n"));
+}
+
+TEST_CASE("port: max/min become simt::max/min in device code; declarations of them stay") {
+  std::string out = ported("#include <cuda_runtime.h>\n__device__ float max(float a, float b);\n__global__ void k(float* a) {\n  a[0] = max(a[1], 0.0f) + min(1, 2);\n}\nint h() { return max(1, 2); }\n");
+  CHECK(has(out, "__device__ f32 max(f32 a, f32 b);"));
+  CHECK(has(out, "a[0] = simt::max(a[1], 0.0f) + simt::min(1, 2);"));
+  CHECK(has(out, "int h() { return max(1, 2); }"));
+}
+
+TEST_CASE("port: type arguments of a launched kernel template become instrumented types") {
+  std::string out = ported("#include <cuda_runtime.h>\nint main() {\n  fill<float, 256><<<1, 256>>>(p);\n  fill<unsigned int><<<1, 1>>>(q);\n}\n");
+  CHECK(has(out, "simt::launch(fill<f32, 256>, 1, 256)(p);"));
+  CHECK(has(out, "simt::launch(fill<unsigned int>, 1, 1)(q);"));
+}
+
+TEST_CASE("port: a host struct with float members used by a kernel is a warning") {
+  auto r = port_source("#include <cuda_runtime.h>\nstruct Particle { float x, y; };\n__global__ void k(Particle* p) { p[0].x = 1; }\n");
+  CHECK(r.ok());
+  REQUIRE(r.warnings.size() == 1);
+  CHECK(r.warnings[0].line == 2);
 }
