@@ -94,7 +94,9 @@ int run_exec(const ExecArgs& a) {
 
 int run_cc(const CcArgs& a) {
   BuildProduct p = build_program({a.file, a.shared});
-  std::filesystem::copy_file(p.path, a.output, std::filesystem::copy_options::overwrite_existing);
+  std::error_code ec;
+  std::filesystem::copy_file(p.path, a.output, std::filesystem::copy_options::overwrite_existing, ec);
+  if (ec) throw std::runtime_error("cannot write " + a.output + ": " + ec.message());
   fmt::print(stderr, "simt cc: wrote {}{}\n", a.output, p.cached ? " (cached build)" : "");
   return 0;
 }
