@@ -102,13 +102,15 @@ void check_directives(Context& c) {
   }
 }
 
-bool used_in_device_code(const Context& c, std::string_view name) {
-  for (std::size_t i = 0; i < c.size(); ++i)
-    if (c.device[i] && c.tok(i).text == name) return true;
+// Device code reaches the struct through a pointer (`Particle* p`): a struct
+// passed by value is a kernel parameter, not device memory, and costs nothing.
+bool pointee_in_device_code(const Context& c, std::string_view name) {
+  for (std::size_t i = 0; i + 1 < c.size(); ++i)
+    if (c.device[i] && c.tok(i).text == name && c.is(i + 1, "*")) return true;
   return false;
 }
 
-// A host-side struct with float members, used by a kernel: its members are plain
+// A host-side struct with float members that kernels reach through pointers: its members are plain
 // floats, so the kernel's accesses to them are invisible. Port cannot retype them
 // (host code passes such members to printf and the like), so it says so.
 void check_plain_structs(Context& c) {
@@ -120,7 +122,7 @@ void check_plain_structs(Context& c) {
     std::size_t close = c.closing(open);
     bool fp = false;
     for (std::size_t j = open; j < close && !fp; ++j) fp = c.is(j, "float") || c.is(j, "double");
-    if (fp && used_in_device_code(c, c.tok(i + 1).text))
+    if (fp && pointee_in_device_code(c, c.tok(i + 1).text))
       c.warn(c.tok(i), "struct " + std::string(c.tok(i + 1).text) +
                            " has float/double members: kernel accesses to them are not counted "
                            "(declare them f32/f64 to count them; docs/dialect.md)");
