@@ -30,14 +30,14 @@ TEST_CASE("reductions: every pass of the default run, the FADD count is n - 1 pl
   // kernels add every pair; the shuffle kernel adds each shuffled value, 31
   // per warp in registers plus 31 in warp 0's second round (7 real, 24 zeros).
   for (const char* name : {"reduce_interleaved_divergent", "reduce_interleaved_strided", "reduce_sequential"}) {
-    KernelRun r = run_kernel(name);
+    const KernelRun& r = run_defaults(name);
     require_clean_pass(r);
     REQUIRE(r.launches.size() == 3);
     CHECK(r.total(Counter::FAdd, 0) == kBlocks * 255);
     CHECK(r.total(Counter::FAdd, 1) == 16 * 255);
     CHECK(r.total(Counter::FAdd, 2) == 255);
   }
-  KernelRun r = run_kernel("reduce_warp_shuffle");
+  const KernelRun& r = run_defaults("reduce_warp_shuffle");
   require_clean_pass(r);
   // Lanes that shuffle from beyond the warp's end add their own value again
   // (__shfl_down_sync returns the caller's value): all 32 lanes add 5 times.
@@ -45,8 +45,8 @@ TEST_CASE("reductions: every pass of the default run, the FADD count is n - 1 pl
 }
 
 TEST_CASE("divergent vs sequential: same work, 3x fewer active lanes per warp instruction") {
-  KernelRun divergent = run_kernel("reduce_interleaved_divergent");
-  KernelRun sequential = run_kernel("reduce_sequential");
+  const KernelRun& divergent = run_defaults("reduce_interleaved_divergent");
+  const KernelRun& sequential = run_defaults("reduce_sequential");
   require_clean_pass(divergent);
   require_clean_pass(sequential);
   // Per block, instructions simtlab counts: the global load and the shared
@@ -68,9 +68,9 @@ TEST_CASE("divergent vs sequential: same work, 3x fewer active lanes per warp in
 }
 
 TEST_CASE("strided vs sequential: the strided index costs bank conflicts, sequential none") {
-  KernelRun strided = run_kernel("reduce_interleaved_strided");
-  KernelRun sequential = run_kernel("reduce_sequential");
-  KernelRun divergent = run_kernel("reduce_interleaved_divergent");
+  const KernelRun& strided = run_defaults("reduce_interleaved_strided");
+  const KernelRun& sequential = run_defaults("reduce_sequential");
+  const KernelRun& divergent = run_defaults("reduce_interleaved_divergent");
   // Strided, per block: at step s the active lanes touch words 2s*tid and
   // 2s*tid + s. Wavefronts per access = lanes sharing the busiest bank:
   //   s   active threads  warps  ways   extra wavefronts (x3 accesses x warps)
@@ -91,7 +91,7 @@ TEST_CASE("strided vs sequential: the strided index costs bank conflicts, sequen
 }
 
 TEST_CASE("warp shuffle: registers instead of shared memory") {
-  KernelRun r = run_kernel("reduce_warp_shuffle");
+  const KernelRun& r = run_defaults("reduce_warp_shuffle");
   require_clean_pass(r);
   // Per block: 8 warps x 5 shuffles, then warp 0 another 5: 45 warp collectives.
   CHECK(r.total(Counter::WarpCollectives) == kBlocks * 45);
