@@ -1,5 +1,128 @@
+// simt budget train | serve: parse flags, call cost/budget_*, print text or JSON.
 #include "commands.hpp"
 
+#include "cost/budget_serve.hpp"
+#include "cost/budget_train.hpp"
+#include "cost/catalog.hpp"
+#include "cost/units.hpp"
+#include "models/zoo.hpp"
+
+#include <fmt/core.h>
+
+#include <memory>
+#include <stdexcept>
+
 namespace simt::cli {
-void add_budget_commands(CLI::App&) {}
+
+namespace {
+
+struct TrainFlags {
+  std::string model, params, tokens, device, dtype = "bf16", recompute = "none";
+  int gpus = 0, zero = 0, tp = 1, pp = 1, bytes_per_param = 16;
+  double mfu = 0, hfu = 0, achieved_tflops = 0, price = 0;
+  int64_t seq = 0, micro_batch = 1;
+  bool seq_parallel = false, causal = false, json = false, explain = false;
+};
+
+cost::TrainBudgetInput train_input(const TrainFlags& f) {
+  cost::TrainBudgetInput in;
+  if (f.model.empty() == f.params.empty()) throw std::invalid_argument("give exactly one of --model and --params");
+  if (!f.model.empty()) in.model = &models::find_model(f.model);
+  if (!f.params.empty()) in.params_override = cost::parse_quantity(f.params, "--params");
+  in.tokens = cost::parse_quantity(f.tokens, "--tokens");
+  in.gpus = f.gpus;
+  in.device = &cost::Catalog::builtin().device(f.device);
+  const int given = (f.mfu > 0) + (f.hfu > 0) + (f.achieved_tflops > 0);
+  if (given != 1) throw std::invalid_argument("give exactly one of --mfu, --hfu and --achieved-tflops (each > 0)");
+  if (f.mfu > 0) in.util_kind = cost::UtilizationKind::Mfu, in.util = f.mfu;
+  if (f.hfu > 0) in.util_kind = cost::UtilizationKind::Hfu, in.util = f.hfu;
+  if (f.achieved_tflops > 0) in.util_kind = cost::UtilizationKind::Achieved, in.util = f.achieved_tflops * 1e12;
+  in.layout = {.tp = f.tp, .pp = f.pp, .dp = 1, .zero_stage = f.zero};
+  in.bytes_per_param = f.bytes_per_param;
+  in.recompute = models::parse_recompute(f.recompute);
+  in.sequence_parallel = f.seq_parallel;
+  in.seq = f.seq;
+  in.micro_batch = f.micro_batch;
+  in.causal_halving = f.causal;
+  in.dtype = cost::parse_dtype(f.dtype);
+  in.price_per_gpu_hour = f.price;
+  return in;
+}
+
+void add_train(CLI::App& budget) {
+  auto f = std::make_shared<TrainFlags>();
+  auto* c = budget.add_subcommand("train", "Training FLOPs, time, cost, energy and memory per GPU");
+  c->add_option("--model", f->model, "model name (simt model list)");
+  c->add_option("--params", f->params, "parameter count instead of a model (e.g. 7.5e9): 6ND and model states only");
+  c->add_option("--tokens", f->tokens, "training tokens D (e.g. 300e9, 15T)")->required();
+  c->add_option("--gpus", f->gpus, "GPU count G")->required();
+  c->add_option("--device", f->device, "device name (simt devices)")->required();
+  c->add_option("--mfu", f->mfu, "model FLOPs utilisation in (0,1]");
+  c->add_option("--hfu", f->hfu, "hardware FLOPs utilisation in (0,1] (counts recomputation)");
+  c->add_option("--achieved-tflops", f->achieved_tflops, "measured hardware TFLOP/s per GPU (Megatron's X)");
+  c->add_option("--zero", f->zero, "ZeRO stage 0-3")->capture_default_str();
+  c->add_option("--tp", f->tp, "tensor-parallel degree")->capture_default_str();
+  c->add_option("--pp", f->pp, "pipeline-parallel degree")->capture_default_str();
+  c->add_option("--bytes-per-param", f->bytes_per_param, "model-state bytes per parameter: 16 or 18")
+      ->capture_default_str();
+  c->add_option("--recompute", f->recompute, "activation recomputation: none, selective, full")->capture_default_str();
+  c->add_flag("--seq-parallel", f->seq_parallel, "sequence parallelism (with tp > 1)");
+  c->add_option("--seq", f->seq, "sequence length (default: the model's context)");
+  c->add_option("--micro-batch", f->micro_batch, "micro-batch size b for activations")->capture_default_str();
+  c->add_flag("--causal", f->causal, "halve the attention-score FLOPs (causal mask)");
+  c->add_option("--dtype", f->dtype, "compute dtype for the peak")->capture_default_str();
+  c->add_option("--price-per-gpu-hour", f->price, "USD per GPU-hour (default: the catalog's, if any)");
+  c->add_flag("--json", f->json, "print JSON");
+  c->add_flag("--explain", f->explain, "show formulas' sources and plugged-in values");
+  c->callback([f] {
+    const auto b = cost::train_budget(train_input(*f));
+    if (f->json) fmt::print("{}\n", cost::to_json(b).dump(2));
+    else fmt::print("{}", cost::to_text(b, f->explain));
+  });
+}
+
+struct ServeFlags {
+  std::string model, device, dtype = "bf16";
+  int gpus = 1;
+  int64_t batch = 1, context = 0;
+  double memory_fraction = 0.9;
+  bool json = false, explain = false;
+};
+
+void add_serve(CLI::App& budget) {
+  auto f = std::make_shared<ServeFlags>();
+  auto* c = budget.add_subcommand("serve", "Weights, KV cache, largest batch, prefill and decode bounds");
+  c->add_option("--model", f->model, "model name (simt model list)")->required();
+  c->add_option("--device", f->device, "device name (simt devices)")->required();
+  c->add_option("--gpus", f->gpus, "tensor-parallel GPUs")->capture_default_str();
+  c->add_option("--batch", f->batch, "concurrent sequences")->capture_default_str();
+  c->add_option("--context", f->context, "tokens per sequence in the KV cache")->required();
+  c->add_option("--dtype", f->dtype, "weights, KV cache and compute dtype")->capture_default_str();
+  c->add_option("--memory-fraction", f->memory_fraction, "fraction of HBM for weights + KV")->capture_default_str();
+  c->add_flag("--json", f->json, "print JSON");
+  c->add_flag("--explain", f->explain, "show formulas and sources");
+  c->callback([f] {
+    cost::ServeBudgetInput in;
+    in.model = &models::find_model(f->model);
+    in.device = &cost::Catalog::builtin().device(f->device);
+    in.gpus = f->gpus;
+    in.batch = f->batch;
+    in.context = f->context;
+    in.dtype = cost::parse_dtype(f->dtype);
+    in.memory_fraction = f->memory_fraction;
+    const auto b = cost::serve_budget(in);
+    if (f->json) fmt::print("{}\n", cost::to_json(b).dump(2));
+    else fmt::print("{}", cost::to_text(b, f->explain));
+  });
+}
+
+}  // namespace
+
+void add_budget_commands(CLI::App& app) {
+  auto* budget = app.add_subcommand("budget", "LLM training and serving budgets");
+  budget->require_subcommand(1);
+  add_train(*budget);
+  add_serve(*budget);
+}
+
 }  // namespace simt::cli

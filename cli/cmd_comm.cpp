@@ -163,8 +163,9 @@ void run_pipeline(const PipelineOptions& o) {
              conv == BubbleConvention::of_total ? "total" : "ideal",
              conv == BubbleConvention::of_total ? "(p-1)/(v m + p-1), GPipe convention; --convention ideal for (p-1)/(v m)"
                                                 : "(p-1)/(v m), Megatron-LM convention; --convention total for (p-1)/(v m + p-1)");
-  fmt::print("step = {} (ideal {}); peak activations on a stage: {:.3g} microbatches\n\n", format_seconds(r.total_s),
-             format_seconds(r.ideal_s), r.peak_inflight_microbatches);
+  fmt::print("step = {} (ideal {})", format_seconds(r.total_s), format_seconds(r.ideal_s));
+  if (!r.ops.empty()) fmt::print("; peak activations on a stage: {:.3g} microbatches", r.peak_inflight_microbatches);
+  fmt::print("\n\n");
   fmt::print("{}", pipeline_timeline(r, o.width));
   if (o.explain) fmt::print("\n{}", r.explanation);
 }

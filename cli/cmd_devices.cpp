@@ -1,4 +1,4 @@
-// simt devices | device show NAME | roofline: the catalog and the roofline on the
+// simt devices | links | device show NAME | roofline: the catalog and the roofline on the
 // command line. Glue only: the numbers come from cost/.
 #include "commands.hpp"
 
@@ -31,6 +31,13 @@ std::string or_dash(double v, double scale, const char* fmtstr = "{:g}") {
   return v > 0 ? fmt::format(fmt::runtime(fmtstr), v / scale) : "-";
 }
 
+std::string links_table(const Catalog& c) {
+  Table links({"link", "GB/s per dir>", "latency us>", "description"});
+  for (const LinkSpec& l : c.links())
+    links.add({l.name, fmt::format("{:g}", l.bandwidth / 1e9), fmt::format("{:g}", l.latency_s * 1e6), l.full_name});
+  return links.str();
+}
+
 void list_devices(bool as_json) {
   const Catalog& c = Catalog::builtin();
   if (as_json) {
@@ -51,10 +58,21 @@ void list_devices(bool as_json) {
              "2:4-sparse figures are 2x and not used. '-' = not published / no such unit.\n"
              "Sources: `simt device show NAME`. Catalog: {}\n",
              c.origin());
-  Table links({"link", "GB/s per dir>", "latency us>", "description"});
+  fmt::print("\nLinks (`simt links` for sources):\n{}", links_table(c));
+}
+
+void list_links(bool as_json) {
+  const Catalog& c = Catalog::builtin();
+  if (as_json) {
+    json out = json::array();
+    for (const LinkSpec& l : c.links()) out.push_back(to_json(l));
+    fmt::print("{}\n", out.dump(2));
+    return;
+  }
+  fmt::print("{}", links_table(c));
   for (const LinkSpec& l : c.links())
-    links.add({l.name, fmt::format("{:g}", l.bandwidth / 1e9), fmt::format("{:g}", l.latency_s * 1e6), l.full_name});
-  fmt::print("\n{}", links.str());
+    for (auto& [key, f] : l.fields)
+      fmt::print("{} {}: {} <- {}{}\n", l.name, key, f.value, f.source, f.note.empty() ? "" : "; " + f.note);
 }
 
 void show_device(const std::string& name, bool as_json) {
@@ -229,6 +247,11 @@ void add_device_commands(CLI::App& app) {
   auto* devices = app.add_subcommand("devices", "List the device and link catalog (cost/devices.json)");
   devices->add_flag("--json", *as_json, "print JSON: an array of device objects");
   devices->callback([as_json] { list_devices(*as_json); });
+
+  auto links_json = std::make_shared<bool>(false);
+  auto* links = app.add_subcommand("links", "List the interconnects of the catalog with their sources");
+  links->add_flag("--json", *links_json, "print JSON: an array of link objects");
+  links->callback([links_json] { list_links(*links_json); });
 
   auto* device = app.add_subcommand("device", "One device of the catalog");
   device->require_subcommand(1);

@@ -11,6 +11,8 @@
 namespace simt::cost {
 namespace {
 
+constexpr int kMaxGpus = 1 << 20;
+
 struct Named { Collective op; const char* name; };
 constexpr Named kCollectives[] = {
     {Collective::broadcast, "broadcast"},           {Collective::reduce, "reduce"},
@@ -118,6 +120,8 @@ CommResult collective_time(Collective op, double bytes, int gpus, const LinkSpec
     throw std::invalid_argument(fmt::format("bytes must be > 0, got {}", bytes));
   if (gpus < 2)
     throw std::invalid_argument(fmt::format("a collective needs at least 2 GPUs, got {}", gpus));
+  if (gpus > kMaxGpus)  // also keeps 2(n-1) steps far from int overflow
+    throw std::invalid_argument(fmt::format("{} GPUs is more than the {} this model accepts", gpus, kMaxGpus));
   Shape shape = algo == CommAlgo::ring ? ring_shape(op, gpus) : tree_shape(op, gpus);
   CommResult r;
   r.op = op;

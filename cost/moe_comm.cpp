@@ -13,7 +13,8 @@ CommPlan moe_comm(const MoeCommInput& in, const LinkSpec& link) {
       throw std::invalid_argument("tokens, hidden, capacity factor and bytes must be > 0");
   if (in.top_k < 1) throw std::invalid_argument(fmt::format("top-k must be >= 1, got {}", in.top_k));
   if (in.ep < 2) throw std::invalid_argument(fmt::format("expert parallelism needs ep >= 2, got {}", in.ep));
-  if (in.layers < 1) throw std::invalid_argument(fmt::format("layers must be >= 1, got {}", in.layers));
+  if (in.layers < 1 || in.layers > 100000)
+    throw std::invalid_argument(fmt::format("layers must be between 1 and 100000, got {}", in.layers));
   CommPlan plan;
   plan.scheme = "MoE expert parallel";
   plan.per = in.layers == 1 ? "MoE layer" : fmt::format("{} MoE layers", in.layers);

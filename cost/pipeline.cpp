@@ -38,6 +38,8 @@ BubbleConvention parse_bubble_convention(const std::string& name) {
 
 namespace {
 
+constexpr double kMaxSimulatedOps = 200000;  // stage x microbatch x chunk
+
 void validate(const PipelineInput& in) {
   if (in.stages < 1) throw std::invalid_argument(fmt::format("stages must be >= 1, got {}", in.stages));
   if (in.microbatches < 1)
@@ -172,10 +174,14 @@ std::string explain(const PipelineResult& r) {
                    r.bubble_of_total);
   s += fmt::format("  of ideal  = bubble / ideal = {:.4f}             [Megatron-LM convention: (p-1)/(v m)]\n",
                    r.bubble_of_ideal);
-  s += fmt::format("  simulated = {} makespan of the schedule below (formula: {})\n",
-                   format_seconds(r.simulated_total_s), format_seconds(r.total_s));
-  s += fmt::format("  memory    = peak activations held by a stage: {:.3g} microbatches' worth\n",
-                   r.peak_inflight_microbatches);
+  if (r.ops.empty()) {
+    s += "  simulated = no: too many ops to simulate; the formula stands alone\n";
+  } else {
+    s += fmt::format("  simulated = {} makespan of the schedule (formula: {})\n", format_seconds(r.simulated_total_s),
+                     format_seconds(r.total_s));
+    s += fmt::format("  memory    = peak activations held by a stage: {:.3g} microbatches' worth\n",
+                     r.peak_inflight_microbatches);
+  }
   s += "  sources   = Huang et al. 2019 (GPipe, arXiv:1811.06965); Narayanan et al. 2021\n"
        "              (Megatron-LM PTD-P, arXiv:2104.04473, sec. 2.2)\n"
        "  caveat    = equal stage times, no p2p send/recv time, no optimizer step; real\n"
@@ -198,6 +204,12 @@ PipelineResult pipeline(const PipelineInput& in) {
   r.bubble_of_ideal = r.bubble_s / r.ideal_s;
   r.formula = v > 1 ? "(p-1)(tf+tb)/v" : "(p-1)(tf+tb)";
 
+  // The simulation is for seeing and checking the schedule; past a few hundred
+  // thousand ops it would only burn time and memory, so the formula stands alone.
+  if (double(p) * m * v > kMaxSimulatedOps) {
+    r.explanation = explain(r);
+    return r;
+  }
   std::vector<StageOrder> orders;
   for (int s = 0; s < p; ++s) {
     switch (in.schedule) {
@@ -215,6 +227,7 @@ PipelineResult pipeline(const PipelineInput& in) {
 
 std::string pipeline_timeline(const PipelineResult& r, std::size_t max_width) {
   const PipelineInput& in = r.in;
+  if (r.ops.empty()) return "(timeline not drawn: schedule too large to simulate)\n";
   const int v = in.virtual_stages;
   const double unit = std::min(in.forward_s, in.backward_s) / v;
   const std::size_t cells = static_cast<std::size_t>(std::lround(r.simulated_total_s / unit));

@@ -50,7 +50,9 @@ struct PipelineResult {
   double total_s = 0;           // ideal + bubble, by formula
   double bubble_of_total = 0;   // bubble / total
   double bubble_of_ideal = 0;   // bubble / ideal
-  double simulated_total_s = 0; // makespan of the simulated schedule
+  // Makespan of the simulated schedule; 0 (and no ops) when p*m*v is too large
+  // to simulate (over 200k ops): the formulas above still hold.
+  double simulated_total_s = 0;
   // Peak activations held by any stage, in microbatches' worth (a chunk's
   // activations count 1/v): GPipe m, 1F1B p, interleaved a little more than p.
   double peak_inflight_microbatches = 0;

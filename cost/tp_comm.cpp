@@ -11,7 +11,8 @@ CommPlan tp_comm(const TpCommInput& in, const LinkSpec& link) {
   for (double v : {in.batch, in.seq, in.hidden, in.bytes_per_element})
     if (!std::isfinite(v) || v <= 0) throw std::invalid_argument("batch, seq, hidden and bytes must be > 0");
   if (in.tp < 2) throw std::invalid_argument(fmt::format("tensor parallelism needs tp >= 2, got {}", in.tp));
-  if (in.layers < 1) throw std::invalid_argument(fmt::format("layers must be >= 1, got {}", in.layers));
+  if (in.layers < 1 || in.layers > 100000)
+    throw std::invalid_argument(fmt::format("layers must be between 1 and 100000, got {}", in.layers));
   CommPlan plan;
   plan.scheme = in.sequence_parallel ? "tensor + sequence parallel (Megatron-LM)" : "tensor parallel (Megatron-LM)";
   plan.per = in.layers == 1 ? "layer" : fmt::format("{} layers", in.layers);

@@ -28,7 +28,8 @@ std::string format_seconds(double s) {
   if (a < 1e-6) return fmt::format("{:.3g} ns", s * 1e9);
   if (a < 1e-3) return fmt::format("{:.3g} us", s * 1e6);
   if (a < 1) return fmt::format("{:.3g} ms", s * 1e3);
-  if (a < 3600) return fmt::format("{:.3g} s", s);
+  if (a < 100) return fmt::format("{:.3g} s", s);
+  if (a < 3600) return fmt::format("{:.0f} s", s);
   if (a < 86400 * 2) return fmt::format("{:.3g} h", s / 3600);
   return fmt::format("{:.3g} days", s / 86400);
 }
@@ -40,7 +41,19 @@ std::string format_count(double n, const std::string& unit) {
 
 std::string format_rate(double per_s, const std::string& unit) { return format_count(per_s, unit); }
 
-std::string format_bytes(double bytes) { return format_count(bytes, "B"); }
+std::string format_bytes(double bytes) {
+  // Sizes people typed in binary units (256MiB, 1GiB) print back that way;
+  // everything else in decimal, as datasheets do.
+  static const char* binary[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
+  double v = bytes;
+  int k = -1;
+  while (v >= 1024 && std::fmod(v, 1024) == 0 && k < 4) {
+    v /= 1024;
+    ++k;
+  }
+  if (k >= 0 && v < 1024) return fmt::format("{:g} {}", v, binary[k]);
+  return format_count(bytes, "B");
+}
 
 double parse_quantity(const std::string& text, const std::string& what) {
   std::size_t used = 0;

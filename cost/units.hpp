@@ -10,7 +10,7 @@ namespace simt::cost {
 std::string format_seconds(double s);                          // "1.23 ms"
 std::string format_rate(double per_s, const std::string& unit); // "3.35 TB/s", "989 TFLOP/s"
 std::string format_count(double n, const std::string& unit);    // "1.07 GB", "2.1 GFLOP"
-std::string format_bytes(double bytes);                        // "1.07 GB (1 GiB)" style
+std::string format_bytes(double bytes);  // "256 MiB" for exact binary sizes, else "1.5 GB"
 
 // "1e9", "4096", "64MiB", "1.5GB", "2G" -> value. Decimal suffixes k/M/G/T(/B),
 // binary Ki/Mi/Gi/Ti(/B). Throws std::invalid_argument naming `what` on junk,

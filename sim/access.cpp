@@ -110,11 +110,12 @@ void global_access(ThreadState* t, std::uintptr_t a, unsigned size, MemOp op, Si
     alloc = GlobalMemory::instance().find(a, size);
     if (!alloc) {
       const Allocation* near = GlobalMemory::instance().nearest(a);
-      std::string where = near ? fmt::format("{} bytes {} {}",
-                                             a < near->base ? near->base - a : a - near->base,
-                                             a < near->base ? "before the start of" : "from the start of",
-                                             near->describe())
-                               : "no allocation";
+      std::string where =
+          !near ? "no allocation"
+          : a < near->base ? fmt::format("{} bytes before the start of {}", near->base - a, near->describe())
+          : !near->live    ? fmt::format("inside {}: use after cudaFree", near->describe())
+                           : fmt::format("{} bytes past the end of {}", a + size - (near->base + near->size),
+                                         near->describe());
       fault(DiagKind::OutOfBoundsGlobal,
             fmt::format("out-of-bounds global {} of {} bytes at 0x{:x}: {}", op_name(op), size, a, where), t, site, a,
             near ? near->describe() : "");
@@ -137,7 +138,7 @@ void shared_access(ThreadState* t, SharedWindow& win, std::uintptr_t a, unsigned
   if (&win == &sw.statics) {
     std::uintptr_t tls = win.lo - sw.module->shared_lo;
     const SharedVariable* v = sw.module->shared_at(a - tls);
-    if (!v || a + size > tls + v->offset + v->size)
+    if (!v || a + size > tls + v->offset + v->size || !sw.belongs_to_launch(*v))
       fault(DiagKind::OutOfBoundsShared,
             fmt::format("out-of-bounds shared {} of {} bytes at 0x{:x}: {}", op_name(op), size, a, sw.describe(a)), t,
             site, a);

@@ -62,6 +62,9 @@ struct BlockState {
 
 // Park the current thread until the scheduler resumes it.
 void yield_thread(ThreadState* t);
+// Leave the current thread parked for good, without unwinding its stack: for
+// faults raised inside C functions that C++ exceptions must not cross.
+[[noreturn]] void abandon_thread(ThreadState* t);
 
 // Called by intrinsics.
 void block_barrier(BarrierKind kind, int value, Site site);

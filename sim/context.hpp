@@ -20,6 +20,7 @@ struct ThreadState {
   std::uintptr_t stack_lo = 0, stack_size = 0;  // the fiber stack: locals live here
   std::vector<MemEvent> mem_log;
   SiteCounts ops;
+  bool abandoned = false;  // left parked forever (see abandon_thread)
 };
 
 // Describes the launch a thread belongs to; read by threadIdx/blockIdx etc.

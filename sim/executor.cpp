@@ -82,6 +82,7 @@ Worker::~Worker() { munmap(reinterpret_cast<void*>(stacks_), kMaxThreads * (kSta
 
 void Worker::run_launch(LaunchContext& launch) {
   shared.prepare(*launch.module, launch.cfg.dynamic_shared);
+  shared.kernel = launch.full_name;
   t_geometry = &launch.geometry;
   last_allocation = nullptr;
   for (;;) {
@@ -122,6 +123,7 @@ void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
     ts.stack_size = kStackBytes;
     ts.mem_log.clear();
     ts.ops.clear();
+    ts.abandoned = false;
     b.warps[ts.warp].present |= 1u << ts.lane;
     ctx::stack_context sc;
     sc.size = kStackBytes;
@@ -173,7 +175,21 @@ void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
 }
 
 void Worker::stop_fibers(BlockState& b) {
-  for (unsigned t = 0; t < b.nthreads; ++t) to_thread[t] = ctx::fiber{};  // unwinds parked threads
+  for (unsigned t = 0; t < b.nthreads; ++t) {
+    if (threads_[t].abandoned)  // parked inside a C function that must not be unwound: leak the handle
+      new ctx::fiber(std::move(to_thread[t]));
+    else
+      to_thread[t] = ctx::fiber{};  // unwinds the parked thread's stack
+  }
+}
+
+void abandon_thread(ThreadState* t) {
+  BlockState& b = *t->block;
+  t->abandoned = true;
+  b.run[t->linear] = Run::Done;
+  b.warps[t->warp].exited |= 1u << t->lane;
+  yield_thread(t);  // never resumed: the block has failed
+  std::abort();     // unreachable
 }
 
 void Worker::check_pending_reads(BlockState& b) {
@@ -372,6 +388,7 @@ int execute_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelB
   launch.cfg = cfg;
   launch.geometry = {cfg.grid, cfg.block};
   launch.kernel = rec.kernel;
+  launch.full_name = full_function_name(kernel_fn);
   launch.module = &module;
   launch.nblocks = volume(cfg.grid);
   launch.threads_per_block = static_cast<unsigned>(volume(cfg.block));

@@ -17,7 +17,9 @@
 #define gridDim (::simt::t_geometry->grid)
 inline constexpr int warpSize = 32;
 
-#define __global__
+// Kernels carry an ABI tag so the simulator can tell them apart from device
+// functions in the symbol table (whose __shared__ variables belong to which kernel).
+#define __global__ __attribute__((abi_tag("simt_kernel")))
 #define __device__
 #define __host__
 #define __forceinline__ inline
@@ -142,5 +144,11 @@ SIMT_INLINE int printf(const char* format, const A&... args) {
   return std::printf(format, simt::detail::printf_arg(args)...);
 }
 
+// Device assert, disabled by NDEBUG as in CUDA. (A later #include <cassert>
+// would bring back the C library's assert: include it before this header.)
 #undef assert
+#ifdef NDEBUG
+#define assert(e) ((void)0)
+#else
 #define assert(e) ((e) ? (void)0 : ::simt::detail::device_assert_fail(#e, __FILE__, __LINE__))
+#endif

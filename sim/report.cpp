@@ -69,9 +69,13 @@ std::string counter_table(const LaunchRecord& r) {
   std::string s = fmt::format("kernel {}  grid {}  block {}  dynamic shared {} B  static shared {} B\n", r.kernel,
                               dim(r.grid), dim(r.block), r.dynamic_shared_bytes, r.static_shared_bytes);
   s += fmt::format("  {:<58} {:>14}  {}\n", "metric", "value", "fidelity");
+  int hidden = 0;
   for (const MetricInfo& m : metric_catalog()) {
     std::uint64_t v = r.totals[m.counter];
-    if (v == 0 && m.fidelity != Fidelity::Exact) continue;
+    if (v == 0) {
+      ++hidden;
+      continue;
+    }
     s += fmt::format("  {:<58} {:>14}  {}\n", m.name, v, fidelity_name(m.fidelity));
   }
   const Counters& c = r.totals;
@@ -85,6 +89,7 @@ std::string counter_table(const LaunchRecord& r) {
   if (c[Counter::WarpInst])
     s += fmt::format("  {:<58} {:>14.2f}  derived\n", "average active lanes per warp instruction",
                      double(c[Counter::ThreadInst]) / double(c[Counter::WarpInst]));
+  if (hidden) s += fmt::format("  ({} counters are zero and not shown; simt metrics lists them all)\n", hidden);
   return s;
 }
 

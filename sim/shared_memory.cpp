@@ -6,6 +6,8 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 
 namespace simt {
@@ -59,6 +61,12 @@ std::string SharedWindows::describe(std::uintptr_t a) const {
     return "between __shared__ variables";
   }
   return "outside shared memory";
+}
+
+bool SharedWindows::belongs_to_launch(const SharedVariable& v) const {
+  if (v.name.rfind(kernel + "::", 0) == 0) return true;
+  // Another kernel's variable (kernels are tagged by __global__), or a device function's.
+  return v.name.find("[abi:simt_kernel]") == std::string::npos;
 }
 
 void* dynamic_shared_base() {

@@ -45,6 +45,10 @@ struct SharedWindows {
   void prepare(const Module& m, std::size_t dynamic_bytes);  // once per launch on this worker
   void begin_block();
   std::string describe(std::uintptr_t a) const;  // "tile (offset 64 of 1024 bytes)"
+  // A kernel may use its own __shared__ variables and those of device functions,
+  // but not another kernel's (they share one thread-local block here, not on a GPU).
+  std::string kernel;  // full demangled name of the running kernel
+  bool belongs_to_launch(const SharedVariable& v) const;
 };
 
 void* dynamic_shared_base();  // of the block running on this thread

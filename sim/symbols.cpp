@@ -147,6 +147,8 @@ const FunctionSymbol* function_at(const ModuleData& m, std::uintptr_t address) {
 
 // "void tiled<16>(float const*, int)" -> "tiled<16>"
 std::string strip_signature(std::string name) {
+  for (auto tag = name.find("[abi:simt_kernel]"); tag != std::string::npos; tag = name.find("[abi:simt_kernel]"))
+    name.erase(tag, 17);
   if (!name.empty() && name.back() == ')') {
     int depth = 0;
     for (std::size_t i = name.size(); i-- > 0;) {

@@ -22,6 +22,7 @@ struct LaunchContext {
   LaunchConfig cfg;
   LaunchGeometry geometry;
   std::string kernel;
+  std::string full_name;  // demangled, with signature
   const Module* module = nullptr;
   std::uint64_t nblocks = 0;
   unsigned threads_per_block = 0;

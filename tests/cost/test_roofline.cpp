@@ -74,3 +74,21 @@ TEST_CASE("FLOPs and bytes from ncu metric names") {
   CHECK(roofline_input_from_metrics(dbl).precision == "fp64");
   CHECK_THROWS_AS(roofline_input_from_metrics({{"dram__bytes.sum", -5}}), std::invalid_argument);
 }
+
+#include "cost/units.hpp"
+
+TEST_CASE("quantities: parsing sizes and times, printing bytes") {
+  CHECK(parse_quantity("1e9", "x") == 1e9);
+  CHECK(parse_quantity("64MiB", "x") == 64.0 * 1024 * 1024);
+  CHECK(parse_quantity("1.5GB", "x") == 1.5e9);
+  CHECK(parse_quantity("2k", "x") == 2000);
+  CHECK_THROWS_WITH(parse_quantity("12 apples", "--bytes"), doctest::Contains("--bytes: unknown unit"));
+  CHECK_THROWS_WITH(parse_quantity("-3", "--bytes"), doctest::Contains(">= 0"));
+  CHECK_THROWS_WITH(parse_quantity("inf", "--bytes"), doctest::Contains("finite"));
+  CHECK(parse_seconds("120ms", "t") == doctest::Approx(0.12));
+  CHECK(parse_seconds("3", "t") == 3);
+  CHECK_THROWS_WITH(parse_seconds("3 fortnights", "--backward"), doctest::Contains("unknown time unit"));
+  CHECK(format_bytes(256.0 * 1024 * 1024) == "256 MiB");
+  CHECK(format_bytes(1.5e9) == "1.5 GB");
+  CHECK(format_seconds(1.5e-3) == "1.5 ms");
+}

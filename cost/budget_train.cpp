@@ -1,0 +1,79 @@
+#include "cost/budget_train.hpp"
+
+#include "models/params.hpp"
+
+#include <fmt/core.h>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace simt::cost {
+
+namespace {
+
+void validate(const TrainBudgetInput& in) {
+  if (!in.device) throw std::invalid_argument("a device is required");
+  if (!in.model && in.params_override <= 0) throw std::invalid_argument("give a model or a parameter count");
+  if (!(in.tokens > 0)) throw std::invalid_argument(fmt::format("tokens must be positive, got {}", in.tokens));
+  if (in.gpus <= 0) throw std::invalid_argument(fmt::format("GPU count must be positive, got {}", in.gpus));
+  if (in.layout.tp < 1 || in.layout.pp < 1)
+    throw std::invalid_argument(fmt::format("tp and pp must be >= 1 (tp {}, pp {})", in.layout.tp, in.layout.pp));
+  if (in.gpus % (in.layout.tp * in.layout.pp) != 0)
+    throw std::invalid_argument(fmt::format("{} GPUs are not a multiple of tp x pp = {} x {}", in.gpus,
+                                            in.layout.tp, in.layout.pp));
+  if (in.util_kind == UtilizationKind::Achieved ? !(in.util > 0) : !(in.util > 0 && in.util <= 1))
+    throw std::invalid_argument(fmt::format("utilisation must be in (0, 1], got {}", in.util));
+  if (in.micro_batch <= 0) throw std::invalid_argument("micro-batch must be positive");
+  if (in.seq < 0) throw std::invalid_argument("sequence length must be positive");
+  if (in.sequence_parallel && in.layout.tp == 1)
+    throw std::invalid_argument("sequence parallelism needs tp > 1 (it shards along the TP group)");
+}
+
+models::TrainFlops params_only_flops(double n, double tokens) {
+  models::TrainFlops f;
+  f.n_params = n;
+  f.six_nd = f.model_flops = f.hardware_flops = 6 * n * tokens;
+  f.per_token_model = 6 * n;
+  return f;
+}
+
+}  // namespace
+
+TrainBudget train_budget(TrainBudgetInput in) {
+  validate(in);
+  in.layout.dp = in.gpus / (in.layout.tp * in.layout.pp);
+  if (in.model && in.seq == 0) in.seq = in.model->context;
+  TrainBudget b;
+  b.in = in;
+  b.flops = in.model && in.params_override <= 0
+                ? models::train_flops(*in.model, {in.tokens, in.seq, in.causal_halving, in.recompute})
+                : params_only_flops(in.params_override, in.tokens);
+  b.peak = in.device->peak_for(in.dtype.peak_key).value;
+
+  // MFU is quoted against useful (model) FLOPs; HFU and measured FLOP/s against
+  // what the hardware executes, recomputation included.
+  b.counted_flops = in.util_kind == UtilizationKind::Mfu ? b.flops.model_flops : b.flops.hardware_flops;
+  const double rate = in.util_kind == UtilizationKind::Achieved ? in.util : b.peak * in.util;
+  b.time_s = b.counted_flops / (in.gpus * rate);
+  const bool hardware_basis = in.util_kind != UtilizationKind::Mfu;
+  b.simple_flops = b.flops.six_nd * (hardware_basis && in.recompute == models::Recompute::Full ? 8.0 / 6.0 : 1.0);
+  b.simple_days = b.simple_flops / (in.gpus * rate) / 86400;
+  b.gpu_hours = b.time_s * in.gpus / 3600;
+  b.days = b.time_s / 86400;
+  b.price = in.price_per_gpu_hour > 0 ? in.price_per_gpu_hour : in.device->price_per_hour_usd;
+  b.cost_usd = b.gpu_hours * b.price;
+  b.energy_kwh = in.gpus * in.device->tdp_watts * b.time_s / 3.6e6;
+
+  // Model states count every stored parameter (all experts, the embedding table).
+  const double stored = in.params_override > 0 ? in.params_override
+                                                 : double(models::count_params(*in.model).total);
+  b.states = model_state_memory(stored, in.layout, in.bytes_per_param);
+  if (in.model)
+    b.activations = activation_memory(*in.model, {in.seq, in.micro_batch, in.layout.tp, in.sequence_parallel,
+                                                  in.recompute});
+  b.bytes_per_gpu = b.states.total() + (b.activations ? b.activations->total : 0);
+  b.fits = b.bytes_per_gpu <= in.device->hbm_bytes;
+  return b;
+}
+
+}  // namespace simt::cost

@@ -1,0 +1,15 @@
+// The bench kernels with instrumentation compiled out (sim/scalar.hpp).
+#define SIMT_PLAIN_SCALARS
+#include "kernels/bench_workloads.hpp"
+#include "sim/dialect.cuh"
+
+#include <vector>
+
+namespace simt::bench::plain_impl {
+#include "kernels/bench_workload_body.inc"
+}  // namespace simt::bench::plain_impl
+
+namespace simt::bench::plain {
+void run_matmul() { plain_impl::run_matmul(); }
+void run_vector_add() { plain_impl::run_vector_add(); }
+}  // namespace simt::bench::plain

@@ -1,1 +1,0 @@
-namespace simt::models { int models_placeholder = 0; }

@@ -1,0 +1,73 @@
+// Serving budgets: weights, KV cache, largest batch and decode bounds.
+#include "cost/budget_serve.hpp"
+#include "cost/catalog.hpp"
+#include "models/params.hpp"
+#include "models/zoo.hpp"
+
+#include <doctest/doctest.h>
+
+#include <stdexcept>
+
+using namespace simt;
+using namespace simt::cost;
+
+namespace {
+ServeBudgetInput llama8b_on_h100(int64_t batch, int64_t context) {
+  ServeBudgetInput in;
+  in.model = &models::find_model("llama3-8b");
+  in.device = &Catalog::builtin().device("H100-SXM");
+  in.batch = batch;
+  in.context = context;
+  return in;
+}
+}  // namespace
+
+TEST_CASE("Llama 3 8B on one H100: weights, KV cache and the largest batch") {
+  const auto b = serve_budget(llama8b_on_h100(1, 8192));
+  CHECK(b.weights_bytes == 2.0 * 8030261248);
+  CHECK(b.kv.bytes_per_token == 131072);
+  // (0.9 x 80 GiB - 16.06 GB) / (128 KiB x 8192) = 57.
+  CHECK(b.max_batch == 57);
+}
+
+TEST_CASE("batch-1 decode is memory-bound at ~ weights / bandwidth") {
+  const auto b = serve_budget(llama8b_on_h100(1, 1024));
+  CHECK(b.decode.bound == "memory");
+  // Reads the weights except the embedding table, plus 1024 x 128 KiB of cache.
+  const double bytes = 2.0 * (8030261248 - 128256.0 * 4096) + 1024 * 131072.0;
+  CHECK(b.decode.bytes == doctest::Approx(bytes).epsilon(0.01));
+  CHECK(b.decode.step_s == doctest::Approx(bytes / b.bandwidth).epsilon(0.01));
+  CHECK(b.decode.tokens_per_s == doctest::Approx(1 / b.decode.step_s));
+}
+
+TEST_CASE("tokens/s grows with batch until the cache dominates; tensor parallelism divides the step") {
+  const auto b = serve_budget(llama8b_on_h100(8, 4096));
+  for (size_t i = 1; i < b.sweep.size(); ++i) CHECK(b.sweep[i].tokens_per_s > b.sweep[i - 1].tokens_per_s);
+  auto in = llama8b_on_h100(8, 4096);
+  in.gpus = 2;
+  const auto two = serve_budget(in);
+  CHECK(two.decode.step_s == doctest::Approx(b.decode.step_s / 2));
+  CHECK(two.max_batch > 2 * b.max_batch);
+}
+
+TEST_CASE("a batch that does not fit is refused, naming the largest that does") {
+  CHECK_THROWS_WITH_AS(serve_budget(llama8b_on_h100(64, 8192)), doctest::Contains("largest batch that fits is 57"),
+                       std::invalid_argument);
+  ServeBudgetInput in = llama8b_on_h100(1, 1024);
+  in.model = &models::find_model("llama3-405b");
+  CHECK_THROWS_WITH_AS(serve_budget(in), doctest::Contains("weights need"), std::invalid_argument);
+  CHECK_THROWS_AS(serve_budget(llama8b_on_h100(0, 1024)), std::invalid_argument);
+  CHECK_THROWS_AS(serve_budget(llama8b_on_h100(1, -3)), std::invalid_argument);
+}
+
+TEST_CASE("MLA keeps DeepSeek-V3's cache small") {
+  ServeBudgetInput in;
+  in.model = &models::find_model("deepseek-v3");
+  in.device = &Catalog::builtin().device("H200");
+  in.gpus = 8;
+  in.dtype = parse_dtype("fp8");
+  in.context = 4096;
+  const auto b = serve_budget(in);
+  CHECK(b.kv.bytes_per_token == 61 * 576);
+  CHECK(b.decode.bound == "memory");
+}

@@ -1,0 +1,39 @@
+// Small helpers shared by the simulator tests.
+#pragma once
+#include "sim/dialect.cuh"
+#include "sim/launch_record.hpp"
+
+#include <doctest/doctest.h>
+
+#include <vector>
+
+namespace simt::test {
+
+inline const LaunchRecord& last_launch() {
+  REQUIRE(!launch_records().empty());
+  return launch_records().back();
+}
+inline std::uint64_t last(Counter c) { return last_launch().totals[c]; }
+
+// A device buffer that frees itself; filled with i % 97 so loads read defined data.
+template <class T>
+struct DeviceArray {
+  T* ptr = nullptr;
+  std::size_t n = 0;
+  explicit DeviceArray(std::size_t count, T fill_step = T(1)) : n(count) {
+    std::vector<T> host(n);
+    for (std::size_t i = 0; i < n; ++i) host[i] = T(i % 97) * fill_step;
+    REQUIRE(cudaMalloc(&ptr, n * sizeof(T)) == cudaSuccess);
+    REQUIRE(cudaMemcpy(ptr, host.data(), n * sizeof(T), cudaMemcpyHostToDevice) == cudaSuccess);
+  }
+  ~DeviceArray() { cudaFree(ptr); }
+  std::vector<T> host() const {
+    std::vector<T> h(n);
+    REQUIRE(cudaMemcpy(h.data(), ptr, n * sizeof(T), cudaMemcpyDeviceToHost) == cudaSuccess);
+    return h;
+  }
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+};
+
+}  // namespace simt::test

@@ -1,0 +1,226 @@
+// Planted bugs: each gives one clear diagnostic naming the kernel, block, thread
+// and source line, the launch returns CUDA's error code, and the simulator keeps
+// working afterwards.
+#undef NDEBUG  // device assert is tested here
+#include "sim_test_util.hpp"
+
+#include "sim/report.hpp"
+
+#include <string>
+
+using namespace simt;
+using simt::test::DeviceArray;
+using simt::test::last_launch;
+
+namespace {
+
+__global__ void write_past_end(f32* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = 1.0f;  // BUG: no `if (i < n)`
+  (void)n;
+}
+
+__global__ void missing_barrier(const f32* in, f32* out) {
+  __shared__ f32 s[64];
+  int t = threadIdx.x;
+  s[t] = in[t];
+  // BUG: __syncthreads() missing here
+  out[t] = s[(t + 1) % 64];
+}
+
+__global__ void barrier_in_branch(f32* out) {
+  if (threadIdx.x < 16) __syncthreads();  // BUG: only half the block reaches it
+  out[threadIdx.x] = 1.0f;
+}
+
+__global__ void reads_uninitialised(f32* out) {
+  __shared__ f32 s[32];
+  if (threadIdx.x < 16) s[threadIdx.x] = 1.0f;
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x];  // BUG: lanes 16..31 read words nobody wrote
+}
+
+__global__ void shared_overflow(f32* out) {
+  __shared__ f32 s[32];
+  s[threadIdx.x + 1] = 1.0f;  // BUG: thread 31 writes s[32]
+  __syncthreads();
+  out[threadIdx.x] = 0.0f;
+}
+
+__global__ void trivial(f32* out) { out[threadIdx.x] = 2.0f; }
+
+__global__ void uses_dynamic_shared(f32* out) {
+  SIMT_DYNAMIC_SHARED(f32, buf);
+  buf[threadIdx.x] = 1.0f;
+  out[threadIdx.x] = buf[threadIdx.x];
+}
+
+__global__ void misaligned_float4(const f32* in, f32* out) {  // NOLINT
+  const float4* p = reinterpret_cast<const float4*>(in + 1);  // BUG: 4 bytes off a 16-byte boundary
+  float4 v = p[threadIdx.x];
+  out[threadIdx.x] = v.x;
+}
+
+__global__ void cross_block_race(f32* out) {
+  out[0] = f32(blockIdx.x);  // BUG: every block writes the same word
+}
+
+__global__ void shuffle_with_exited_lane(f32* out) {
+  if (threadIdx.x == 5) return;  // BUG: lane 5 is named in the mask but has exited
+  f32 v = __shfl_xor_sync(0xffffffff, f32(threadIdx.x), 1);
+  out[threadIdx.x] = v;
+}
+
+__global__ void asserts(const f32* in) { assert(in[threadIdx.x] < 10.0f); }
+
+std::string diagnostic_text() {
+  REQUIRE(!last_launch().diagnostics.empty());
+  return format_diagnostic(last_launch().diagnostics.front());
+}
+
+// After any failure the simulator must still run a correct kernel.
+void still_works() {
+  cudaDeviceSynchronize();  // a fault is reported once, at the next synchronising call
+  DeviceArray<float> out(32);
+  launch(trivial, 1, 32)(out.ptr);
+  CHECK(last_launch().error == 0);
+  CHECK(out.host()[7] == 2.0f);
+  cudaGetLastError();
+}
+
+struct Quiet {
+  Quiet() { set_report_faults(false); }
+  ~Quiet() {
+    set_report_faults(true);
+    cudaDeviceSynchronize();
+    cudaGetLastError();
+  }
+};
+
+}  // namespace
+
+TEST_CASE("out-of-bounds global write") {
+  Quiet q;
+  DeviceArray<float> out(1000);
+  launch(write_past_end, 4, 256)(out.ptr, 1000);
+  CHECK(last_launch().error == cudaErrorIllegalAddress);
+  CHECK(cudaDeviceSynchronize() == cudaErrorIllegalAddress);
+  auto& d = last_launch().diagnostics.at(0);
+  CHECK(d.kind == DiagKind::OutOfBoundsGlobal);
+  CHECK(d.block.x == 3);      // element 1000 = block 3, thread 232
+  CHECK(d.thread.x == 232);
+  CHECK(d.location.find("test_sanitizers.cpp:") != std::string::npos);
+  std::string text = diagnostic_text();
+  CHECK(text.find("write_past_end") != std::string::npos);
+  CHECK(text.find("0 bytes from the start") == std::string::npos);
+  CHECK(text.find("allocation #") != std::string::npos);
+  still_works();
+}
+
+TEST_CASE("missing __syncthreads is a shared-memory race") {
+  Quiet q;
+  DeviceArray<float> in(64), out(64);
+  launch(missing_barrier, 1, 64)(in.ptr, out.ptr);
+  CHECK(last_launch().error == cudaErrorLaunchFailure);
+  CHECK(last_launch().diagnostics.at(0).kind == DiagKind::SharedRace);
+  CHECK(diagnostic_text().find("__syncthreads() is missing") != std::string::npos);
+  still_works();
+}
+
+TEST_CASE("__syncthreads inside if (threadIdx.x < 16)") {
+  Quiet q;
+  DeviceArray<float> out(32);
+  launch(barrier_in_branch, 1, 32)(out.ptr);
+  CHECK(last_launch().diagnostics.at(0).kind == DiagKind::DivergentBarrier);
+  CHECK(diagnostic_text().find("threads 0-15 only") != std::string::npos);
+  still_works();
+}
+
+TEST_CASE("read of uninitialised shared memory") {
+  Quiet q;
+  DeviceArray<float> out(32);
+  launch(reads_uninitialised, 1, 32)(out.ptr);
+  CHECK(last_launch().diagnostics.at(0).kind == DiagKind::UninitializedShared);
+  CHECK(last_launch().diagnostics.at(0).thread.x == 16);
+  still_works();
+}
+
+TEST_CASE("out-of-bounds shared write names the variable") {
+  Quiet q;
+  DeviceArray<float> out(32);
+  launch(shared_overflow, 1, 32)(out.ptr);
+  CHECK(last_launch().diagnostics.at(0).kind == DiagKind::OutOfBoundsShared);
+  CHECK(last_launch().diagnostics.at(0).thread.x == 31);
+  CHECK(diagnostic_text().find("shared_overflow") != std::string::npos);
+  still_works();
+}
+
+TEST_CASE("a 2048-thread block is an invalid configuration") {
+  Quiet q;
+  DeviceArray<float> out(2048);
+  launch(trivial, 1, 2048)(out.ptr);
+  CHECK(last_launch().error == cudaErrorInvalidConfiguration);
+  CHECK(cudaGetLastError() == cudaErrorInvalidConfiguration);
+  CHECK(cudaGetLastError() == cudaSuccess);  // launch errors are not sticky
+  CHECK(diagnostic_text().find("2048 threads exceeds the device limit of 1024") != std::string::npos);
+  launch(trivial, 0, 32)(out.ptr);
+  CHECK(last_launch().error == cudaErrorInvalidConfiguration);
+  still_works();
+}
+
+TEST_CASE("200 KB of shared memory on a 48 KB-per-block device") {
+  Quiet q;
+  DeviceArray<float> out(32);
+  launch(uses_dynamic_shared, 1, 32, 200 * 1024)(out.ptr);
+  CHECK(last_launch().error == cudaErrorInvalidValue);
+  CHECK(diagnostic_text().find("exceed") != std::string::npos);
+  // Opting in raises the limit to the device's maximum (227 KB on the H200).
+  CHECK(cudaFuncSetAttribute(uses_dynamic_shared, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024) ==
+        cudaSuccess);
+  launch(uses_dynamic_shared, 1, 32, 200 * 1024)(out.ptr);
+  CHECK(last_launch().error == 0);
+  still_works();
+}
+
+TEST_CASE("misaligned vector load") {
+  Quiet q;
+  DeviceArray<float> in(256), out(32);
+  launch(misaligned_float4, 1, 32)(in.ptr, out.ptr);
+  CHECK(last_launch().error == cudaErrorMisalignedAddress);
+  still_works();
+}
+
+TEST_CASE("blocks writing the same word race") {
+  Quiet q;
+  DeviceArray<float> out(1);
+  launch(cross_block_race, 2, 1)(out.ptr);
+  CHECK(last_launch().diagnostics.at(0).kind == DiagKind::GlobalRace);
+  still_works();
+}
+
+TEST_CASE("a host pointer passed to a kernel") {
+  Quiet q;
+  std::vector<float> host(32);
+  launch(trivial, 1, 32)(host.data());
+  CHECK(last_launch().diagnostics.at(0).kind == DiagKind::InvalidAddress);
+  CHECK(host[0] == 0.0f);  // the host's memory is untouched
+  still_works();
+}
+
+TEST_CASE("a shuffle waiting for an exited lane is a deadlock, not a hang") {
+  Quiet q;
+  DeviceArray<float> out(32);
+  launch(shuffle_with_exited_lane, 1, 32)(out.ptr);
+  CHECK(last_launch().diagnostics.at(0).kind == DiagKind::Deadlock);
+  CHECK(diagnostic_text().find("have exited") != std::string::npos);
+  still_works();
+}
+
+TEST_CASE("device assert fails the launch with cudaErrorAssert") {
+  Quiet q;
+  DeviceArray<float> in(32);  // in[i] = i % 97: lanes 10.. fail
+  launch(asserts, 1, 32)(in.ptr);
+  CHECK(last_launch().error == cudaErrorAssert);
+  CHECK(last_launch().diagnostics.at(0).thread.x == 10);
+  still_works();
+}
