@@ -24,7 +24,7 @@ TEST_CASE("reductions: sizes that are not multiples of the block, several passes
   CHECK_THROWS_WITH(run_kernel("reduce_sequential", {{"block", "96"}}), doctest::Contains("power of two"));
 }
 
-TEST_CASE("reductions: every pass of the default run, the FADD count is n - 1 plus padding") {
+TEST_CASE("reductions: FADD count of every pass of the default run (255 adds per 256-thread block)") {
   // Pass 1: 4096 blocks x 255 adds; pass 2: 16 blocks x 255; pass 3: 1 block
   // of 256 lanes holding 16 values and 240 zeros, still 255 adds. The tree
   // kernels add every pair; the shuffle kernel adds each shuffled value, 31
