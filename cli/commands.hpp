@@ -4,7 +4,8 @@
 #include <CLI/CLI.hpp>
 
 namespace simt::cli {
-void add_kernel_commands(CLI::App& app);  // list, run, metrics, bench      (cmd_kernels.cpp)
+void add_kernel_commands(CLI::App& app);  // list, run, metrics             (cmd_kernels.cpp)
+void add_bench_command(CLI::App& app);    // bench                          (cmd_bench.cpp)
 void add_device_commands(CLI::App& app);  // devices, device show, roofline (cmd_devices.cpp)
 void add_model_commands(CLI::App& app);   // model list/show, layer         (cmd_models.cpp)
 void add_budget_commands(CLI::App& app);  // budget train/serve             (cmd_budget.cpp)

@@ -9,6 +9,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "simtlab 0.1.0");
   simt::cli::add_kernel_commands(app);
+  simt::cli::add_bench_command(app);
   simt::cli::add_device_commands(app);
   simt::cli::add_model_commands(app);
   simt::cli::add_budget_commands(app);

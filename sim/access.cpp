@@ -97,7 +97,7 @@ void check_global_race(ThreadState* t, const LaunchContext& L, std::uintptr_t ad
       } else if (r.tag == L.tag && r.thread == me && (r.epoch & 0x7FFF) == epoch) {
         n = r;
       }
-      rref.store(n.pack(), std::memory_order_relaxed);
+      if (n.pack() != r.pack()) rref.store(n.pack(), std::memory_order_relaxed);  // no write, no cache-line ping-pong
     }
   }
 }
@@ -135,14 +135,10 @@ void shared_access(ThreadState* t, SharedWindow& win, std::uintptr_t a, unsigned
           fmt::format("out-of-bounds shared {} of {} bytes: {} (launch asked for {} bytes of dynamic shared memory)",
                       op_name(op), size, sw.describe(a), sw.dynamic_bytes),
           t, site, a);
-  if (&win == &sw.statics) {
-    std::uintptr_t tls = win.lo - sw.module->shared_lo;
-    const SharedVariable* v = sw.module->shared_at(a - tls);
-    if (!v || a + size > tls + v->offset + v->size || !sw.belongs_to_launch(*v))
-      fault(DiagKind::OutOfBoundsShared,
-            fmt::format("out-of-bounds shared {} of {} bytes at 0x{:x}: {}", op_name(op), size, a, sw.describe(a)), t,
-            site, a);
-  }
+  if (&win == &sw.statics && !sw.statics_allowed(a, size))
+    fault(DiagKind::OutOfBoundsShared,
+          fmt::format("out-of-bounds shared {} of {} bytes at 0x{:x}: {}", op_name(op), size, a, sw.describe(a)), t,
+          site, a);
   if (op != MemOp::Atomic && (checks().races || checks().uninitialized)) {
     const std::uint32_t wsync = b.warps[t->warp].sync_count;
     auto synced = [&](std::uint32_t other, std::uint32_t other_wsync) {  // ordered by __syncwarp & co.

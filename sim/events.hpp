@@ -39,16 +39,26 @@ class SiteCounts {
     std::uint64_t count = 0;
   };
   void add(Site site, std::uint32_t kind) {
-    Entry& e = slots_[(reinterpret_cast<std::uintptr_t>(site) >> 2) & (kSlots - 1)];
+    const std::size_t slot = (reinterpret_cast<std::uintptr_t>(site) >> 2) & (kSlots - 1);
+    Entry& e = slots_[slot];
     if (e.site == site) { ++e.count; return; }
-    if (e.site == nullptr) { e = {site, kind, 1}; return; }
+    if (e.site == nullptr) {
+      e = {site, kind, 1};
+      used_.push_back(static_cast<std::uint8_t>(slot));
+      return;
+    }
     add_overflow(site, kind);
   }
   template <class F> void for_each(F&& f) const {
-    for (const Entry& e : slots_) if (e.site) f(e);
+    for (std::uint8_t i : used_) f(slots_[i]);
     for (const Entry& e : overflow_) f(e);
   }
-  void clear() { slots_.fill(Entry{}); overflow_.clear(); }
+  // Cheap when few sites were used, which is the common case: only those are reset.
+  void clear() {
+    for (std::uint8_t i : used_) slots_[i] = Entry{};
+    used_.clear();
+    overflow_.clear();
+  }
 
  private:
   static constexpr std::size_t kSlots = 64;
@@ -57,6 +67,7 @@ class SiteCounts {
     overflow_.push_back({site, kind, 1});
   }
   std::array<Entry, kSlots> slots_{};
+  std::vector<std::uint8_t> used_;
   std::vector<Entry> overflow_;
 };
 

@@ -82,7 +82,7 @@ Worker::~Worker() { munmap(reinterpret_cast<void*>(stacks_), kMaxThreads * (kSta
 
 void Worker::run_launch(LaunchContext& launch) {
   shared.prepare(*launch.module, launch.cfg.dynamic_shared);
-  shared.kernel = launch.full_name;
+  shared.set_kernel(launch.full_name);
   t_geometry = &launch.geometry;
   last_allocation = nullptr;
   for (;;) {
@@ -220,20 +220,22 @@ void Worker::flush_memory_logs(BlockState& b) {
 
 // Per warp and site: thread-level count = sum over lanes, warp-level = max.
 void Worker::count_operations(BlockState& b) {
-  struct Agg { std::uint32_t kind; std::uint64_t sum = 0, max = 0; };
-  std::map<Site, Agg> agg;
+  std::vector<OpTotal>& agg = op_scratch_;
   for (unsigned w = 0; w < b.nwarps; ++w) {
     agg.clear();
     for (unsigned l = 0; l < 32 && w * 32 + l < b.nthreads; ++l) {
       threads_[w * 32 + l].ops.for_each([&](const SiteCounts::Entry& e) {
-        Agg& a = agg[e.site];
-        a.kind = e.kind;
-        a.sum += e.count;
-        a.max = std::max(a.max, e.count);
+        for (OpTotal& a : agg)  // a warp touches few sites: a linear search beats a map
+          if (a.site == e.site) {
+            a.sum += e.count;
+            a.max = std::max(a.max, e.count);
+            return;
+          }
+        agg.push_back({e.site, e.kind, e.count, e.count});
       });
     }
-    for (auto& [site, a] : agg) {
-      Counters& s = per_site[site];
+    for (const OpTotal& a : agg) {
+      Counters& s = per_site[a.site];
       for (Counters* c : {&totals, &s}) {
         if (a.kind < static_cast<std::uint32_t>(kFpOpCount)) (*c)[fp_counter(a.kind)] += a.sum;
         else (*c)[Counter::WarpCollectives] += a.max;
@@ -369,7 +371,9 @@ int execute_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelB
   rec.block = cfg.block;
   rec.dynamic_shared_bytes = cfg.dynamic_shared;
   const Module& module = module_of(kernel_fn);
-  rec.static_shared_bytes = module.shared_bytes_of(full_function_name(kernel_fn));
+  std::string full = full_function_name(kernel_fn);
+  if (full.rfind("void ", 0) == 0) full.erase(0, 5);
+  rec.static_shared_bytes = module.shared_bytes_of(full);
 
   if (auto [code, why] = check_config(kernel_fn, cfg, rec.static_shared_bytes); code != 0) {
     Diagnostic d;
@@ -389,6 +393,7 @@ int execute_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelB
   launch.geometry = {cfg.grid, cfg.block};
   launch.kernel = rec.kernel;
   launch.full_name = full_function_name(kernel_fn);
+  if (launch.full_name.rfind("void ", 0) == 0) launch.full_name.erase(0, 5);  // templates carry their return type
   launch.module = &module;
   launch.nblocks = volume(cfg.grid);
   launch.threads_per_block = static_cast<unsigned>(volume(cfg.block));

@@ -63,8 +63,18 @@ std::string SharedWindows::describe(std::uintptr_t a) const {
   return "outside shared memory";
 }
 
+void SharedWindows::set_kernel(const std::string& full_name) {
+  kernel_prefix_ = full_name + "::";
+  allowed_.assign(statics.shadow.size(), 0);
+  if (!module) return;
+  for (const SharedVariable& v : module->shared) {
+    if (!belongs_to_launch(v)) continue;
+    for (std::uintptr_t o = v.offset; o < v.offset + v.size; o += 4) allowed_[(o - module->shared_lo) >> 2] = 1;
+  }
+}
+
 bool SharedWindows::belongs_to_launch(const SharedVariable& v) const {
-  if (v.name.rfind(kernel + "::", 0) == 0) return true;
+  if (v.name.compare(0, kernel_prefix_.size(), kernel_prefix_) == 0) return true;
   // Another kernel's variable (kernels are tagged by __global__), or a device function's.
   return v.name.find("[abi:simt_kernel]") == std::string::npos;
 }

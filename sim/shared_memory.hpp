@@ -47,8 +47,18 @@ struct SharedWindows {
   std::string describe(std::uintptr_t a) const;  // "tile (offset 64 of 1024 bytes)"
   // A kernel may use its own __shared__ variables and those of device functions,
   // but not another kernel's (they share one thread-local block here, not on a GPU).
-  std::string kernel;  // full demangled name of the running kernel
+  void set_kernel(const std::string& full_name);  // per launch, after prepare()
   bool belongs_to_launch(const SharedVariable& v) const;
+  // Every word of [a, a+size) lies in a variable this kernel may use.
+  bool statics_allowed(std::uintptr_t a, std::size_t size) const {
+    for (std::uintptr_t w = (a - statics.lo) >> 2; w <= (a + size - 1 - statics.lo) >> 2; ++w)
+      if (w >= allowed_.size() || !allowed_[w]) return false;
+    return true;
+  }
+
+ private:
+  std::string kernel_prefix_;         // "name(signature)::" of the running kernel
+  std::vector<std::uint8_t> allowed_; // per word of the statics window
 };
 
 void* dynamic_shared_base();  // of the block running on this thread

@@ -41,7 +41,7 @@ std::string demangle(const char* name) {
 
 // Names of thread-local variables that are not kernels' __shared__ data.
 bool is_runtime_tls(const std::string& n) {
-  for (const char* prefix : {"std::", "__", "doctest", "fmt::", "CLI::", "simt::", "Eigen::", "boost::"})
+  for (const char* prefix : {"std::", "__", "doctest", "fmt::", "CLI::", "Eigen::", "boost::"})
     if (n.rfind(prefix, 0) == 0) return true;
   return false;
 }

@@ -73,7 +73,7 @@ std::uint32_t count_sectors(const WarpAccess& a) {
     for (std::uint64_t s = a.addr[lane] >> 5; s <= (a.addr[lane] + a.size - 1) >> 5 && n < 64; ++s)
       sectors[n++] = s;
   }
-  std::sort(sectors, sectors + n);
+  if (!std::is_sorted(sectors, sectors + n)) std::sort(sectors, sectors + n);
   return static_cast<std::uint32_t>(std::unique(sectors, sectors + n) - sectors);
 }
 
@@ -88,7 +88,7 @@ SharedCost shared_wavefronts(const WarpAccess& a) {
       for (std::uint64_t w = a.addr[lane] >> 2; w <= (a.addr[lane] + a.size - 1) >> 2; ++w) words[n++] = w;
     }
     if (n == 0) continue;
-    std::sort(words, words + n);
+    if (!std::is_sorted(words, words + n)) std::sort(words, words + n);  // usually already in lane order
     n = static_cast<int>(std::unique(words, words + n) - words);
     unsigned per_bank[32] = {};
     unsigned worst = 0;

@@ -59,6 +59,13 @@ class Worker {
   std::uintptr_t stacks_ = 0;
   std::vector<ThreadState> threads_;
   std::vector<WarpAccess> scratch_;
+  struct OpTotal {
+    Site site;
+    std::uint32_t kind;
+    std::uint64_t sum, max;
+  };
+  std::vector<OpTotal> op_scratch_;
+
 };
 
 }  // namespace simt
