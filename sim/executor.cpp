@@ -16,9 +16,9 @@
 
 namespace simt {
 
-thread_local ThreadState* t_thread = nullptr;
-thread_local const LaunchGeometry* t_geometry = nullptr;
-thread_local uint3 t_block_idx{};
+thread_local ThreadState* t_thread SIMT_FAST_TLS = nullptr;
+thread_local const LaunchGeometry* t_geometry SIMT_FAST_TLS = nullptr;
+thread_local uint3 t_block_idx SIMT_FAST_TLS{};
 
 namespace ctx = boost::context;
 
