@@ -2,7 +2,8 @@
 // a TILE x TILE tile of C. It walks k in steps of TILE; at each step the block
 // copies one tile of A and one of B into shared memory (one coalesced float per
 // thread each) and then every thread reads TILE values of each from shared
-// memory. Global loads drop by a factor of TILE against the coalesced kernel.
+// memory. Global load requests drop by a factor of TILE against the coalesced
+// kernel (256^3 with TILE 32: 1,048,576 -> 32,768; sectors 2,621,440 -> 131,072).
 //
 // Shared reads in the inner loop are conflict-free: As[ty][i] is one word per
 // row of threads in the warp (a broadcast; with TILE 16 the warp's two rows hit

@@ -129,6 +129,7 @@ void global_access(ThreadState* t, std::uintptr_t a, unsigned size, MemOp op, Si
 
 void shared_access(ThreadState* t, SharedWindow& win, std::uintptr_t a, unsigned size, MemOp op, Site site) {
   BlockState& b = *t->block;
+  const Checks& on = checks();
   SharedWindows& sw = *b.shared;
   if (&win == &sw.dynamic && a + size > win.lo + sw.dynamic_bytes)
     fault(DiagKind::OutOfBoundsShared,
@@ -139,7 +140,7 @@ void shared_access(ThreadState* t, SharedWindow& win, std::uintptr_t a, unsigned
     fault(DiagKind::OutOfBoundsShared,
           fmt::format("out-of-bounds shared {} of {} bytes at 0x{:x}: {}", op_name(op), size, a, sw.describe(a)), t,
           site, a);
-  if (op != MemOp::Atomic && (checks().races || checks().uninitialized)) {
+  if (op != MemOp::Atomic && (on.races || on.uninitialized)) {
     const std::uint32_t wsync = b.warps[t->warp].sync_count;
     auto synced = [&](std::uint32_t other, std::uint32_t other_wsync) {  // ordered by __syncwarp & co.
       return other / 32 == t->warp && b.warps[t->warp].sync_count > other_wsync;
@@ -148,14 +149,14 @@ void shared_access(ThreadState* t, SharedWindow& win, std::uintptr_t a, unsigned
       SharedShadow& s = win.at(w);
       const bool written = s.written == sw.serial;
       const bool read_now = s.read == sw.serial && s.r_epoch == b.epoch;
-      if (checks().races && written && s.w_epoch == b.epoch && s.w_thread != t->linear && !synced(s.w_thread, s.w_wsync))
+      if (on.races && written && s.w_epoch == b.epoch && s.w_thread != t->linear && !synced(s.w_thread, s.w_wsync))
         fault(DiagKind::SharedRace,
               fmt::format("data race on shared memory: this {} and a write by {} happen between the same two "
                           "barriers ({}); a __syncthreads() is missing",
                           op_name(op), thread_name(b, s.w_thread), sw.describe(w)),
               t, site, w);
       if (op == MemOp::Store) {
-        if (checks().races && read_now && (s.r_thread != t->linear) &&
+        if (on.races && read_now && (s.r_thread != t->linear) &&
             (s.r_thread == kManyReaders || !synced(s.r_thread, s.r_wsync)))
           fault(DiagKind::SharedRace,
                 fmt::format("data race on shared memory: this write and a read by {} happen between the same two "

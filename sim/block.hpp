@@ -13,7 +13,7 @@
 namespace simt {
 
 struct LaunchContext;
-struct Worker;
+class Worker;
 
 enum class Run : std::uint8_t { Runnable, AtBarrier, AtWarpSync, Done };
 

@@ -28,9 +28,12 @@ struct LaunchGeometry {
   dim3 grid, block;
 };
 
-extern thread_local ThreadState* t_thread;          // null outside kernels
-extern thread_local const LaunchGeometry* t_geometry;
-extern thread_local uint3 t_block_idx;
+// initial-exec: these are read on every access; the general TLS model would cost
+// a __tls_get_addr call each time inside the shared library.
+#define SIMT_FAST_TLS __attribute__((tls_model("initial-exec")))
+extern thread_local ThreadState* t_thread SIMT_FAST_TLS;  // null outside kernels
+extern thread_local const LaunchGeometry* t_geometry SIMT_FAST_TLS;
+extern thread_local uint3 t_block_idx SIMT_FAST_TLS;
 
 SIMT_INLINE ThreadState* current_thread() { return t_thread; }
 

@@ -1,5 +1,6 @@
 #include "sim/executor.hpp"
 
+#include "sim/crash_guard.hpp"
 #include "sim/global_memory.hpp"
 #include "sim/runtime.hpp"
 #include "sim/worker.hpp"
@@ -16,9 +17,9 @@
 
 namespace simt {
 
-thread_local ThreadState* t_thread = nullptr;
-thread_local const LaunchGeometry* t_geometry = nullptr;
-thread_local uint3 t_block_idx{};
+thread_local ThreadState* t_thread SIMT_FAST_TLS = nullptr;
+thread_local const LaunchGeometry* t_geometry SIMT_FAST_TLS = nullptr;
+thread_local uint3 t_block_idx SIMT_FAST_TLS{};
 
 namespace ctx = boost::context;
 
@@ -81,6 +82,7 @@ Worker::Worker() {
 Worker::~Worker() { munmap(reinterpret_cast<void*>(stacks_), kMaxThreads * (kStackBytes + kGuardBytes)); }
 
 void Worker::run_launch(LaunchContext& launch) {
+  guard_this_thread();
   shared.prepare(*launch.module, launch.cfg.dynamic_shared);
   shared.set_kernel(launch.full_name);
   t_geometry = &launch.geometry;

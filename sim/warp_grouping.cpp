@@ -96,7 +96,12 @@ bool conflict_free_4byte(const WarpAccess& a) {
 SharedCost shared_wavefronts(const WarpAccess& a) {
   if (a.size <= 4 && (a.addr[std::countr_zero(a.active)] & 3) + a.size <= 4 && conflict_free_4byte(a))
     return {1, 1};
-  const unsigned lanes_per_phase = a.size <= 4 ? 32 : a.size == 8 ? 16 : 8;
+  // 4-byte (and narrower) accesses are served for the whole warp at once; 8- and
+  // 16-byte accesses per half-warp. A wavefront delivers one word per bank, so a
+  // part needs as many wavefronts as the busiest bank has distinct words; ideally
+  // ceil(distinct words / 32). (Measured on an H200: a whole-warp broadcast LDS.128
+  // is 2 wavefronts, a contiguous one 4; docs/validation/h200-patterns.md.)
+  const unsigned lanes_per_phase = a.size <= 4 ? 32 : 16;
   SharedCost cost{0, 0};
   for (unsigned phase = 0; phase < 32 / lanes_per_phase; ++phase) {
     std::uint64_t words[128];
@@ -112,7 +117,7 @@ SharedCost shared_wavefronts(const WarpAccess& a) {
     unsigned worst = 0;
     for (int i = 0; i < n; ++i) worst = std::max(worst, ++per_bank[words[i] & 31]);
     cost.wavefronts += worst;
-    cost.ideal += 1;
+    cost.ideal += static_cast<std::uint32_t>((n + 31) / 32);
   }
   return cost;
 }

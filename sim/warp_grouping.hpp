@@ -34,7 +34,7 @@ struct SharedCost {
   std::uint32_t ideal;
 };
 // Bank-conflict rule: 32 banks of 4 bytes; lanes reading the same word share it;
-// 8- and 16-byte accesses are processed per half- and quarter-warp.
+// 8- and 16-byte accesses are processed per half-warp.
 SharedCost shared_wavefronts(const WarpAccess& a);
 
 void count_access(const WarpAccess& a, Counters& c);

@@ -42,6 +42,17 @@ __global__ void shared_stride_f64(f64* out, int stride) {
   out[t] = s[t * stride];
 }
 
+// 16-byte shared accesses: lane t reads float4 number t*stride (stride 0: all the same).
+__global__ void shared_float4(f32* out, int stride) {
+  __shared__ float4 s[32 * 2];
+  int t = threadIdx.x;
+  s[t] = make_float4(float(t), 1.0f, 2.0f, 3.0f);
+  s[32 + t] = make_float4(float(t), 1.0f, 2.0f, 3.0f);
+  __syncthreads();
+  float4 v = s[t * stride];
+  out[t] = v.x + v.w;
+}
+
 // Every lane reads the same shared word: a broadcast, one wavefront.
 __global__ void shared_broadcast(f32* out) {
   __shared__ f32 s[32];

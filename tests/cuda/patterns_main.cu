@@ -36,6 +36,7 @@ int run_patterns() {
   for (int stride : {1, 2, 4, 8, 16, 32, 33}) simt::launch(shared_stride, 1, 32)(out, stride);
   for (int stride : {1, 2}) simt::launch(shared_stride_f64, 1, 32)(dout, stride);
   simt::launch(shared_broadcast, 1, 32)(out);
+  for (int stride : {1, 0, 2}) simt::launch(shared_float4, 1, 32)(out, stride);
   simt::launch(flops_mul_add_fma, kThreads / 256, 256)(in, in + kThreads, out);
   cudaError_t e = cudaDeviceSynchronize();
   std::printf("patterns: %s\n", cudaGetErrorString(e));

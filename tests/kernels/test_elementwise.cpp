@@ -1,8 +1,27 @@
-// map, zip and reduce_dim: other shapes than the defaults, and what their
-// memory accesses cost.
+// vector_add, map, zip and reduce_dim: other shapes than the defaults, and
+// what their memory accesses cost.
 #include "run_kernel.hpp"
 
 using simt::Counter;
+
+TEST_CASE("vector_add: n/32 requests per array, 4 sectors each") {
+  // n = 2^20, block 256: every warp is full; its lanes read 32 consecutive
+  // floats = 128 bytes = 4 sectors of a, then of b, and write 4 sectors of c.
+  const KernelRun& r = run_defaults("vector_add");
+  require_clean_pass(r);
+  const std::uint64_t warps = (1u << 20) / 32;
+  CHECK(r.total(Counter::GlobalLdRequests) == 2 * warps);
+  CHECK(r.total(Counter::GlobalLdSectors) == 2 * 4 * warps);
+  CHECK(r.total(Counter::GlobalStRequests) == warps);
+  CHECK(r.total(Counter::GlobalStSectors) == 4 * warps);
+  CHECK(r.total(Counter::GlobalLdBytes) == 2 * 4 * (1u << 20));  // every fetched byte is used
+  CHECK(r.total(Counter::FAdd) == 1u << 20);
+  // A size that ends mid-warp: the last warp has 8 active lanes, 1 sector each way.
+  KernelRun tail = run_kernel("vector_add", {{"n", "1000"}, {"block", "128"}});
+  require_clean_pass(tail);
+  CHECK(tail.total(Counter::GlobalLdRequests) == 2 * 32);
+  CHECK(tail.total(Counter::GlobalLdSectors) == 2 * (31 * 4 + 1));
+}
 
 TEST_CASE("map: every op, contiguous and permuted views, sizes not a multiple of the block") {
   for (const char* op : {"neg", "relu", "square"})
@@ -18,7 +37,7 @@ TEST_CASE("map: a transposed view makes every load touch 32 sectors") {
   // 128 floats = 512 bytes, so the 32 lanes of a warp read 32 different sectors;
   // the contiguous output store is 32 x 4 bytes = 4 sectors. 2^20 elements,
   // 2^15 full warps.
-  KernelRun r = run_kernel("map");
+  const KernelRun& r = run_defaults("map");
   require_clean_pass(r);
   const std::uint64_t warps = (1u << 20) / 32;
   // Data load and store (shape/strides reads come on top: 3 dims x 2 arrays,
@@ -46,7 +65,7 @@ TEST_CASE("zip: broadcasting in both directions, ranks differ, odd sizes") {
 TEST_CASE("zip: broadcast inputs are re-requested, the DRAM estimate counts them once") {
   // out (64,64,256) = 2^20 elements, 2^15 warps; each warp loads 32 consecutive
   // floats of a and of b (4 sectors each) and stores 4 sectors.
-  KernelRun r = run_kernel("zip");
+  const KernelRun& r = run_defaults("zip");
   require_clean_pass(r);
   const std::uint64_t warps = (1u << 20) / 32;
   CHECK(r.total(Counter::GlobalStSectors) == 4 * warps);

@@ -20,7 +20,7 @@ TEST_CASE("matmul variants: shapes that are not multiples of the block or tile")
 TEST_CASE("matmul: every variant does m*n*k FFMAs") {
   for (const char* name : {"matmul_naive", "matmul_coalesced", "matmul_tiled"}) {
     INFO(name);
-    KernelRun r = run_kernel(name);
+    const KernelRun& r = run_defaults(name);
     require_clean_pass(r);
     CHECK(r.total(Counter::FFma) == 256u * 256u * 256u);
     CHECK(r.launches[0].totals.flops() == 2u * 256u * 256u * 256u);
@@ -28,8 +28,8 @@ TEST_CASE("matmul: every variant does m*n*k FFMAs") {
 }
 
 TEST_CASE("matmul_naive vs matmul_coalesced: sectors per warp and k step, 33 vs 5") {
-  KernelRun naive = run_kernel("matmul_naive");
-  KernelRun coalesced = run_kernel("matmul_coalesced");
+  const KernelRun& naive = run_defaults("matmul_naive");
+  const KernelRun& coalesced = run_defaults("matmul_coalesced");
   require_clean_pass(naive);
   require_clean_pass(coalesced);
   // Both issue two load requests (A and B) per warp per k step and one store.
@@ -49,7 +49,7 @@ TEST_CASE("matmul_tiled: global loads drop by the tile size, shared reads are co
     // 64 blocks of 32 warps, 8 steps along k; per warp and step: one A and one B
     // load of 32 neighbouring floats (4 sectors), two shared stores, and 32 x 2
     // shared loads in the inner loop.
-    KernelRun r = run_kernel("matmul_tiled");
+    const KernelRun& r = run_defaults("matmul_tiled");
     require_clean_pass(r);
     const std::uint64_t warp_steps = 64 * 32 * 8;
     CHECK(r.total(Counter::GlobalLdRequests) == warp_steps * 2);

@@ -19,7 +19,7 @@ TEST_CASE("transpose variants: shapes that are not multiples of the tile") {
 }
 
 TEST_CASE("transpose_naive: loads are 4 sectors per request, stores 32") {
-  KernelRun r = run_kernel("transpose_naive");
+  const KernelRun& r = run_defaults("transpose_naive");
   require_clean_pass(r);
   CHECK(r.total(Counter::GlobalLdRequests) == kWarpAccesses);
   CHECK(r.total(Counter::GlobalLdSectors) == 4 * kWarpAccesses);
@@ -28,8 +28,8 @@ TEST_CASE("transpose_naive: loads are 4 sectors per request, stores 32") {
 }
 
 TEST_CASE("transpose through shared memory: coalesced both ways; padding removes the 31 extra wavefronts") {
-  KernelRun plain = run_kernel("transpose_shared");
-  KernelRun padded = run_kernel("transpose_padded");
+  const KernelRun& plain = run_defaults("transpose_shared");
+  const KernelRun& padded = run_defaults("transpose_padded");
   require_clean_pass(plain);
   require_clean_pass(padded);
   for (const KernelRun* r : {&plain, &padded}) {

@@ -103,3 +103,24 @@ TEST_CASE("FLOPs: a*b+c is FMUL+FADD, fmaf is one FFMA") {
   float x = 5, y = 5;  // element 5 of a and b holds 5
   CHECK(h[5] == std::fma(x * y + x, y, x));
 }
+
+TEST_CASE("shared memory: 16-byte accesses go per half-warp") {
+  DeviceArray<float> out(32);
+  // Stores s[t] and s[32+t]: each half-warp writes 16 x 16 = 256 contiguous bytes,
+  // two words in every bank: 2 wavefronts per half, 4 per instruction, ideal 4.
+  // Contiguous load: the same, 4 wavefronts, no conflict.
+  launch(shared_float4, 1, 32)(out.ptr, 1);
+  CHECK(last(Counter::SharedStWavefronts) == 8);
+  CHECK(last(Counter::SharedStConflicts) == 0);
+  CHECK(last(Counter::SharedLdWavefronts) == 4);
+  CHECK(last(Counter::SharedLdConflicts) == 0);
+  // Broadcast: each half-warp reads the same 4 words: 1 wavefront per half.
+  launch(shared_float4, 1, 32)(out.ptr, 0);
+  CHECK(last(Counter::SharedLdWavefronts) == 2);
+  CHECK(last(Counter::SharedLdConflicts) == 0);
+  // Stride 2: a half-warp touches words 8t..8t+3, t < 16: banks {0-3, 8-11, 16-19,
+  // 24-27} each hold 4 distinct words: 4 wavefronts per half, ideal 64/32 = 2.
+  launch(shared_float4, 1, 32)(out.ptr, 2);
+  CHECK(last(Counter::SharedLdWavefronts) == 8);
+  CHECK(last(Counter::SharedLdConflicts) == 4);
+}
