@@ -27,8 +27,7 @@ std::string_view included_header(std::string_view d) {
 
 // Headers the dialect replaces (it includes the runtime on the nvcc side itself).
 bool replaced_by_dialect(std::string_view h) {
-  return h == "cuda_runtime.h" || h == "cuda_runtime_api.h" || h == "device_launch_parameters.h" ||
-         h == "sim/dialect.cuh";
+  return h == "cuda_runtime.h" || h == "cuda_runtime_api.h" || h == "device_launch_parameters.h";
 }
 
 std::string refused_header_reason(std::string_view h) {
@@ -116,15 +115,13 @@ void rewrite_includes(Context& c) {
     if (h.empty()) continue;
     if (std::string why = refused_header_reason(h); !why.empty()) {
       c.error(t, why);
+    } else if (h == "sim/dialect.cuh") {
+      have_dialect = true;
     } else if (replaced_by_dialect(h)) {
-      // Keep whatever follows the header name (a comment, say) on the line.
+      // The first runtime include becomes the dialect's, later ones become empty
+      // lines; whatever follows the header name (a comment, say) stays.
       std::size_t name_end = t.text.find(h) + h.size() + 1;
-      std::string text = have_dialect ? "" : std::string(kDialect);
-      if (h == "sim/dialect.cuh" && !have_dialect) {
-        have_dialect = true;
-        continue;
-      }
-      c.edits.push_back({t.begin, t.begin + name_end, text});
+      c.edits.push_back({t.begin, t.begin + name_end, have_dialect ? "" : std::string(kDialect)});
       have_dialect = true;
     }
   }

@@ -111,6 +111,11 @@ TEST_CASE("port: the dialect include never moves a line") {
     CHECK(r.output == "#include \"sim/dialect.cuh\"\n#line 1\n#include <stdio.h>\nint x;\n");
     CHECK(r.warnings.size() == 1);
   }
+  SUBCASE("a second runtime include leaves an empty line; the dialect include stays") {
+    CHECK(ported("#include <cuda_runtime.h>\n#include \"device_launch_parameters.h\"\nint x;\n") ==
+          "#include \"sim/dialect.cuh\"\n\nint x;\n");
+    CHECK(ported("#include \"sim/dialect.cuh\"\nint x;\n") == "#include \"sim/dialect.cuh\"\nint x;\n");
+  }
   SUBCASE("not inside an #if block") {
     std::string out = ported("#ifdef X\n\n#endif\n\nint x;\n");
     CHECK(out == "#ifdef X\n\n#endif\n#include \"sim/dialect.cuh\"\nint x;\n");
