@@ -71,9 +71,12 @@ run_gpu() {
   fi
   rm -rf "$out/gpu" && mkdir -p "$out/gpu/ncu-run"
   build_gpu_driver
-  "$out/gpu/validate_driver" "$out/gpu" > "$out/gpu/stdout.txt"
+  # A failing kernel is reported (its buffers differ or are missing), not fatal.
+  "$out/gpu/validate_driver" "$out/gpu" > "$out/gpu/stdout.txt" ||
+    echo "validate.sh: the GPU driver reported failures (see $out/gpu/stdout.txt)" >&2
   ncu --clock-control none --csv --metrics "$(paste -sd, tests/cuda/ncu_metrics.txt)" \
-      "$out/gpu/validate_driver" "$out/gpu/ncu-run" > "$out/gpu/ncu.csv"
+      "$out/gpu/validate_driver" "$out/gpu/ncu-run" > "$out/gpu/ncu.csv" ||
+    echo "validate.sh: ncu reported a failure (see $out/gpu/ncu.csv)" >&2
   cuobjdump --dump-sass "$out/gpu/validate_driver" > "$out/gpu/driver.sass"
   run_gpu_examples
   {
