@@ -87,7 +87,7 @@ int run_exec(const ExecArgs& a) {
   setenv("SIMT_REPORT", "tables", 1);
   if (a.json_flag) {
     setenv("SIMT_REPORT_JSON", a.json.c_str(), 1);
-    setenv("SIMT_REPORT", "none", 1);  // JSON replaces the tables
+    if (a.json == "-") setenv("SIMT_REPORT", "none", 1);  // JSON on stderr replaces the tables there
   }
   return report_exit(a.file, run_program(p.path, a.program_args));
 }
