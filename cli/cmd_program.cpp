@@ -8,7 +8,6 @@
 
 #include <fmt/core.h>
 
-#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
