@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # On a machine with an NVIDIA GPU: time every launch of tests/cuda/timing_cases.txt
-# with Nsight Compute (cold caches, clocks as they are). Writes DIR/ncu_timing.csv.
+# with Nsight Compute (cold caches, clocks as they are), and measure the counters of
+# every launch of tests/cuda/counter_cases.txt. Writes DIR/ncu_timing.csv and
+# DIR/ncu_kernels.csv.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-.}
@@ -12,4 +14,6 @@ for s in kernels/*.cu kernels/harness.cpp tests/cuda/kernel_timing_main.cu; do e
 nvcc $flags -o "$build/kernel_timing" "$build"/*.o
 ncu --clock-control none --csv --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
   "$build/kernel_timing" tests/cuda/timing_cases.txt > "$out/ncu_timing.csv"
-grep -c gpu__time_duration "$out/ncu_timing.csv"
+ncu --clock-control none --csv --metrics "$(paste -sd, tests/cuda/ncu_metrics.txt)" \
+  "$build/kernel_timing" tests/cuda/counter_cases.txt > "$out/ncu_kernels.csv"
+grep -c gpu__time_duration "$out/ncu_timing.csv" "$out/ncu_kernels.csv"
