@@ -189,7 +189,7 @@ void on_access(const void* p, unsigned size, MemOp op) {
   Site site = __builtin_return_address(0);
   ThreadState* t = t_thread;
   const auto a = reinterpret_cast<std::uintptr_t>(p);
-  if ((size & (size - 1)) == 0 && a % size != 0)
+  if ((size & (size - 1)) == 0 && (a & (size - 1)) != 0)  // sizes are powers of two: no division
     fault(DiagKind::Misaligned,
           fmt::format("misaligned {}-byte {} at 0x{:x}: the address must be a multiple of {}", size, op_name(op), a,
                       size),
