@@ -124,7 +124,7 @@ void global_access(ThreadState* t, std::uintptr_t a, unsigned size, MemOp op, Si
   }
   if (op != MemOp::Atomic && checks().races) check_global_race(t, L, a, size, op, site);
   account_dram(w, L, a, size, op);
-  t->mem_log.push_back({site, a, size, op, Space::Global});
+  t->mem_log.push_back(MemEvent::make(site, a, size, op, Space::Global));
 }
 
 void shared_access(ThreadState* t, SharedWindow& win, std::uintptr_t a, unsigned size, MemOp op, Site site) {
@@ -178,7 +178,7 @@ void shared_access(ThreadState* t, SharedWindow& win, std::uintptr_t a, unsigned
       }
     }
   }
-  t->mem_log.push_back({site, a, size, op, Space::Shared});
+  t->mem_log.push_back(MemEvent::make(site, a, size, op, Space::Shared));
 }
 
 }  // namespace
@@ -189,7 +189,7 @@ void on_access(const void* p, unsigned size, MemOp op) {
   Site site = __builtin_return_address(0);
   ThreadState* t = t_thread;
   const auto a = reinterpret_cast<std::uintptr_t>(p);
-  if ((size & (size - 1)) == 0 && a % size != 0)
+  if ((size & (size - 1)) == 0 && (a & (size - 1)) != 0)  // sizes are powers of two: no division
     fault(DiagKind::Misaligned,
           fmt::format("misaligned {}-byte {} at 0x{:x}: the address must be a multiple of {}", size, op_name(op), a,
                       size),

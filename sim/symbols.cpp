@@ -163,10 +163,14 @@ std::string strip_signature(std::string name) {
   // A template function's demangled name carries its return type first.
   int depth = 0;
   for (std::size_t i = 0; i < name.size(); ++i) {
-    if (name[i] == '<') ++depth;
-    else if (name[i] == '>') --depth;
+    if (name[i] == '<' || name[i] == '(') ++depth;
+    else if (name[i] == '>' || name[i] == ')') --depth;
     else if (name[i] == ' ' && depth == 0) return strip_signature(name.substr(i + 1));
   }
+  // Kernels in an anonymous namespace: the namespace says nothing to a reader.
+  for (auto p = name.find("(anonymous namespace)::"); p != std::string::npos;
+       p = name.find("(anonymous namespace)::"))
+    name.erase(p, 23);
   return name;
 }
 

@@ -18,16 +18,16 @@ bool same_site_sequence(const std::vector<MemEvent>& a, const std::vector<MemEve
 WarpAccess start_access(const MemEvent& e) {
   WarpAccess w;
   w.site = e.site;
-  w.op = e.op;
-  w.space = e.space;
-  w.size = e.size;
+  w.op = e.op();
+  w.space = e.space();
+  w.size = e.size();
   return w;
 }
 
 void add_lane(WarpAccess& w, unsigned lane, const MemEvent& e) {
   w.active |= 1u << lane;
-  w.addr[lane] = e.addr;
-  w.size = std::max(w.size, e.size);
+  w.addr[lane] = e.addr();
+  w.size = std::max(w.size, e.size());
 }
 
 }  // namespace

@@ -209,3 +209,54 @@ TEST_CASE("results and counters do not depend on the number of host threads") {
   CHECK(last_launch().totals.v == one.v);
   CHECK(out.host() == r1);
 }
+
+namespace {
+
+// A device function with its own static __shared__ buffer, used by a kernel.
+__device__ f32 block_max(f32 v) {
+  static __shared__ f32 scratch[64];
+  scratch[threadIdx.x] = v;
+  __syncthreads();
+  f32 m = scratch[0];
+  for (int i = 1; i < 64; ++i) m = fmaxf(m, scratch[i]);
+  __syncthreads();
+  return m;
+}
+
+__global__ void uses_device_shared(const f32* in, f32* out) { out[threadIdx.x] = block_max(in[threadIdx.x]); }
+
+// Type and non-type template parameters, and a specialisation.
+template <class T, int Scale>
+struct Scaler {
+  __device__ static T apply(T x) { return x * T(Scale); }
+};
+template <int Scale>
+struct Scaler<f64, Scale> {
+  __device__ static f64 apply(f64 x) { return x * f64(Scale) + f64(0.5); }
+};
+
+template <class T, int Scale>
+__global__ void scale_kernel(const T* in, T* out) {
+  out[threadIdx.x] = Scaler<T, Scale>::apply(in[threadIdx.x]);
+}
+
+}  // namespace
+
+TEST_CASE("static __shared__ inside a device function") {
+  DeviceArray<float> in(64), out(64);
+  launch(uses_device_shared, 1, 64)(in.ptr, out.ptr);
+  REQUIRE(last_launch().error == 0);
+  CHECK(out.host()[5] == 63.0f);  // max of i % 97 for i < 64
+}
+
+TEST_CASE("template kernels: type and non-type parameters, specialisations") {
+  DeviceArray<float> fin(32), fout(32);
+  DeviceArray<double> din(32), dout(32);
+  launch(scale_kernel<f32, 3>, 1, 32)(fin.ptr, fout.ptr);
+  CHECK(last_launch().kernel == "scale_kernel<simt::Scalar<float>, 3>");
+  CHECK(fout.host()[7] == 21.0f);
+  launch(scale_kernel<f64, 2>, 1, 32)(din.ptr, dout.ptr);
+  CHECK(dout.host()[7] == 14.5);
+  CHECK(last(Counter::DMul) == 32);
+  CHECK(last(Counter::DAdd) == 32);
+}
