@@ -31,7 +31,8 @@ run_sim() {
     local name
     name=$(basename "$src" .cu)
     "$build/cli/simt" port "$src" -o "$out/sim/examples/$name.cu" 2> /dev/null
-    "$build/cli/simt" exec "$src" --json="$out/sim/examples/$name.json" > "$out/sim/examples/$name.stdout"
+    "$build/cli/simt" exec "$src" --json="$out/sim/examples/$name.json" > "$out/sim/examples/$name.stdout" \
+      2> "$out/sim/examples/$name.report.txt"
     echo "simulator side: example $name"
   done
 }
