@@ -72,11 +72,17 @@ std::string roofline_line(const cost::DeviceSpec& dev, const json& launch) {
   cost::RooflineInput in = cost::roofline_input_from_metrics(metrics_of(launch));
   if (in.flops == 0 && in.dram_bytes == 0) return "  roofline: no FLOPs and no DRAM traffic counted\n";
   cost::RooflineResult r = cost::roofline(dev, in);
-  return fmt::format(
+  std::string s = fmt::format(
       "  roofline on {}: {:.3g} us, {}-bound ({:.3g} FLOP/B vs ridge {:.3g}; compute {:.3g} us at {:.4g} TFLOP/s "
       "{}, DRAM {:.3g} us at {:.4g} TB/s)\n",
       dev.name, r.time_s * 1e6, r.bound, r.intensity, r.ridge, r.compute_s * 1e6, r.peak_flops / 1e12, r.precision,
       r.memory_s * 1e6, r.bandwidth / 1e12);
+  if (r.calibrated_s > 0)
+    s += fmt::format("  calibrated estimate: {:.3g} us (measured on {}: {:.0f}% of DRAM bandwidth at best, {:.2g} us "
+                     "minimum per kernel)\n",
+                     r.calibrated_s * 1e6, dev.name, dev.calibration.dram_efficiency * 100,
+                     dev.calibration.min_kernel_s * 1e6);
+  return s;
 }
 
 json roofline_json(const cost::DeviceSpec& dev, const json& launch) {
@@ -84,7 +90,8 @@ json roofline_json(const cost::DeviceSpec& dev, const json& launch) {
   if (in.flops == 0 && in.dram_bytes == 0) return nullptr;
   cost::RooflineResult r = cost::roofline(dev, in);
   return {{"device", dev.name}, {"time_s", r.time_s}, {"bound", r.bound}, {"compute_s", r.compute_s},
-          {"memory_s", r.memory_s}, {"intensity", r.intensity}, {"ridge", r.ridge}, {"precision", r.precision}};
+          {"memory_s", r.memory_s}, {"intensity", r.intensity}, {"ridge", r.ridge}, {"precision", r.precision},
+          {"calibrated_s", r.calibrated_s > 0 ? json(r.calibrated_s) : json(nullptr)}};
 }
 
 struct RunOptions {

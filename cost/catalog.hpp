@@ -45,6 +45,13 @@ struct DeviceSpec {
   std::map<std::string, Sourced> peak;
   double tdp_watts = 0;
   double price_per_hour_usd = 0;  // optional in the file; 0 = not given
+  // Measured on real hardware, where someone has (optional): what a roofline bound
+  // misses. 0 = not calibrated.
+  struct Calibration {
+    double min_kernel_s = 0;     // the shortest kernel this device runs (launch and one wave)
+    double dram_efficiency = 0;  // best achieved DRAM bandwidth / datasheet bandwidth
+    std::string source;
+  } calibration;
   // Every field as read from the file, keyed by its JSON name (e.g. "sm_count",
   // "memory_bandwidth_gbs"): the value in the file's units, source and note.
   std::map<std::string, Sourced> fields;

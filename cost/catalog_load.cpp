@@ -125,6 +125,18 @@ void read_peaks(const EntryReader& r, DeviceSpec& d) {
   if (d.peak.empty()) r.fail("peak_tflops", "no precision given");
 }
 
+void read_calibration(const EntryReader& r, DeviceSpec& d) {
+  auto it = r.entry().find("calibration");
+  if (it == r.entry().end()) return;
+  if (!it->is_object()) r.fail("calibration", "expected an object with min_kernel_us and dram_efficiency");
+  Sourced floor = r.sourced(*it, "min_kernel_us", "calibration.min_kernel_us", 1e-6, false);
+  Sourced eff = r.sourced(*it, "dram_efficiency", "calibration.dram_efficiency", 1, false);
+  if (eff.value <= 0 || eff.value > 1) r.fail("calibration.dram_efficiency", "expected a fraction in (0, 1]");
+  d.calibration = {floor.value, eff.value, eff.source};
+  keep(d.fields, "calibration.min_kernel_us", floor, 1e-6);
+  keep(d.fields, "calibration.dram_efficiency", eff, 1);
+}
+
 DeviceSpec read_device(const EntryReader& r) {
   DeviceSpec d;
   d.name = r.text("name");
@@ -150,6 +162,7 @@ DeviceSpec read_device(const EntryReader& r) {
   if (r.entry().contains("l2_bandwidth_gbs")) d.l2_bandwidth = num("l2_bandwidth_gbs", 1e9, true);
   if (r.entry().contains("price_per_hour_usd")) d.price_per_hour_usd = num("price_per_hour_usd", 1, true);
   read_peaks(r, d);
+  read_calibration(r, d);
   return d;
 }
 

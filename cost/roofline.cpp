@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "cost/roofline.hpp"
 
 #include "cost/units.hpp"
@@ -104,6 +105,9 @@ RooflineResult roofline(const DeviceSpec& d, const RooflineInput& in) {
     }
   }
   r.attainable_flops = in.flops > 0 ? in.flops / r.time_s : 0;
+  if (d.calibration.dram_efficiency > 0)
+    r.calibrated_s = std::max({d.calibration.min_kernel_s, r.compute_s,
+                               r.memory_s / d.calibration.dram_efficiency});
   r.explanation = explain(d, in, r);
   return r;
 }

@@ -45,6 +45,9 @@ struct RooflineResult {
   std::string precision;
   std::string peak_source;     // "title <url>; note"
   std::string explanation;     // formula with values plugged in and sources
+  // Where the device is calibrated: max(min kernel time, compute, DRAM at the best
+  // measured efficiency); 0 otherwise. A better guess than the bound, not a bound.
+  double calibrated_s = 0;
 };
 
 // Throws std::invalid_argument on negative/non-finite inputs or when nothing is

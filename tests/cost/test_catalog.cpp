@@ -67,7 +67,8 @@ TEST_CASE("the built-in catalog has every device and link the issue lists") {
     CHECK(d.shared_per_sm_bytes >= d.shared_per_block_optin_bytes);
     for (auto& [key, f] : d.fields) {
       CAPTURE(key);
-      CHECK(f.source.find("http") != std::string::npos);  // every number cites a URL
+      // Every number cites a URL, or simtlab's own measurement report in docs/validation/.
+      CHECK((f.source.find("http") != std::string::npos || f.source.find("docs/validation/") != std::string::npos));
     }
   }
   for (const char* name : {"PCIe3-x16", "PCIe4-x16", "PCIe5-x16", "NVLink2", "NVLink3", "NVLink4", "NVLink5",

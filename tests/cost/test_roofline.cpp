@@ -92,3 +92,17 @@ TEST_CASE("quantities: parsing sizes and times, printing bytes") {
   CHECK(format_bytes(1.5e9) == "1.5 GB");
   CHECK(format_seconds(1.5e-3) == "1.5 ms");
 }
+
+TEST_CASE("a calibrated device adds an estimate above the bound") {
+  const auto& h200 = simt::cost::Catalog::builtin().device("H200");
+  REQUIRE(h200.calibration.dram_efficiency > 0);
+  simt::cost::RooflineInput big;
+  big.dram_bytes = 134.2e6;  // transpose_padded 4096x4096, measured 33.95 us (docs/validation/h200-roofline.md)
+  auto r = simt::cost::roofline(h200, big);
+  CHECK(r.calibrated_s == doctest::Approx(r.memory_s / 0.82));
+  CHECK(r.calibrated_s * 1e6 == doctest::Approx(33.95).epsilon(0.02));
+  simt::cost::RooflineInput tiny;
+  tiny.dram_bytes = 64;  // a one-block launch: the launch floor dominates
+  CHECK(simt::cost::roofline(h200, tiny).calibrated_s == doctest::Approx(2.4e-6));
+  CHECK(simt::cost::roofline(simt::cost::Catalog::builtin().device("A100-80GB-SXM"), big).calibrated_s == 0);
+}
