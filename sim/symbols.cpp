@@ -45,7 +45,8 @@ std::string demangle(const char* name) {
 
 // Names of thread-local variables that are not kernels' __shared__ data.
 bool is_runtime_tls(const std::string& n) {
-  for (const char* prefix : {"std::", "__", "doctest", "fmt::", "CLI::", "Eigen::", "boost::"})
+  for (const char* prefix : {"std::", "__", "doctest", "fmt::", "CLI::", "Eigen::", "boost::", "guard variable for ",
+                             "simt::exec_support::"})
     if (n.rfind(prefix, 0) == 0) return true;
   return false;
 }
@@ -82,7 +83,7 @@ void read_elf_symbols(ModuleData& m) {
   auto& sh = m.module.shared;
   std::sort(sh.begin(), sh.end(), [](auto& a, auto& b) { return a.offset < b.offset; });
   if (!sh.empty()) {
-    m.module.shared_lo = sh.front().offset;
+    m.module.shared_lo = sh.front().offset & ~std::uintptr_t(7);  // word indices must not straddle words
     for (auto& v : sh) m.module.shared_hi = std::max(m.module.shared_hi, v.offset + v.size);
   }
 }

@@ -224,3 +224,21 @@ TEST_CASE("device assert fails the launch with cudaErrorAssert") {
   CHECK(last_launch().diagnostics.at(0).thread.x == 10);
   still_works();
 }
+
+namespace {
+// A one-byte thread-local next to the __shared__ variables must not shift their
+// word boundaries (it once made the last word of an array look out of bounds).
+thread_local char odd_neighbour = 1;
+__global__ void last_word(f32* out) {
+  __shared__ f32 s[32];
+  s[threadIdx.x] = f32(odd_neighbour);
+  __syncthreads();
+  out[threadIdx.x] = s[31 - threadIdx.x];
+}
+}  // namespace
+
+TEST_CASE("the last word of a __shared__ array is in bounds") {
+  DeviceArray<float> out(32);
+  launch(last_word, 1, 32)(out.ptr);
+  CHECK(last_launch().error == 0);
+}
