@@ -56,6 +56,10 @@ int run_port(const PortArgs& a) {
   std::ofstream out(a.output, std::ios::binary);
   out << r.output;
   if (!out) throw std::runtime_error("cannot write " + a.output);
+  if (r.new_first_line)
+    fmt::print(stderr, "simt port: {}: no blank line before the first declaration, so the dialect include is on a "
+                       "new first line, followed by `#line 1` (compilers still see the original line numbers)\n",
+               a.file);
   fmt::print(stderr, "simt port: wrote {} ({} launch{} rewritten)\n", a.output, r.launches, r.launches == 1 ? "" : "es");
   return 0;
 }

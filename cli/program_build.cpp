@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -122,6 +123,24 @@ std::string dialect_text(const fs::path& source) {
   return r.output;
 }
 
+// The user's own headers (`#include "..."` resolving beside or below the source)
+// are ported too, keyed by their path relative to the source's directory. They
+// are written next to the build unit at that relative path, where the unit's
+// quoted includes find them before the originals; each starts with a #line
+// naming the original, so diagnostics point there.
+using LocalHeaders = std::map<fs::path, std::string>;
+
+void add_local_headers(const fs::path& root, const fs::path& file, const std::string& text, LocalHeaders& out) {
+  for (const std::string& name : port::quoted_includes(text)) {
+    fs::path header = fs::weakly_canonical(file.parent_path() / name);
+    fs::path rel = header.lexically_relative(root);
+    if (rel.empty() || *rel.begin() == ".." || !fs::is_regular_file(header) || out.contains(rel)) continue;
+    std::string ported = dialect_text(header);
+    out[rel] = fmt::format("#line 1 \"{}\"\n{}", header.string(), ported);
+    add_local_headers(root, header, ported, out);
+  }
+}
+
 }  // namespace
 
 std::string cache_root() {
@@ -143,7 +162,12 @@ BuildProduct build_program(const BuildRequest& req) {
   fs::create_directories(cache, ec);
   if (ec) throw std::runtime_error(fmt::format("cannot create the build cache {}: {}", cache.string(), ec.message()));
   std::string fingerprint = toolchain_fingerprint();
-  std::string key = Hash{}.add(unit).add(fingerprint).add(req.shared ? "shared" : "exe").hex();
+  LocalHeaders headers;
+  add_local_headers(fs::weakly_canonical(source.parent_path()), fs::weakly_canonical(source), text, headers);
+  Hash key_hash;
+  key_hash.add(unit).add(fingerprint).add(req.shared ? "shared" : "exe");
+  for (const auto& [rel, header_text] : headers) key_hash.add(rel.string()).add(header_text);
+  std::string key = key_hash.hex();
   fs::path dir = cache / key;
   fs::path product = dir / (source.stem().string() + (req.shared ? ".so" : ""));
   if (fs::exists(product)) return {product.string(), true};
@@ -151,6 +175,10 @@ BuildProduct build_program(const BuildRequest& req) {
   fs::create_directories(dir);
   fs::path unit_path = dir / "source.cpp";
   write_file(unit_path, unit);
+  for (const auto& [rel, header_text] : headers) {
+    fs::create_directories((dir / rel).parent_path());
+    write_file(dir / rel, header_text);
+  }
   fs::path tmp = product;
   tmp += fmt::format(".{}.tmp", getpid());
   std::vector<std::string> cmd = {compiler()};

@@ -4,9 +4,6 @@
 // regions are rewritten; host code keeps its types.
 #include "port/passes.hpp"
 
-#include <set>
-#include <string_view>
-
 namespace simt::port {
 
 namespace {

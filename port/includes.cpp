@@ -94,9 +94,7 @@ void insert_dialect(Context& c) {
   std::size_t at = can_host_include(first) ? 0 : host_line(c);
   if (at == std::string_view::npos) {
     c.edits.push_back({0, 0, std::string(kDialect) + "\n#line 1\n"});
-    c.warn(c.tokens.empty() ? Token{} : c.tokens.front(),
-           "no blank line before the first declaration: the dialect include was put on a new first line "
-           "followed by `#line 1` (compilers still report the original line numbers)");
+    c.result.new_first_line = true;
     return;
   }
   std::size_t e = s.find('\n', at);
@@ -106,6 +104,16 @@ void insert_dialect(Context& c) {
 }
 
 }  // namespace
+
+std::vector<std::string> quoted_includes(std::string_view source) {
+  std::vector<std::string> names;
+  for (const Token& t : lex(source).tokens) {
+    if (t.kind != TokenKind::Directive) continue;
+    std::string_view h = included_header(t.text);
+    if (!h.empty() && h.data() > t.text.data() && h.data()[-1] == '"') names.emplace_back(h);
+  }
+  return names;
+}
 
 void rewrite_includes(Context& c) {
   bool have_dialect = false;

@@ -19,6 +19,7 @@ struct PortResult {
   std::vector<Issue> errors;     // constructs that cannot be ported
   std::vector<Issue> warnings;   // ported, but worth knowing (e.g. not bit-exact on the GPU)
   int launches = 0;              // `<<<...>>>` launches rewritten
+  bool new_first_line = false;   // no room for the include: it went on a new first line, then `#line 1`
   bool ok() const { return errors.empty(); }
 };
 
@@ -26,6 +27,10 @@ PortResult port_source(std::string_view source);
 
 // A file needs porting when it launches with `<<<` or lacks the dialect include.
 bool needs_port(std::string_view source);
+
+// The names in `#include "..."` directives (not <...>), in order: the user's own
+// headers, which `simt exec` ports along with the file.
+std::vector<std::string> quoted_includes(std::string_view source);
 
 // "file:line:col: error: message" lines, as compilers print them.
 std::string format_issues(const std::string& file, const PortResult& r);

@@ -7,6 +7,7 @@
 #include "port/passes.hpp"
 
 #include <string>
+#include <vector>
 
 namespace simt::port {
 

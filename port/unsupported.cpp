@@ -2,6 +2,7 @@
 // learns what to change instead of getting a program that computes something else.
 #include "port/passes.hpp"
 
+#include <cctype>
 #include <map>
 #include <set>
 #include <string>

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -82,4 +83,30 @@ TEST_CASE("simt port: a file it cannot port gets file:line errors and exit statu
   CHECK(r.status == 1);
   CHECK(r.out.find(src + ":2:1: error: texture references") != std::string::npos);
   std::remove(src.c_str());
+}
+
+TEST_CASE("simt exec: the program's own headers are ported with it") {
+  std::string dir = temp("multi");
+  std::filesystem::create_directories(dir + "/include");
+  std::ofstream(dir + "/include/kern.cuh") << "#pragma once\n#include <cuda_runtime.h>\n"
+                                              "__global__ void relu(float* a, int n) {\n"
+                                              "  extern __shared__ float s[];\n"
+                                              "  int i = threadIdx.x;\n  s[i] = a[i];\n  __syncthreads();\n"
+                                              "  if (i < n) a[i] = max(s[i], 0.0f);\n}\n";
+  std::ofstream(dir + "/main.cu") << "#include <cstdio>\n#include \"include/kern.cuh\"\n\nint main() {\n"
+                                     "  float h[32], *d;\n  for (int i = 0; i < 32; ++i) h[i] = i - 16;\n"
+                                     "  cudaMalloc(&d, sizeof h);\n  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);\n"
+                                     "  relu<<<1, 32, 32 * sizeof(float)>>>(d, 32);\n"
+                                     "  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);\n"
+                                     "  printf(\"%g %g\\n\", h[0], h[31]);\n}\n";
+  std::string json = dir + "/launches.json";
+  Run r = run(std::string(SIMT_BIN) + " exec " + dir + "/main.cu --json=" + json + " 2>/dev/null");
+  CHECK(r.status == 0);
+  CHECK(r.out == "0 15\n");
+  auto launches = nlohmann::json::parse(read(json));
+  REQUIRE(launches.size() == 1);
+  // Counted only because the header's float became f32:
+  CHECK(launches[0]["metrics"]["smsp__sass_inst_executed_op_shared_st.sum"] == 1);
+  CHECK(launches[0]["metrics"]["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] == 1);
+  std::filesystem::remove_all(dir);
 }
