@@ -95,7 +95,7 @@ int spawn_and_wait(const std::vector<std::string>& argv) {
 }
 
 std::vector<std::string> common_flags() {
-  return {"-std=c++20", "-O2", "-g", "-ffp-contract=off", "-fPIC", "-pthread", "-I", kSourceDir.string()};
+  return {"-std=c++20", "-O2", "-g", "-ffp-contract=off", "-fstack-clash-protection", "-fPIC", "-pthread", "-I", kSourceDir.string()};
 }
 
 // The report object is compiled once per toolchain fingerprint.
