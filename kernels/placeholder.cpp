@@ -1,1 +1,0 @@
-namespace simt { int kernels_placeholder = 0; }
