@@ -101,15 +101,15 @@ std::string hot_lines_table(const LaunchRecord& r, std::size_t max_lines) {
            double(c[Counter::SharedLdWavefronts] + c[Counter::SharedStWavefronts]) * 128 + double(c.flops());
   };
   std::sort(lines.begin(), lines.end(), [&](auto& a, auto& b) { return score(a) > score(b); });
-  std::string s = fmt::format("  {:<28} {:>10} {:>10} {:>10} {:>9} {:>12}  {}\n", "hottest lines", "requests",
+  std::string s = fmt::format("  {:<34} {:>10} {:>10} {:>10} {:>9} {:>12}  {}\n", "hottest lines", "requests",
                               "sectors", "shared wf", "conflicts", "FLOPs", "source");
   for (std::size_t i = 0; i < std::min(max_lines, lines.size()); ++i) {
     const Counters& c = lines[i].c;
     std::string where = fmt::format("{}:{}", lines[i].loc.short_file(), lines[i].loc.line);
-    if (where.size() > 28) where = "..." + where.substr(where.size() - 25);
+    if (where.size() > 34) where = "..." + where.substr(where.size() - 31);
     std::string text = source_line_text(lines[i].loc.file, lines[i].loc.line);
     if (text.size() > 60) text = text.substr(0, 57) + "...";
-    s += fmt::format("  {:<28} {:>10} {:>10} {:>10} {:>9} {:>12}  {}\n", where,
+    s += fmt::format("  {:<34} {:>10} {:>10} {:>10} {:>9} {:>12}  {}\n", where,
                      c[Counter::GlobalLdRequests] + c[Counter::GlobalStRequests] + c[Counter::GlobalAtomRequests],
                      c[Counter::GlobalLdSectors] + c[Counter::GlobalStSectors] + c[Counter::GlobalAtomSectors],
                      c[Counter::SharedLdWavefronts] + c[Counter::SharedStWavefronts],
