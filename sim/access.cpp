@@ -13,6 +13,12 @@ namespace simt {
 
 namespace {
 
+// Looked up once: the accessor's guard check was a measurable share of every access.
+GlobalMemory& memory() {
+  static GlobalMemory* const m = &GlobalMemory::instance();
+  return *m;
+}
+
 const char* op_name(MemOp op) { return op == MemOp::Load ? "read" : op == MemOp::Store ? "write" : "atomic"; }
 
 [[noreturn]] void fault(DiagKind k, std::string msg, ThreadState* t, Site site, std::uintptr_t addr,
@@ -31,7 +37,7 @@ std::string thread_name(const BlockState& b, std::uint32_t linear) {
 // ---- DRAM estimate: a sector costs DRAM traffic the first time a launch reads
 // it (unless written first) and once if the launch writes it.
 void account_dram(Worker& w, const LaunchContext& L, std::uintptr_t addr, unsigned size, MemOp op) {
-  auto& gm = GlobalMemory::instance();
+  auto& gm = memory();
   for (std::uintptr_t s = addr & ~std::uintptr_t(31); s < addr + size; s += 32) {
     std::atomic_ref<std::uint32_t> shadow(*gm.sector_shadow(s));
     const std::uint32_t want = op == MemOp::Load ? 1u : op == MemOp::Store ? 2u : 3u;
@@ -69,7 +75,7 @@ void check_global_race(ThreadState* t, const LaunchContext& L, std::uintptr_t ad
   auto ordered = [&](std::uint32_t other, std::uint16_t other_epoch) {
     return other != kManyBlocks && other / L.threads_per_block == b.linear && (other_epoch & 0x7FFF) != epoch;
   };
-  auto& gm = GlobalMemory::instance();
+  auto& gm = memory();
   for (std::uintptr_t a = addr & ~std::uintptr_t(3); a < addr + size; a += 4) {
     std::atomic_ref<std::uint64_t> wref(gm.race_shadow(a)[0]), rref(gm.race_shadow(a)[1]);
     Stamp w = Stamp::of(wref.load(std::memory_order_relaxed));
@@ -78,7 +84,7 @@ void check_global_race(ThreadState* t, const LaunchContext& L, std::uintptr_t ad
             fmt::format("data race on global memory: this {} conflicts with a write by block {} {} in the same launch "
                         "(no barrier orders them)",
                         op_name(op), w.thread / L.threads_per_block, thread_name(b, w.thread % L.threads_per_block)),
-            t, site, a, GlobalMemory::instance().nearest(a)->describe());
+            t, site, a, memory().nearest(a)->describe());
     Stamp r = Stamp::of(rref.load(std::memory_order_relaxed));
     if (op == MemOp::Store && r.tag == L.tag && (r.thread != me || (r.epoch & 0x8000)) && !ordered(r.thread, r.epoch))
       fault(DiagKind::GlobalRace,
@@ -86,7 +92,7 @@ void check_global_race(ThreadState* t, const LaunchContext& L, std::uintptr_t ad
                         r.thread == kManyBlocks ? std::string("threads of other blocks")
                                                 : fmt::format("block {} {}", r.thread / L.threads_per_block,
                                                               thread_name(b, r.thread % L.threads_per_block))),
-            t, site, a, GlobalMemory::instance().nearest(a)->describe());
+            t, site, a, memory().nearest(a)->describe());
     if (op == MemOp::Store) {
       wref.store(Stamp{L.tag, epoch, me}.pack(), std::memory_order_relaxed);
     } else {
@@ -107,9 +113,9 @@ void global_access(ThreadState* t, std::uintptr_t a, unsigned size, MemOp op, Si
   const LaunchContext& L = *t->block->launch;
   const Allocation* alloc = w.last_allocation;
   if (!alloc || a < alloc->base || a + size > alloc->base + alloc->size || !alloc->live) {
-    alloc = GlobalMemory::instance().find(a, size);
+    alloc = memory().find(a, size);
     if (!alloc) {
-      const Allocation* near = GlobalMemory::instance().nearest(a);
+      const Allocation* near = memory().nearest(a);
       std::string where =
           !near ? "no allocation"
           : a < near->base ? fmt::format("{} bytes before the start of {}", near->base - a, near->describe())
@@ -194,7 +200,7 @@ void on_access(const void* p, unsigned size, MemOp op) {
           fmt::format("misaligned {}-byte {} at 0x{:x}: the address must be a multiple of {}", size, op_name(op), a,
                       size),
           t, site, a);
-  if (GlobalMemory::instance().contains(a)) return global_access(t, a, size, op, site);
+  if (memory().contains(a)) return global_access(t, a, size, op, site);
   SharedWindows& sw = *t->block->shared;
   if (sw.statics.contains(a)) return shared_access(t, sw.statics, a, size, op, site);
   if (sw.dynamic.contains(a)) return shared_access(t, sw.dynamic, a, size, op, site);
