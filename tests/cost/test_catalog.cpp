@@ -65,7 +65,9 @@ TEST_CASE("the built-in catalog has every device and link the issue lists") {
     CHECK(d.shared_per_block_bytes == 48 * 1024);
     CHECK(d.shared_per_block_optin_bytes >= d.shared_per_block_bytes);
     CHECK(d.shared_per_sm_bytes >= d.shared_per_block_optin_bytes);
-    for (auto& [key, f] : d.fields) {
+    for (auto& field : d.fields) {  // not a structured binding: clang 14 cannot capture one in CAPTURE
+      const std::string& key = field.first;
+      const Sourced& f = field.second;
       CAPTURE(key);
       // Every number cites a URL, or simtlab's own measurement report in docs/validation/.
       CHECK((f.source.find("http") != std::string::npos || f.source.find("docs/validation/") != std::string::npos));
