@@ -1,6 +1,7 @@
 // simt list | run | metrics: the course kernels on the simulated device.
 // Glue only: kernels/ runs and checks, sim/ counts, cost/ turns counts into time.
 #include "commands.hpp"
+#include "progress.hpp"
 #include "simulated_device.hpp"
 
 #include "cost/roofline.hpp"
@@ -112,6 +113,7 @@ int run_kernel(const RunOptions& o) {
   set_worker_count(o.threads);
   checks().races = !o.no_races;
   set_report_faults(false);
+  if (!o.json) show_progress_on_terminal();
   clear_launch_records();
 
   kernels::Outputs out = spec.run(params);

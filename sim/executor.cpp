@@ -64,6 +64,10 @@ Checks& checks() {
   static Checks c;
   return c;
 }
+ProgressFn& progress_callback() {
+  static ProgressFn fn;
+  return fn;
+}
 
 // ---------------------------------------------------------------- worker
 
@@ -87,13 +91,26 @@ void Worker::run_launch(LaunchContext& launch) {
   shared.set_kernel(launch.full_name);
   t_geometry = &launch.geometry;
   last_allocation = nullptr;
+  const bool reports_progress = this == launch.progress_worker && progress_callback();
   for (;;) {
     if (launch.failed.load(std::memory_order_relaxed)) break;
     std::uint64_t b = launch.next_block.fetch_add(1);
     if (b >= launch.nblocks) break;
     run_block(launch, b);
+    if (reports_progress) report_progress(launch);
   }
   t_geometry = nullptr;
+}
+
+// Only the calling thread's worker reports, at most ten times a second, and only
+// once a launch has run for half a second: short launches print nothing.
+void Worker::report_progress(LaunchContext& launch) {
+  auto now = std::chrono::steady_clock::now();
+  if (now - launch.started < std::chrono::milliseconds(500) || now - launch.last_report < std::chrono::milliseconds(100))
+    return;
+  launch.last_report = now;
+  std::uint64_t started = std::min(launch.next_block.load(std::memory_order_relaxed), launch.nblocks);
+  progress_callback()(launch.kernel, started, launch.nblocks);
 }
 
 void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
@@ -258,6 +275,10 @@ class WorkerPool {
     static WorkerPool pool;
     return pool;
   }
+  Worker* calling_worker() {
+    if (workers_.empty()) workers_.push_back(std::make_unique<Worker>());
+    return workers_[0].get();
+  }
   // Runs the launch on n workers (the calling thread is one of them).
   std::vector<Worker*> run(LaunchContext& launch, unsigned n) {
     while (workers_.size() < n) workers_.push_back(std::make_unique<Worker>());
@@ -403,6 +424,8 @@ int execute_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelB
   launch.tag = static_cast<std::uint16_t>(launch.serial % 65535 + 1);
 
   unsigned n = static_cast<unsigned>(std::min<std::uint64_t>(worker_count(), launch.nblocks));
+  launch.started = launch.last_report = std::chrono::steady_clock::now();
+  launch.progress_worker = WorkerPool::instance().calling_worker();
   for (Worker* w : WorkerPool::instance().run(launch, n)) {
     rec.totals += w->totals;
     for (auto& [site, c] : w->per_site) rec.per_site[site] += c;
@@ -410,6 +433,8 @@ int execute_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelB
     w->per_site.clear();
   }
   rec.workers = n;
+  if (progress_callback() && std::chrono::steady_clock::now() - launch.started >= std::chrono::milliseconds(500))
+    progress_callback()(launch.kernel, launch.nblocks, launch.nblocks);  // let the display finish its line
   if (!launch.faults.empty()) {  // report the lowest-numbered failing block: stable across runs
     auto first = std::min_element(launch.faults.begin(), launch.faults.end(),
                                   [](auto& a, auto& b) { return a.first < b.first; });

@@ -6,7 +6,9 @@
 #include "sim/vector_types.hpp"
 
 #include <cstddef>
+#include <functional>
 #include <memory>
+#include <string>
 
 namespace simt {
 
@@ -33,5 +35,9 @@ struct Checks {
   bool uninitialized = true;
 };
 Checks& checks();
+// Called now and then during long launches (from the launching thread) with the
+// blocks started so far; the CLI draws a progress bar with it. Empty: no reports.
+using ProgressFn = std::function<void(const std::string& kernel, std::uint64_t done, std::uint64_t total)>;
+ProgressFn& progress_callback();
 
 }  // namespace simt

@@ -10,6 +10,7 @@
 #include <boost/context/fiber.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -29,6 +30,8 @@ struct LaunchContext {
   std::uint32_t serial = 0;      // launch number, for global shadows
   std::uint16_t tag = 0;         // serial folded to 16 bits, never 0
   std::atomic<std::uint64_t> next_block{0};
+  const Worker* progress_worker = nullptr;  // the calling thread's worker
+  std::chrono::steady_clock::time_point started, last_report;
   std::atomic<bool> failed{false};
   std::mutex diag_mutex;
   std::vector<std::pair<std::uint64_t, Diagnostic>> faults;  // (block, diagnostic)
@@ -49,6 +52,7 @@ class Worker {
 
  private:
   void run_block(LaunchContext& launch, std::uint64_t linear);
+  void report_progress(LaunchContext& launch);
   bool settle(BlockState& b);  // no thread runnable: complete what can complete
   void release_barrier(BlockState& b);
   void check_pending_reads(BlockState& b);
