@@ -37,8 +37,6 @@ struct WarpState {
   std::array<WarpSlot, 32> slots{};
 };
 
-enum class BarrierKind : std::uint8_t { Plain, Count, And, Or };
-
 struct BlockState {
   const LaunchContext* launch = nullptr;
   Worker* worker = nullptr;
@@ -67,7 +65,8 @@ void yield_thread(ThreadState* t);
 [[noreturn]] void abandon_thread(ThreadState* t);
 
 // Called by intrinsics.
-void block_barrier(BarrierKind kind, int value, Site site);
+// value: this thread's predicate for __syncthreads_count/_and/_or (0 for a plain barrier).
+void block_barrier(int value, Site site);
 std::uint64_t warp_collective(Collective kind, std::uint32_t mask, std::uint64_t value, int arg, int width, Site site);
 
 }  // namespace simt

@@ -166,20 +166,16 @@ void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
     });
   }
 
-  std::size_t done = 0;
+  // Run every runnable thread until it parks or ends; when none can run, settle.
   while (!b.failed) {
-    bool any = false;
     for (unsigned t = 0; t < b.nthreads && !b.failed; ++t) {
       if (b.run[t] != Run::Runnable) continue;
-      any = true;
       t_thread = &threads_[t];
       to_thread[t] = std::move(to_thread[t]).resume();
       t_thread = nullptr;
     }
-    done = std::count(b.run.begin(), b.run.end(), Run::Done);
-    if (done == b.nthreads || b.failed) break;
-    if (!any || std::none_of(b.run.begin(), b.run.end(), [](Run r) { return r == Run::Runnable; }))
-      if (!settle(b)) break;
+    if (b.failed || std::all_of(b.run.begin(), b.run.end(), [](Run r) { return r == Run::Done; })) break;
+    if (std::none_of(b.run.begin(), b.run.end(), [](Run r) { return r == Run::Runnable; }) && !settle(b)) break;
   }
   if (!b.failed) check_pending_reads(b);
   if (b.failed) {

@@ -7,7 +7,7 @@
 namespace simt::detail {
 
 // Out of line so that __builtin_return_address(0) is the kernel's call site.
-void barrier(BarrierKind kind, int value) { block_barrier(kind, value, __builtin_return_address(0)); }
+void barrier(int value) { block_barrier(value, __builtin_return_address(0)); }
 
 std::uint64_t collective(Collective kind, std::uint32_t mask, std::uint64_t value, int arg, int width) {
   return warp_collective(kind, mask, value, arg, width, __builtin_return_address(0));

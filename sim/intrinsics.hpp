@@ -32,7 +32,7 @@ inline constexpr int warpSize = 32;
 #define __constant__ static const
 
 namespace simt::detail {
-__attribute__((noinline)) void barrier(BarrierKind kind, int value);
+__attribute__((noinline)) void barrier(int value);
 __attribute__((noinline)) std::uint64_t collective(Collective kind, std::uint32_t mask, std::uint64_t value, int arg,
                                                    int width);
 [[noreturn]] void device_assert_fail(const char* expr, const char* file, int line);
@@ -50,17 +50,17 @@ template <class T> SIMT_INLINE raw_t<T> from_bits(std::uint64_t bits) {
 }
 }  // namespace simt::detail
 
-SIMT_INLINE void __syncthreads() { simt::detail::barrier(simt::BarrierKind::Plain, 0); }
+SIMT_INLINE void __syncthreads() { simt::detail::barrier(0); }
 SIMT_INLINE int __syncthreads_count(int p) {
-  simt::detail::barrier(simt::BarrierKind::Count, p != 0);
+  simt::detail::barrier(p != 0);
   return simt::t_thread->block->barrier_result;
 }
 SIMT_INLINE int __syncthreads_and(int p) {
-  simt::detail::barrier(simt::BarrierKind::And, p != 0);
+  simt::detail::barrier(p != 0);
   return simt::t_thread->block->barrier_result == int(simt::t_thread->block->nthreads);
 }
 SIMT_INLINE int __syncthreads_or(int p) {
-  simt::detail::barrier(simt::BarrierKind::Or, p != 0);
+  simt::detail::barrier(p != 0);
   return simt::t_thread->block->barrier_result > 0;
 }
 SIMT_INLINE void __syncwarp(unsigned mask = 0xffffffffu) {

@@ -114,13 +114,12 @@ void yield_thread(ThreadState* t) {
   t_thread = t;
 }
 
-void block_barrier(BarrierKind kind, int value, Site site) {
+void block_barrier(int value, Site site) {
   ThreadState* t = current_thread();
   BlockState& b = *t->block;
   b.run[t->linear] = Run::AtBarrier;
   b.barrier_site[t->linear] = site;
   b.barrier_value[t->linear] = value;
-  (void)kind;
   yield_thread(t);
 }
 
