@@ -1,8 +1,11 @@
 // Every device-memory access of a simulated thread lands here: classify the
-// address, check it (bounds, alignment, races, initialisation), account the DRAM
-// estimate, and log it for the warp-level counters.
+// address, check what must be checked at once (alignment, bounds, global races),
+// account the DRAM estimate, and file it in the warp's log for the warp-level
+// counters and the shared-memory checks done at the barrier (sim/warp_log.hpp).
+#include "sim/address_map.hpp"
 #include "sim/context.hpp"
 #include "sim/global_memory.hpp"
+#include "sim/shared_checks.hpp"
 #include "sim/worker.hpp"
 
 #include <fmt/format.h>
@@ -27,11 +30,6 @@ const char* op_name(MemOp op) { return op == MemOp::Load ? "read" : op == MemOp:
   d.address = addr;
   d.allocation = std::move(allocation);
   throw KernelFault(std::move(d));
-}
-
-std::string thread_name(const BlockState& b, std::uint32_t linear) {
-  const dim3 bd = b.launch->cfg.block;
-  return fmt::format("thread ({},{},{})", linear % bd.x, linear / bd.x % bd.y, linear / (bd.x * bd.y));
 }
 
 // ---- DRAM estimate: a sector costs DRAM traffic the first time a launch reads
@@ -83,7 +81,7 @@ void check_global_race(ThreadState* t, const LaunchContext& L, std::uintptr_t ad
       fault(DiagKind::GlobalRace,
             fmt::format("data race on global memory: this {} conflicts with a write by block {} {} in the same launch "
                         "(no barrier orders them)",
-                        op_name(op), w.thread / L.threads_per_block, thread_name(b, w.thread % L.threads_per_block)),
+                        op_name(op), w.thread / L.threads_per_block, b.thread_name(w.thread % L.threads_per_block)),
             t, site, a, memory().nearest(a)->describe());
     Stamp r = Stamp::of(rref.load(std::memory_order_relaxed));
     if (op == MemOp::Store && r.tag == L.tag && (r.thread != me || (r.epoch & 0x8000)) && !ordered(r.thread, r.epoch))
@@ -91,7 +89,7 @@ void check_global_race(ThreadState* t, const LaunchContext& L, std::uintptr_t ad
             fmt::format("data race on global memory: this write conflicts with a read by {} in the same launch",
                         r.thread == kManyBlocks ? std::string("threads of other blocks")
                                                 : fmt::format("block {} {}", r.thread / L.threads_per_block,
-                                                              thread_name(b, r.thread % L.threads_per_block))),
+                                                              b.thread_name(r.thread % L.threads_per_block))),
             t, site, a, memory().nearest(a)->describe());
     if (op == MemOp::Store) {
       wref.store(Stamp{L.tag, epoch, me}.pack(), std::memory_order_relaxed);
@@ -128,87 +126,98 @@ void global_access(ThreadState* t, std::uintptr_t a, unsigned size, MemOp op, Si
     }
     w.last_allocation = alloc;
   }
-  if (op != MemOp::Atomic && checks().races) check_global_race(t, L, a, size, op, site);
+  if (op != MemOp::Atomic && t_address_map.races) check_global_race(t, L, a, size, op, site);
   account_dram(w, L, a, size, op);
-  t->mem_log.push_back(MemEvent::make(site, a, size, op, Space::Global));
 }
 
-void shared_access(ThreadState* t, SharedWindow& win, std::uintptr_t a, unsigned size, MemOp op, Site site) {
+// A divergent warp: per-lane logs, and shared-memory checks done now.
+__attribute__((noinline)) void record_divergent(ThreadState* t, Site site, std::uintptr_t a, unsigned size, MemOp op,
+                                                Space space) {
   BlockState& b = *t->block;
-  const Checks& on = checks();
-  SharedWindows& sw = *b.shared;
-  if (&win == &sw.dynamic && a + size > win.lo + sw.dynamic_bytes)
+  WarpLog& log = *t->log;
+  const AddressMap& m = t_address_map;
+  const SharedCheckFlags on{m.races, m.uninitialized};
+  if (!log.divergent()) {  // the rows so far get their deferred checks before they become lane logs
+    check_shared_rows(b, t->warp, log, on);
+    log.diverge();
+  }
+  if (space == Space::Shared && op != MemOp::Atomic)
+    check_shared_access(b, *b.shared, a, size, op, {static_cast<std::uint16_t>(t->linear), log.sync_count, site}, on);
+  log.lane_log(t->lane).push_back(MemEvent::make(site, a, size, op, space));
+}
+
+// Files the access in the warp's rows; off the fast path once the warp diverges.
+SIMT_INLINE void record(ThreadState* t, Site site, std::uintptr_t a, unsigned size, MemOp op, Space space) {
+  WarpLog& log = *t->log;
+  if (!log.divergent() && log.record(t->lane, site, a, WarpLog::shape(size, op, space, log.sync_count))) return;
+  record_divergent(t, site, a, size, op, space);
+}
+
+[[noreturn]] __attribute__((noinline)) void shared_out_of_bounds(std::uintptr_t a, unsigned size, MemOp op, Site site) {
+  ThreadState* t = t_thread;
+  SharedWindows& sw = *t->block->shared;
+  if (sw.dynamic.contains(a))
     fault(DiagKind::OutOfBoundsShared,
           fmt::format("out-of-bounds shared {} of {} bytes: {} (launch asked for {} bytes of dynamic shared memory)",
                       op_name(op), size, sw.describe(a), sw.dynamic_bytes),
           t, site, a);
-  if (&win == &sw.statics && !sw.statics_allowed(a, size))
-    fault(DiagKind::OutOfBoundsShared,
-          fmt::format("out-of-bounds shared {} of {} bytes at 0x{:x}: {}", op_name(op), size, a, sw.describe(a)), t,
-          site, a);
-  if (op != MemOp::Atomic && (on.races || on.uninitialized)) {
-    const std::uint32_t wsync = b.warps[t->warp].sync_count;
-    auto synced = [&](std::uint32_t other, std::uint32_t other_wsync) {  // ordered by __syncwarp & co.
-      return other / 32 == t->warp && b.warps[t->warp].sync_count > other_wsync;
-    };
-    for (std::uintptr_t w = a & ~std::uintptr_t(3); w < a + size; w += 4) {
-      SharedShadow& s = win.at(w);
-      const bool written = s.written == sw.serial;
-      const bool read_now = s.read == sw.serial && s.r_epoch == b.epoch;
-      if (on.races && written && s.w_epoch == b.epoch && s.w_thread != t->linear && !synced(s.w_thread, s.w_wsync))
-        fault(DiagKind::SharedRace,
-              fmt::format("data race on shared memory: this {} and a write by {} happen between the same two "
-                          "barriers ({}); a __syncthreads() is missing",
-                          op_name(op), thread_name(b, s.w_thread), sw.describe(w)),
-              t, site, w);
-      if (op == MemOp::Store) {
-        if (on.races && read_now && (s.r_thread != t->linear) &&
-            (s.r_thread == kManyReaders || !synced(s.r_thread, s.r_wsync)))
-          fault(DiagKind::SharedRace,
-                fmt::format("data race on shared memory: this write and a read by {} happen between the same two "
-                            "barriers ({}); a __syncthreads() is missing",
-                            s.r_thread == kManyReaders ? std::string("other threads") : thread_name(b, s.r_thread),
-                            sw.describe(w)),
-                t, site, w);
-        s.written = sw.serial;
-        s.w_thread = t->linear;
-        s.w_epoch = b.epoch;
-        s.w_wsync = wsync;
-      } else {
-        if (!written) sw.pending.push_back({w, t->linear, b.epoch, site});
-        if (read_now && s.r_thread != t->linear) s.r_thread = kManyReaders;
-        else if (!read_now) s.r_thread = t->linear;
-        s.read = sw.serial;
-        s.r_epoch = b.epoch;
-        s.r_wsync = wsync;
-      }
-    }
-  }
-  t->mem_log.push_back(MemEvent::make(site, a, size, op, Space::Shared));
+  fault(DiagKind::OutOfBoundsShared,
+        fmt::format("out-of-bounds shared {} of {} bytes at 0x{:x}: {}", op_name(op), size, a, sw.describe(a)), t,
+        site, a);
 }
 
-}  // namespace
+[[noreturn]] __attribute__((noinline)) void misaligned(std::uintptr_t a, unsigned size, MemOp op, Site site) {
+  fault(DiagKind::Misaligned,
+        fmt::format("misaligned {}-byte {} at 0x{:x}: the address must be a multiple of {}", size, op_name(op), a,
+                    size),
+        t_thread, site, a);
+}
 
-namespace detail {
-
-void on_access(const void* p, unsigned size, MemOp op) {
-  Site site = __builtin_return_address(0);
-  ThreadState* t = t_thread;
-  const auto a = reinterpret_cast<std::uintptr_t>(p);
-  if ((size & (size - 1)) == 0 && (a & (size - 1)) != 0)  // sizes are powers of two: no division
-    fault(DiagKind::Misaligned,
-          fmt::format("misaligned {}-byte {} at 0x{:x}: the address must be a multiple of {}", size, op_name(op), a,
-                      size),
-          t, site, a);
-  if (memory().contains(a)) return global_access(t, a, size, op, site);
-  SharedWindows& sw = *t->block->shared;
-  if (sw.statics.contains(a)) return shared_access(t, sw.statics, a, size, op, site);
-  if (sw.dynamic.contains(a)) return shared_access(t, sw.dynamic, a, size, op, site);
+[[noreturn]] __attribute__((noinline)) void invalid_address(std::uintptr_t a, unsigned size, MemOp op, Site site) {
   fault(DiagKind::InvalidAddress,
         fmt::format("{} of {} bytes at 0x{:x}, which is neither device memory nor this thread's stack (a host "
                     "pointer passed to the kernel?)",
                     op_name(op), size, a),
-        t, site, a);
+        t_thread, site, a);
+}
+
+// Every word of [a, a+size) lies in a __shared__ variable this launch may use.
+// Accesses are aligned to their size, so a 16-byte one spans at most 4 words.
+SIMT_INLINE bool statics_allowed(const AddressMap& m, std::uintptr_t a, unsigned size) {
+  const std::uintptr_t first = (a - m.statics_lo) >> 2;
+  if (!m.statics_allowed[first]) return false;
+  for (std::uintptr_t w = first + 1; w <= (a + size - 1 - m.statics_lo) >> 2; ++w)
+    if (!m.statics_allowed[w]) return false;
+  return true;
+}
+
+}  // namespace
+
+thread_local AddressMap t_address_map SIMT_FAST_TLS;
+
+namespace detail {
+
+// The order of the tests follows how often each kind of access comes: a tiled
+// kernel's inner loop reads static __shared__ tiles; most others touch global memory.
+void on_access(const void* p, unsigned size, MemOp op) {
+  const Site site = __builtin_return_address(0);
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  if ((a & (size - 1)) != 0 && (size & (size - 1)) == 0) misaligned(a, size, op, site);  // sizes are powers of two
+  const AddressMap& m = t_address_map;
+  if (a - m.statics_lo < m.statics_size) {
+    if (!statics_allowed(m, a, size)) shared_out_of_bounds(a, size, op, site);
+    return record(t_thread, site, a, size, op, Space::Shared);
+  }
+  if (a - m.global_lo < m.global_size) {
+    ThreadState* t = t_thread;
+    global_access(t, a, size, op, site);
+    return record(t, site, a, size, op, Space::Global);
+  }
+  if (a - m.dynamic_lo < m.dynamic_reserved) {
+    if (a + size > m.dynamic_lo + m.dynamic_bytes) shared_out_of_bounds(a, size, op, site);
+    return record(t_thread, site, a, size, op, Space::Shared);
+  }
+  invalid_address(a, size, op, site);
 }
 
 void on_fp(FpOp op) { t_thread->ops.add(__builtin_return_address(0), static_cast<std::uint32_t>(op)); }

@@ -5,6 +5,7 @@
 #include "sim/counters.hpp"
 #include "sim/diagnostic.hpp"
 #include "sim/shared_memory.hpp"
+#include "sim/warp_log.hpp"
 
 #include <array>
 #include <cstdint>
@@ -33,7 +34,6 @@ struct WarpState {
   std::uint32_t waiting = 0;     // lanes parked at a collective
   std::uint32_t exited = 0;
   std::uint32_t present = 0;     // lanes that exist (last warp may be partial)
-  std::uint32_t sync_count = 0;  // completed collectives: orders intra-warp accesses
   std::array<WarpSlot, 32> slots{};
 };
 
@@ -46,6 +46,7 @@ struct BlockState {
   ThreadState* threads = nullptr;
   std::vector<Run> run;
   std::vector<WarpState> warps;
+  WarpLog* logs = nullptr;               // per warp: memory accesses since the last barrier
   std::uint32_t epoch = 0;               // barriers passed
   std::vector<Site> barrier_site;        // per thread, while AtBarrier
   std::vector<int> barrier_value;        // per thread, for __syncthreads_count/and/or
@@ -56,6 +57,7 @@ struct BlockState {
 
   void fail(Diagnostic d);               // record the block's first fault
   Diagnostic make_diag(DiagKind k, std::string msg, const ThreadState* t, Site site) const;
+  std::string thread_name(std::uint32_t linear) const;  // "thread (3,1,0)"
 };
 
 // Park the current thread until the scheduler resumes it.

@@ -11,6 +11,7 @@
 namespace simt {
 
 struct BlockState;
+class WarpLog;
 
 struct ThreadState {
   uint3 thread_idx{};
@@ -18,7 +19,7 @@ struct ThreadState {
   unsigned lane = 0, warp = 0;
   BlockState* block = nullptr;
   std::uintptr_t stack_lo = 0, stack_size = 0;  // the fiber stack: locals live here
-  std::vector<MemEvent> mem_log;
+  WarpLog* log = nullptr;  // of this thread's warp
   SiteCounts ops;
   bool abandoned = false;  // left parked forever (see abandon_thread)
 };

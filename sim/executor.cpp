@@ -1,8 +1,10 @@
 #include "sim/executor.hpp"
 
+#include "sim/address_map.hpp"
 #include "sim/crash_guard.hpp"
 #include "sim/global_memory.hpp"
 #include "sim/runtime.hpp"
+#include "sim/shared_checks.hpp"
 #include "sim/worker.hpp"
 
 #include <fmt/format.h>
@@ -89,6 +91,7 @@ void Worker::run_launch(LaunchContext& launch) {
   guard_this_thread();
   shared.prepare(*launch.module, launch.cfg.dynamic_shared);
   shared.set_kernel(launch.full_name);
+  map_addresses();
   t_geometry = &launch.geometry;
   last_allocation = nullptr;
   const bool reports_progress = this == launch.progress_worker && progress_callback();
@@ -100,6 +103,21 @@ void Worker::run_launch(LaunchContext& launch) {
     if (reports_progress) report_progress(launch);
   }
   t_geometry = nullptr;
+}
+
+void Worker::map_addresses() {
+  const GlobalMemory& gm = GlobalMemory::instance();
+  AddressMap& m = t_address_map;
+  m.global_lo = gm.base();
+  m.global_size = gm.arena_bytes();
+  m.statics_lo = shared.statics.lo;
+  m.statics_size = shared.statics.hi - shared.statics.lo;
+  m.statics_allowed = shared.allowed_words();
+  m.dynamic_lo = shared.dynamic.lo;
+  m.dynamic_bytes = shared.dynamic_bytes;
+  m.dynamic_reserved = shared.dynamic.hi - shared.dynamic.lo;
+  m.races = checks().races;
+  m.uninitialized = checks().uninitialized;
 }
 
 // Only the calling thread's worker reports, at most ten times a second, and only
@@ -125,6 +143,8 @@ void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
   b.threads = threads_.data();
   b.run.assign(b.nthreads, Run::Runnable);
   b.warps.assign(b.nwarps, WarpState{});
+  for (unsigned w = 0; w < b.nwarps; ++w) logs_[w].reset_block();
+  b.logs = logs_.data();
   b.barrier_site.assign(b.nthreads, nullptr);
   b.barrier_value.assign(b.nthreads, 0);
   b.shared = &shared;
@@ -140,7 +160,7 @@ void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
     ts.block = &b;
     ts.stack_lo = stacks_ + t * (kStackBytes + kGuardBytes) + kGuardBytes;
     ts.stack_size = kStackBytes;
-    ts.mem_log.clear();
+    ts.log = &logs_[ts.warp];
     ts.ops.clear();
     ts.abandoned = false;
     b.warps[ts.warp].present |= 1u << ts.lane;
@@ -177,7 +197,7 @@ void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
     if (b.failed || std::all_of(b.run.begin(), b.run.end(), [](Run r) { return r == Run::Done; })) break;
     if (std::none_of(b.run.begin(), b.run.end(), [](Run r) { return r == Run::Runnable; }) && !settle(b)) break;
   }
-  if (!b.failed) check_pending_reads(b);
+  if (!b.failed) close_interval(b);
   if (b.failed) {
     stop_fibers(b);
     std::lock_guard lock(launch.diag_mutex);
@@ -185,7 +205,6 @@ void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
     launch.failed = true;
     return;
   }
-  flush_memory_logs(b);
   count_operations(b);
 }
 
@@ -218,18 +237,38 @@ void Worker::check_pending_reads(BlockState& b) {
   b.fail(std::move(d));
 }
 
-void Worker::flush_memory_logs(BlockState& b) {
-  std::array<const std::vector<MemEvent>*, 32> lanes{};
+// At each barrier and at the end of the block: the checks that waited for the
+// interval to end, then the interval's memory instructions are counted.
+void Worker::close_interval(BlockState& b) {
+  const SharedCheckFlags on{checks().races, checks().uninitialized};
+  try {
+    for (unsigned w = 0; w < b.nwarps; ++w)
+      if (!logs_[w].divergent()) check_shared_rows(b, w, logs_[w], on);
+  } catch (const KernelFault& f) {
+    b.fail(f.diag);
+    return;
+  }
+  check_pending_reads(b);
+  if (b.failed) return;
   for (unsigned w = 0; w < b.nwarps; ++w) {
-    lanes.fill(nullptr);
-    for (unsigned l = 0; l < 32 && w * 32 + l < b.nthreads; ++l) lanes[l] = &threads_[w * 32 + l].mem_log;
-    scratch_.clear();
-    group_warp_accesses(lanes, scratch_);
-    for (const WarpAccess& a : scratch_) {
-      count_access(a, totals);
-      count_access(a, per_site[a.site]);
+    WarpLog& log = logs_[w];
+    if (log.divergent()) {
+      std::array<const std::vector<MemEvent>*, 32> lanes{};
+      for (unsigned l = 0; l < 32; ++l) lanes[l] = &log.lane_logs()[l];
+      scratch_.clear();
+      group_warp_accesses(lanes, scratch_);
+      count_memory_instructions(scratch_);
+    } else {
+      count_memory_instructions(log.rows());
     }
-    for (unsigned l = 0; l < 32 && w * 32 + l < b.nthreads; ++l) threads_[w * 32 + l].mem_log.clear();
+    log.clear_interval();
+  }
+}
+
+void Worker::count_memory_instructions(std::span<const WarpAccess> instructions) {
+  for (const WarpAccess& a : instructions) {
+    count_access(a, totals);
+    count_access(a, per_site[a.site]);
   }
 }
 

@@ -30,6 +30,7 @@ class GlobalMemory {
   const Allocation* nearest(std::uintptr_t addr) const;
   bool contains(std::uintptr_t addr) const { return addr - base_ < size_; }
   std::uintptr_t base() const { return base_; }
+  std::size_t arena_bytes() const { return size_; }
   std::size_t bytes_in_use() const { return in_use_; }
 
   // Shadow words beside each 4-byte word (race detection) and each 32-byte sector

@@ -42,11 +42,12 @@ void SharedWindows::prepare(const Module& m, std::size_t dyn_bytes) {
 }
 
 void SharedWindows::begin_block() {
-  if (++serial == 0) {  // wrapped: forget everything so old serials cannot match
+  if (interval >= 0xF0000000u) {  // near wrapping: forget everything so old intervals cannot match
     std::fill(statics.shadow.begin(), statics.shadow.end(), SharedShadow{});
     std::fill(dynamic.shadow.begin(), dynamic.shadow.end(), SharedShadow{});
-    serial = 1;
+    interval = 0;
   }
+  block_start = ++interval;
   pending.clear();
 }
 
@@ -65,7 +66,7 @@ std::string SharedWindows::describe(std::uintptr_t a) const {
 
 void SharedWindows::set_kernel(const std::string& full_name) {
   kernel_prefix_ = full_name + "::";
-  allowed_.assign(statics.shadow.size(), 0);
+  allowed_.assign(statics.shadow.size() + 4, 0);
   if (!module) return;
   for (const SharedVariable& v : module->shared) {
     if (!belongs_to_launch(v)) continue;

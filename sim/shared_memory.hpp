@@ -12,18 +12,19 @@
 
 namespace simt {
 
+// Per 4-byte word. An interval is the stretch between two barriers of a block on
+// this worker; intervals are numbered on, across blocks, so "written in this
+// interval" and "written by this block" are each one comparison.
 struct SharedShadow {
-  std::uint32_t written = 0;   // block serial of the last write (0: never)
-  std::uint32_t w_thread = 0, w_epoch = 0, w_wsync = 0;
-  std::uint32_t read = 0;      // block serial of the last read
-  std::uint32_t r_thread = 0, r_epoch = 0, r_wsync = 0;  // r_thread = kManyReaders if several
+  std::uint32_t w_interval = 0, r_interval = 0;  // of the last write / read (0: never)
+  std::uint32_t w_sync = 0, r_sync = 0;          // the accessing warp's collective count then
+  std::uint16_t w_thread = 0, r_thread = 0;      // r_thread = kManyReaders if several
 };
-constexpr std::uint32_t kManyReaders = 0xFFFFFFFFu;
+constexpr std::uint16_t kManyReaders = 0xFFFF;  // above any thread index (blocks have at most 1024)
 
-struct PendingRead {       // a read of a word nobody had written yet (yet: maybe later in this interval)
+struct PendingRead {       // a read of a word this block had not written
   std::uintptr_t addr;
   std::uint32_t thread;
-  std::uint32_t epoch;
   Site site;
 };
 
@@ -39,22 +40,23 @@ struct SharedWindows {
   SharedWindow statics;         // this worker's copy of the module's __shared__ variables
   SharedWindow dynamic;         // this worker's extern __shared__ buffer (whole reservation)
   std::size_t dynamic_bytes = 0;  // what this launch asked for
-  std::uint32_t serial = 0;     // increments per block run on this worker
+  std::uint32_t interval = 0;     // the current interval (see SharedShadow)
+  std::uint32_t block_start = 0;  // the interval this block began with
   std::vector<PendingRead> pending;
 
   void prepare(const Module& m, std::size_t dynamic_bytes);  // once per launch on this worker
   void begin_block();
+  void next_interval() { ++interval; }  // at a barrier
+  SharedWindow& window_of(std::uintptr_t a) { return statics.contains(a) ? statics : dynamic; }
   std::string describe(std::uintptr_t a) const;  // "tile (offset 64 of 1024 bytes)"
   // A kernel may use its own __shared__ variables and those of device functions,
   // but not another kernel's (they share one thread-local block here, not on a GPU).
   void set_kernel(const std::string& full_name);  // per launch, after prepare()
   bool belongs_to_launch(const SharedVariable& v) const;
   // Every word of [a, a+size) lies in a variable this kernel may use.
-  bool statics_allowed(std::uintptr_t a, std::size_t size) const {
-    for (std::uintptr_t w = (a - statics.lo) >> 2; w <= (a + size - 1 - statics.lo) >> 2; ++w)
-      if (w >= allowed_.size() || !allowed_[w]) return false;
-    return true;
-  }
+  // Per word of the statics window, padded so that a 16-byte access starting in
+  // the window can be looked up without a bounds check.
+  const std::uint8_t* allowed_words() const { return allowed_.data(); }
 
  private:
   std::string kernel_prefix_;         // "name(signature)::" of the running kernel

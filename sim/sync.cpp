@@ -84,8 +84,8 @@ void complete(BlockState& b, WarpState& w, std::uint32_t group) {
     }
   }
   w.waiting &= ~group;
-  ++w.sync_count;
   const unsigned warp_index = static_cast<unsigned>(&w - b.warps.data());
+  ++b.logs[warp_index].sync_count;
   for (int l = 0; l < 32; ++l)
     if (group >> l & 1) b.run[warp_index * 32 + l] = Run::Runnable;
 }
@@ -106,6 +106,11 @@ Diagnostic BlockState::make_diag(DiagKind k, std::string msg, const ThreadState*
   if (t) d.thread = t->thread_idx;
   d.site = site;
   return d;
+}
+
+std::string BlockState::thread_name(std::uint32_t linear) const {
+  const dim3 bd = launch->cfg.block;
+  return fmt::format("thread ({},{},{})", linear % bd.x, linear / bd.x % bd.y, linear / (bd.x * bd.y));
 }
 
 void yield_thread(ThreadState* t) {
@@ -226,13 +231,13 @@ bool Worker::settle(BlockState& b) {
 }
 
 void Worker::release_barrier(BlockState& b) {
-  check_pending_reads(b);
+  close_interval(b);
   if (b.failed) return;
   int count = 0;
   for (unsigned t = 0; t < b.nthreads; ++t) count += b.barrier_value[t] != 0;
   b.barrier_result = count;
   ++b.epoch;
-  flush_memory_logs(b);  // keeps logs short in long kernels; grouping is per interval anyway
+  b.shared->next_interval();
   for (unsigned t = 0; t < b.nthreads; ++t) b.run[t] = Run::Runnable;
 }
 

@@ -6,6 +6,7 @@
 #include "sim/global_memory.hpp"
 #include "sim/symbols.hpp"
 #include "sim/warp_grouping.hpp"
+#include "sim/warp_log.hpp"
 
 #include <boost/context/fiber.hpp>
 
@@ -55,13 +56,16 @@ class Worker {
   void report_progress(LaunchContext& launch);
   bool settle(BlockState& b);  // no thread runnable: complete what can complete
   void release_barrier(BlockState& b);
+  void map_addresses();  // t_address_map for this launch
   void check_pending_reads(BlockState& b);
-  void flush_memory_logs(BlockState& b);
+  void close_interval(BlockState& b);  // at a barrier and at the end of the block
+  void count_memory_instructions(std::span<const WarpAccess> instructions);
   void count_operations(BlockState& b);
   void stop_fibers(BlockState& b);
 
   std::uintptr_t stacks_ = 0;
   std::vector<ThreadState> threads_;
+  std::array<WarpLog, 32> logs_;  // a block has at most 32 warps
   std::vector<WarpAccess> scratch_;
   struct OpTotal {
     Site site;

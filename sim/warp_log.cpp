@@ -1,0 +1,39 @@
+#include "sim/warp_log.hpp"
+
+namespace simt {
+
+WarpAccess* WarpLog::open_row(Site site, std::uint64_t shape) {
+  if (count_ == rows_.size()) {  // grow; storage is reused by later intervals and blocks
+    const std::size_t n = rows_.empty() ? 64 : rows_.size() * 2;
+    rows_.resize(n);
+    keys_.resize(n);
+  }
+  keys_[count_] = {site, shape};
+  WarpAccess& row = rows_[count_++];
+  row.site = site;
+  row.size = static_cast<std::uint32_t>(shape & 0xFF);
+  row.op = static_cast<MemOp>(shape >> 8 & 0xFF);
+  row.space = static_cast<Space>(shape >> 16 & 0xFF);
+  row.active = 0;
+  return &row;
+}
+
+void WarpLog::diverge() {
+  for (std::uint32_t k = 0; k < count_; ++k) {
+    const WarpAccess& row = rows_[k];
+    for (unsigned lane = 0; lane < 32; ++lane)
+      if (row.active >> lane & 1) lanes_[lane].push_back(MemEvent::make(row.site, row.addr[lane], row.size, row.op, row.space));
+  }
+  count_ = 0;
+  divergent_ = true;
+}
+
+void WarpLog::clear_interval() {
+  count_ = 0;
+  seq_.fill(0);
+  if (divergent_)
+    for (auto& l : lanes_) l.clear();
+  divergent_ = false;
+}
+
+}  // namespace simt

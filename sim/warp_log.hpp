@@ -1,0 +1,80 @@
+// What the lanes of one warp accessed in memory since the block's last barrier.
+//
+// Lanes run one after another, each up to the next barrier or collective. Lane L's
+// k-th access is written into row k, column L. While every lane follows the same
+// sequence of sites (a convergent warp, the common case), row k *is* the warp's
+// k-th memory instruction: counting needs no grouping pass, and the checks that can
+// wait (shared-memory races and uninitialised reads) run over whole rows at the
+// barrier. The first lane that meets another site than its row's, or arrives after
+// a different number of warp collectives, turns the warp divergent: its rows become
+// per-lane logs, grouped at the barrier by the general rule (group_warp_accesses),
+// and its later accesses are checked as they happen.
+#pragma once
+#include "sim/events.hpp"
+#include "sim/warp_grouping.hpp"
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace simt {
+
+class WarpLog {
+ public:
+  // What must agree for two lanes' accesses to be one instruction, besides the site.
+  static std::uint64_t shape(std::uint32_t size, MemOp op, Space space, std::uint32_t sync_count) {
+    return size | std::uint64_t(op) << 8 | std::uint64_t(space) << 16 | std::uint64_t(sync_count) << 32;
+  }
+
+  // Row mode: files the access and returns true, or returns false if it does not
+  // fit the rows (the warp has diverged; the caller switches to per-lane logs).
+  bool record(unsigned lane, Site site, std::uint64_t addr, std::uint64_t shape) {
+    const std::uint32_t k = seq_[lane];
+    WarpAccess* row;
+    if (k < count_) {
+      if (keys_[k].site != site || keys_[k].shape != shape) return false;
+      row = &rows_[k];
+    } else {
+      row = open_row(site, shape);
+    }
+    row->addr[lane] = addr;
+    row->active |= 1u << lane;
+    seq_[lane] = k + 1;
+    return true;
+  }
+
+  bool divergent() const { return divergent_; }
+  // Rows so far become per-lane logs, in each lane's program order.
+  void diverge();
+  std::vector<MemEvent>& lane_log(unsigned lane) { return lanes_[lane]; }
+  std::span<const std::vector<MemEvent>> lane_logs() const { return lanes_; }
+
+  std::span<const WarpAccess> rows() const { return {rows_.data(), count_}; }
+  // The warp's collective count when row k was opened: every lane in it agrees.
+  std::uint32_t row_sync_count(std::size_t k) const { return static_cast<std::uint32_t>(keys_[k].shape >> 32); }
+
+  void clear_interval();  // after the barrier has counted and checked everything
+  void reset_block() {    // a new block starts on this warp slot
+    clear_interval();
+    sync_count = 0;
+  }
+
+  std::uint32_t sync_count = 0;  // completed collectives: orders this warp's accesses
+
+ private:
+  struct Key {
+    Site site;
+    std::uint64_t shape;
+  };
+  WarpAccess* open_row(Site site, std::uint64_t shape);
+
+  std::vector<Key> keys_;         // [0, count_) in use; storage kept between intervals
+  std::vector<WarpAccess> rows_;
+  std::uint32_t count_ = 0;
+  std::array<std::uint32_t, 32> seq_{};  // next row of each lane
+  bool divergent_ = false;
+  std::array<std::vector<MemEvent>, 32> lanes_;
+};
+
+}  // namespace simt
