@@ -2,7 +2,6 @@
 // address, check what must be checked at once (alignment, bounds, global races),
 // account the DRAM estimate, and file it in the warp's log for the warp-level
 // counters and the shared-memory checks done at the barrier (sim/warp_log.hpp).
-#include "sim/address_map.hpp"
 #include "sim/context.hpp"
 #include "sim/global_memory.hpp"
 #include "sim/shared_checks.hpp"
@@ -193,14 +192,15 @@ SIMT_INLINE bool statics_allowed(const AddressMap& m, std::uintptr_t a, unsigned
 
 }  // namespace
 
-thread_local AddressMap t_address_map SIMT_FAST_TLS;
+thread_local constinit AddressMap t_address_map SIMT_FAST_TLS;
 
 namespace detail {
 
 // The order of the tests follows how often each kind of access comes: a tiled
 // kernel's inner loop reads static __shared__ tiles; most others touch global memory.
-void on_access(const void* p, unsigned size, MemOp op) {
-  const Site site = __builtin_return_address(0);
+void on_access_here(const void* p, unsigned size, MemOp op) { on_access(p, size, op, __builtin_return_address(0)); }
+
+void on_access(const void* p, unsigned size, MemOp op, Site site) {
   const auto a = reinterpret_cast<std::uintptr_t>(p);
   if ((a & (size - 1)) != 0 && (size & (size - 1)) == 0) misaligned(a, size, op, site);  // sizes are powers of two
   const AddressMap& m = t_address_map;

@@ -2,6 +2,8 @@
 // instrumented types call. Everything a kernel touches goes through here.
 #pragma once
 #include "sim/events.hpp"
+#include "sim/site_counts.hpp"
+#include "sim/warp_log.hpp"
 #include "sim/vector_types.hpp"
 
 #include <cstdint>
@@ -32,16 +34,58 @@ struct LaunchGeometry {
 // initial-exec: these are read on every access; the general TLS model would cost
 // a __tls_get_addr call each time inside the shared library.
 #define SIMT_FAST_TLS __attribute__((tls_model("initial-exec")))
-extern thread_local ThreadState* t_thread SIMT_FAST_TLS;  // null outside kernels
-extern thread_local const LaunchGeometry* t_geometry SIMT_FAST_TLS;
-extern thread_local uint3 t_block_idx SIMT_FAST_TLS;
+// constinit: no dynamic initialisation, so reads need no TLS-wrapper call check.
+extern thread_local constinit ThreadState* t_thread SIMT_FAST_TLS;  // null outside kernels
+extern thread_local constinit const LaunchGeometry* t_geometry SIMT_FAST_TLS;
+extern thread_local constinit uint3 t_block_idx SIMT_FAST_TLS;
 
 SIMT_INLINE ThreadState* current_thread() { return t_thread; }
 
+// A worker's map of the simulated device's memory, read on every access. It is
+// thread-local (one worker = one host thread) so that classifying an address is a
+// few comparisons against values at fixed offsets, with no pointer chasing.
+struct AddressMap {
+  std::uintptr_t global_lo = 0, global_size = 0;    // the cudaMalloc arena
+  std::uintptr_t statics_lo = 0, statics_size = 0;  // this worker's __shared__ variables
+  const std::uint8_t* statics_allowed = nullptr;    // per word: a variable this launch may use
+  std::uintptr_t dynamic_lo = 0, dynamic_bytes = 0, dynamic_reserved = 0;  // extern __shared__
+  bool races = true, uninitialized = true;          // the launch's sanitizer switches
+};
+extern thread_local constinit AddressMap t_address_map SIMT_FAST_TLS;
+
+// The address of the instruction after this point in the compiled kernel: a
+// per-call-site key for counters, taken without a call (an inlined function has no
+// return address of its own). Resolved to a source line like a return address.
+#if defined(__x86_64__)
+#define SIMT_CODE_ADDRESS(out) asm volatile("leaq 0(%%rip), %0" : "=r"(out))
+#elif defined(__aarch64__)
+#define SIMT_CODE_ADDRESS(out) asm volatile("adr %0, 1f\n1:" : "=r"(out))
+#endif
+
 namespace detail {
-// Out of line so that __builtin_return_address(0) names the kernel's call site.
-__attribute__((noinline)) void on_access(const void* p, unsigned size, MemOp op);
+// Everything the inline path below does not settle: global memory, faults,
+// divergent warps. sim/access.cpp.
+void on_access(const void* p, unsigned size, MemOp op, Site site);
+// The same, naming the call site by its return address (targets without SIMT_CODE_ADDRESS).
+__attribute__((noinline)) void on_access_here(const void* p, unsigned size, MemOp op);
 __attribute__((noinline)) void on_fp(FpOp op);
+
+// The common case, inlined into kernel code: an aligned access to shared memory
+// the launch may use, by a convergent warp. Only files it in the warp's row; the
+// shared-memory checks run on whole rows at the barrier (sim/shared_checks.hpp).
+SIMT_INLINE bool record_shared(ThreadState* t, std::uintptr_t a, unsigned size, MemOp op, Site site) {
+  const AddressMap& m = t_address_map;
+  if ((a & (size - 1)) != 0) return false;
+  if (a - m.statics_lo < m.statics_size) {
+    const std::uintptr_t word = (a - m.statics_lo) >> 2;  // the table is padded past the window's end
+    for (unsigned i = 0; i < (size + 3) / 4; ++i)          // size is a constant here: unrolled
+      if (!m.statics_allowed[word + i]) return false;
+  } else if (a - m.dynamic_lo >= m.dynamic_bytes || a + size > m.dynamic_lo + m.dynamic_bytes) {
+    return false;
+  }
+  WarpLog& log = *t->log;
+  return log.record(t->lane, site, a, WarpLog::shape(size, op, Space::Shared, log.sync_count));
+}
 }  // namespace detail
 
 // Called by the instrumented types for every read/write of a value that may live
@@ -49,12 +93,28 @@ __attribute__((noinline)) void on_fp(FpOp op);
 SIMT_INLINE void touch(const void* p, unsigned size, MemOp op) {
   ThreadState* t = t_thread;
   if (!t) return;  // host code
-  if (reinterpret_cast<std::uintptr_t>(p) - t->stack_lo < t->stack_size) return;
-  detail::on_access(p, size, op);
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  if (a - t->stack_lo < t->stack_size) return;
+#ifdef SIMT_CODE_ADDRESS
+  Site site;
+  SIMT_CODE_ADDRESS(site);
+  if (detail::record_shared(t, a, size, op, site)) return;
+  detail::on_access(p, size, op, site);
+#else
+  detail::on_access_here(p, size, op);
+#endif
 }
 
 SIMT_INLINE void count_fp(FpOp op) {
-  if (t_thread) detail::on_fp(op);
+  ThreadState* t = t_thread;
+  if (!t) return;
+#ifdef SIMT_CODE_ADDRESS
+  const void* site;
+  SIMT_CODE_ADDRESS(site);
+  t->ops.add(site, static_cast<std::uint32_t>(op));
+#else
+  detail::on_fp(op);
+#endif
 }
 
 }  // namespace simt

@@ -1,9 +1,7 @@
 // What one simulated thread records while it runs: its memory accesses (to be
 // grouped into warp-level instructions later) and its per-site arithmetic counts.
 #pragma once
-#include <array>
 #include <cstdint>
-#include <vector>
 
 namespace simt {
 
@@ -35,47 +33,5 @@ struct MemEvent {
 // their own (docs/counters.md, "Fidelity limits").
 enum class FpOp : std::uint8_t { FAdd, FMul, FFma, DAdd, DMul, DFma, FDiv, DDiv, FSqrt, DSqrt, Count };
 constexpr int kFpOpCount = static_cast<int>(FpOp::Count);
-
-// Per-thread, per-site operation counts: a small direct-mapped table because a
-// kernel's inner loop touches only a handful of sites.
-class SiteCounts {
- public:
-  struct Entry {
-    Site site = nullptr;
-    std::uint32_t kind = 0;  // FpOp, or kWarpOpKind for collectives
-    std::uint64_t count = 0;
-  };
-  void add(Site site, std::uint32_t kind) {
-    const std::size_t slot = (reinterpret_cast<std::uintptr_t>(site) >> 2) & (kSlots - 1);
-    Entry& e = slots_[slot];
-    if (e.site == site) { ++e.count; return; }
-    if (e.site == nullptr) {
-      e = {site, kind, 1};
-      used_.push_back(static_cast<std::uint8_t>(slot));
-      return;
-    }
-    add_overflow(site, kind);
-  }
-  template <class F> void for_each(F&& f) const {
-    for (std::uint8_t i : used_) f(slots_[i]);
-    for (const Entry& e : overflow_) f(e);
-  }
-  // Cheap when few sites were used, which is the common case: only those are reset.
-  void clear() {
-    for (std::uint8_t i : used_) slots_[i] = Entry{};
-    used_.clear();
-    overflow_.clear();
-  }
-
- private:
-  static constexpr std::size_t kSlots = 64;
-  void add_overflow(Site site, std::uint32_t kind) {
-    for (Entry& e : overflow_) if (e.site == site) { ++e.count; return; }
-    overflow_.push_back({site, kind, 1});
-  }
-  std::array<Entry, kSlots> slots_{};
-  std::vector<std::uint8_t> used_;
-  std::vector<Entry> overflow_;
-};
 
 }  // namespace simt

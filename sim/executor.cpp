@@ -1,6 +1,5 @@
 #include "sim/executor.hpp"
 
-#include "sim/address_map.hpp"
 #include "sim/crash_guard.hpp"
 #include "sim/global_memory.hpp"
 #include "sim/runtime.hpp"
@@ -19,9 +18,9 @@
 
 namespace simt {
 
-thread_local ThreadState* t_thread SIMT_FAST_TLS = nullptr;
-thread_local const LaunchGeometry* t_geometry SIMT_FAST_TLS = nullptr;
-thread_local uint3 t_block_idx SIMT_FAST_TLS{};
+thread_local constinit ThreadState* t_thread SIMT_FAST_TLS = nullptr;
+thread_local constinit const LaunchGeometry* t_geometry SIMT_FAST_TLS = nullptr;
+thread_local constinit uint3 t_block_idx SIMT_FAST_TLS{};
 
 namespace ctx = boost::context;
 

@@ -24,7 +24,7 @@ struct SharedCheckFlags {
 [[noreturn]] void shared_race(BlockState& b, const SharedAccessor& who, MemOp op, std::uintptr_t word,
                               std::uint16_t other, bool other_wrote);
 
-inline void check_shared_word(BlockState& b, SharedWindows& sw, std::uintptr_t word, MemOp op,
+SIMT_INLINE void check_shared_word(BlockState& b, SharedWindows& sw, std::uintptr_t word, MemOp op,
                               const SharedAccessor& who, SharedCheckFlags on) {
   SharedShadow& s = sw.window_of(word).at(word);
   const std::uint32_t now = sw.interval;
@@ -51,7 +51,7 @@ inline void check_shared_word(BlockState& b, SharedWindows& sw, std::uintptr_t w
 }
 
 // Every word of one thread's shared load or store.
-inline void check_shared_access(BlockState& b, SharedWindows& sw, std::uintptr_t addr, std::uint32_t size, MemOp op,
+SIMT_INLINE void check_shared_access(BlockState& b, SharedWindows& sw, std::uintptr_t addr, std::uint32_t size, MemOp op,
                                 const SharedAccessor& who, SharedCheckFlags on) {
   for (std::uintptr_t w = addr & ~std::uintptr_t(3); w < addr + size; w += 4) check_shared_word(b, sw, w, op, who, on);
 }

@@ -4,22 +4,13 @@
 #pragma once
 #include "sim/counters.hpp"
 #include "sim/events.hpp"
+#include "sim/warp_access.hpp"
 
 #include <cstdint>
 #include <span>
 #include <vector>
 
 namespace simt {
-
-// One warp-level memory instruction: what each active lane asked for.
-struct WarpAccess {
-  Site site;
-  MemOp op;
-  Space space;
-  std::uint32_t size;
-  std::uint32_t active = 0;          // lane mask
-  std::uint64_t addr[32];
-};
 
 // Lanes that executed the k-th dynamic instance of the same site form one
 // instruction (SIMT reconvergence for structured code).

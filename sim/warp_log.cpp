@@ -3,10 +3,12 @@
 namespace simt {
 
 WarpAccess* WarpLog::open_row(Site site, std::uint64_t shape) {
-  if (count_ == rows_.size()) {  // grow; storage is reused by later intervals and blocks
-    const std::size_t n = rows_.empty() ? 64 : rows_.size() * 2;
-    rows_.resize(n);
-    keys_.resize(n);
+  if (count_ == row_store_.size()) {  // grow; storage is reused by later intervals and blocks
+    const std::size_t n = row_store_.empty() ? 64 : row_store_.size() * 2;
+    row_store_.resize(n);
+    key_store_.resize(n);
+    rows_ = row_store_.data();
+    keys_ = key_store_.data();
   }
   keys_[count_] = {site, shape};
   WarpAccess& row = rows_[count_++];

@@ -11,7 +11,7 @@
 // and its later accesses are checked as they happen.
 #pragma once
 #include "sim/events.hpp"
-#include "sim/warp_grouping.hpp"
+#include "sim/warp_access.hpp"
 
 #include <array>
 #include <cstdint>
@@ -22,14 +22,20 @@ namespace simt {
 
 class WarpLog {
  public:
+  WarpLog() = default;
+  WarpLog(const WarpLog&) = delete;  // points into its own storage
+  WarpLog& operator=(const WarpLog&) = delete;
+
   // What must agree for two lanes' accesses to be one instruction, besides the site.
   static std::uint64_t shape(std::uint32_t size, MemOp op, Space space, std::uint32_t sync_count) {
     return size | std::uint64_t(op) << 8 | std::uint64_t(space) << 16 | std::uint64_t(sync_count) << 32;
   }
 
-  // Row mode: files the access and returns true, or returns false if it does not
-  // fit the rows (the warp has diverged; the caller switches to per-lane logs).
+  // Files the access in its row and returns true; returns false if the warp is
+  // divergent or the access does not fit the rows (the caller then handles it).
+  // Inlined into kernel code: keep it short.
   bool record(unsigned lane, Site site, std::uint64_t addr, std::uint64_t shape) {
+    if (divergent_) return false;
     const std::uint32_t k = seq_[lane];
     WarpAccess* row;
     if (k < count_) {
@@ -50,7 +56,7 @@ class WarpLog {
   std::vector<MemEvent>& lane_log(unsigned lane) { return lanes_[lane]; }
   std::span<const std::vector<MemEvent>> lane_logs() const { return lanes_; }
 
-  std::span<const WarpAccess> rows() const { return {rows_.data(), count_}; }
+  std::span<const WarpAccess> rows() const { return {rows_, count_}; }
   // The warp's collective count when row k was opened: every lane in it agrees.
   std::uint32_t row_sync_count(std::size_t k) const { return static_cast<std::uint32_t>(keys_[k].shape >> 32); }
 
@@ -67,13 +73,17 @@ class WarpLog {
     Site site;
     std::uint64_t shape;
   };
-  WarpAccess* open_row(Site site, std::uint64_t shape);
+  // Out of line: once per row, not once per lane.
+  __attribute__((noinline)) WarpAccess* open_row(Site site, std::uint64_t shape);
 
-  std::vector<Key> keys_;         // [0, count_) in use; storage kept between intervals
-  std::vector<WarpAccess> rows_;
-  std::uint32_t count_ = 0;
-  std::array<std::uint32_t, 32> seq_{};  // next row of each lane
+  // What record() reads first, together.
   bool divergent_ = false;
+  std::uint32_t count_ = 0;       // rows [0, count_) in use
+  Key* keys_ = nullptr;           // point into the vectors below, which keep their
+  WarpAccess* rows_ = nullptr;    // storage between intervals and blocks
+  std::array<std::uint32_t, 32> seq_{};  // next row of each lane
+  std::vector<Key> key_store_;
+  std::vector<WarpAccess> row_store_;
   std::array<std::vector<MemEvent>, 32> lanes_;
 };
 
