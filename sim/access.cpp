@@ -108,9 +108,13 @@ void check_global_race(ThreadState* t, const LaunchContext& L, std::uintptr_t ad
 void global_access(ThreadState* t, std::uintptr_t a, unsigned size, MemOp op, Site site) {
   Worker& w = *t->block->worker;
   const LaunchContext& L = *t->block->launch;
-  const Allocation* alloc = w.last_allocation;
-  if (!alloc || a < alloc->base || a + size > alloc->base + alloc->size || !alloc->live) {
-    alloc = memory().find(a, size);
+  auto fits = [&](const Allocation* al) {
+    return al && a - al->base < al->size && a + size <= al->base + al->size && al->live;
+  };
+  const Allocation* alloc = w.recent_allocations[0];
+  if (!fits(alloc)) {  // kernels mostly alternate between a few arrays: keep the last two
+    alloc = w.recent_allocations[1];
+    if (!fits(alloc)) alloc = memory().find(a, size);
     if (!alloc) {
       const Allocation* near = memory().nearest(a);
       std::string where =
@@ -123,7 +127,8 @@ void global_access(ThreadState* t, std::uintptr_t a, unsigned size, MemOp op, Si
             fmt::format("out-of-bounds global {} of {} bytes at 0x{:x}: {}", op_name(op), size, a, where), t, site, a,
             near ? near->describe() : "");
     }
-    w.last_allocation = alloc;
+    w.recent_allocations[1] = w.recent_allocations[0];
+    w.recent_allocations[0] = alloc;
   }
   if (op != MemOp::Atomic && t_address_map.races) check_global_race(t, L, a, size, op, site);
   account_dram(w, L, a, size, op);

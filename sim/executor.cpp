@@ -92,7 +92,8 @@ void Worker::run_launch(LaunchContext& launch) {
   shared.set_kernel(launch.full_name);
   map_addresses();
   t_geometry = &launch.geometry;
-  last_allocation = nullptr;
+  recent_allocations[0] = recent_allocations[1] = nullptr;
+  site_cache_.fill({});  // per_site was emptied after the last launch
   const bool reports_progress = this == launch.progress_worker && progress_callback();
   for (;;) {
     if (launch.failed.load(std::memory_order_relaxed)) break;
@@ -237,12 +238,13 @@ void Worker::check_pending_reads(BlockState& b) {
 }
 
 // At each barrier and at the end of the block: the checks that waited for the
-// interval to end, then the interval's memory instructions are counted.
+// interval to end, and the counting of its memory instructions. A convergent
+// warp's rows are checked and counted in one pass, sharing the bank map.
 void Worker::close_interval(BlockState& b) {
   const SharedCheckFlags on{checks().races, checks().uninitialized};
   try {
     for (unsigned w = 0; w < b.nwarps; ++w)
-      if (!logs_[w].divergent()) check_shared_rows(b, w, logs_[w], on);
+      if (!logs_[w].divergent()) close_rows(b, w, on);
   } catch (const KernelFault& f) {
     b.fail(f.diag);
     return;
@@ -251,24 +253,42 @@ void Worker::close_interval(BlockState& b) {
   if (b.failed) return;
   for (unsigned w = 0; w < b.nwarps; ++w) {
     WarpLog& log = logs_[w];
-    if (log.divergent()) {
+    if (log.divergent()) {  // checked as it ran; group the lanes' logs now
       std::array<const std::vector<MemEvent>*, 32> lanes{};
       for (unsigned l = 0; l < 32; ++l) lanes[l] = &log.lane_logs()[l];
       scratch_.clear();
       group_warp_accesses(lanes, scratch_);
-      count_memory_instructions(scratch_);
-    } else {
-      count_memory_instructions(log.rows());
+      for (const WarpAccess& a : scratch_) {
+        count_access(a, totals);
+        count_access(a, site_counters(a.site));
+      }
     }
     log.clear_interval();
   }
 }
 
-void Worker::count_memory_instructions(std::span<const WarpAccess> instructions) {
-  for (const WarpAccess& a : instructions) {
-    count_access(a, totals);
-    count_access(a, per_site[a.site]);
+void Worker::close_rows(BlockState& b, unsigned warp, SharedCheckFlags on) {
+  const WarpLog& log = logs_[warp];
+  const bool checking = on.races || on.uninitialized;
+  const auto rows = log.rows();
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const WarpAccess& row = rows[k];
+    SharedCost cost;
+    if (row.space == Space::Shared && row.op != MemOp::Atomic) {
+      BankMap banks;
+      const bool one_wavefront = row.size <= 4 && map_banks(row, banks);
+      cost = one_wavefront ? SharedCost{1, 1} : shared_wavefronts(row);
+      if (checking) check_shared_row(b, warp, row, log.row_sync_count(k), on, one_wavefront ? &banks : nullptr);
+    }
+    count_access(row, cost, totals);
+    count_access(row, cost, site_counters(row.site));
   }
+}
+
+Counters& Worker::site_counters(Site site) {
+  SiteSlot& slot = site_cache_[(reinterpret_cast<std::uintptr_t>(site) >> 3) % site_cache_.size()];
+  if (slot.site != site) slot = {site, &per_site[site]};  // map nodes never move
+  return *slot.counters;
 }
 
 // Per warp and site: thread-level count = sum over lanes, warp-level = max.
@@ -288,7 +308,7 @@ void Worker::count_operations(BlockState& b) {
       });
     }
     for (const OpTotal& a : agg) {
-      Counters& s = per_site[a.site];
+      Counters& s = site_counters(a.site);
       for (Counters* c : {&totals, &s}) {
         if (a.kind < static_cast<std::uint32_t>(kFpOpCount)) (*c)[fp_counter(a.kind)] += a.sum;
         else (*c)[Counter::WarpCollectives] += a.max;

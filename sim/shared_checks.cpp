@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <bit>
+
 namespace simt {
 
 void shared_race(BlockState& b, const SharedAccessor& who, MemOp op, std::uintptr_t word, std::uint16_t other,
@@ -20,21 +22,59 @@ void shared_race(BlockState& b, const SharedAccessor& who, MemOp op, std::uintpt
   throw KernelFault(std::move(d));
 }
 
-void check_shared_rows(BlockState& b, unsigned warp, const WarpLog& log, SharedCheckFlags on) {
-  if (!on.races && !on.uninitialized) return;
-  SharedWindows& sw = *b.shared;
-  const auto rows = log.rows();
-  for (std::size_t k = 0; k < rows.size(); ++k) {
-    const WarpAccess& row = rows[k];
-    if (row.space != Space::Shared || row.op == MemOp::Atomic) continue;
-    SharedAccessor who{0, log.row_sync_count(k), row.site};
-    for (std::uint32_t active = row.active; active; active &= active - 1) {
-      const unsigned lane = static_cast<unsigned>(__builtin_ctz(active));
-      who.thread = static_cast<std::uint16_t>(warp * 32 + lane);
-      if (row.size <= 4) check_shared_word(b, sw, row.addr[lane] & ~std::uint64_t(3), row.op, who, on);
-      else check_shared_access(b, sw, row.addr[lane], row.size, row.op, who, on);
+namespace {
+
+// One word read by the lanes in `lanes` of one instruction: the same outcome as
+// checking each lane in turn, with one visit to the shadow.
+void check_shared_read(BlockState& b, SharedWindows& sw, std::uint64_t word_index, std::uint32_t lanes,
+                       unsigned warp, std::uint32_t sync_count, Site site, SharedCheckFlags on) {
+  const std::uintptr_t word = word_index << 2;
+  SharedShadow& s = sw.window_of(word).at(word);
+  const std::uint32_t now = sw.interval;
+  const auto first = static_cast<std::uint16_t>(warp * 32 + std::countr_zero(lanes));
+  if (on.races && s.w_interval == now) {
+    const bool writer_in_warp = s.w_thread / 32 == warp;
+    if (!(writer_in_warp && sync_count > s.w_sync)) {  // not ordered by a collective
+      const std::uint32_t others = writer_in_warp ? lanes & ~(1u << (s.w_thread % 32)) : lanes;
+      if (others)
+        shared_race(b, {static_cast<std::uint16_t>(warp * 32 + std::countr_zero(others)), sync_count, site},
+                    MemOp::Load, word, s.w_thread, true);
     }
   }
+  if (on.uninitialized && s.w_interval < sw.block_start) sw.pending.push_back({word, first, site});
+  if (lanes & (lanes - 1)) s.r_thread = kManyReaders;
+  else if (s.r_interval != now) s.r_thread = first;
+  else if (s.r_thread != first) s.r_thread = kManyReaders;
+  s.r_interval = now;
+  s.r_sync = sync_count;
+}
+
+}  // namespace
+
+void check_shared_row(BlockState& b, unsigned warp, const WarpAccess& row, std::uint32_t sync_count,
+                      SharedCheckFlags on, const BankMap* banks) {
+  SharedWindows& sw = *b.shared;
+  if (banks && row.op == MemOp::Load) {
+    for (std::uint32_t used = banks->used; used; used &= used - 1) {
+      const unsigned bank = static_cast<unsigned>(std::countr_zero(used));
+      check_shared_read(b, sw, banks->word[bank], banks->lanes[bank], warp, sync_count, row.site, on);
+    }
+    return;
+  }
+  SharedAccessor who{0, sync_count, row.site};
+  for (std::uint32_t active = row.active; active; active &= active - 1) {
+    const unsigned lane = static_cast<unsigned>(std::countr_zero(active));
+    who.thread = static_cast<std::uint16_t>(warp * 32 + lane);
+    check_shared_access(b, sw, row.addr[lane], row.size, row.op, who, on);
+  }
+}
+
+void check_shared_rows(BlockState& b, unsigned warp, const WarpLog& log, SharedCheckFlags on) {
+  if (!on.races && !on.uninitialized) return;
+  const auto rows = log.rows();
+  for (std::size_t k = 0; k < rows.size(); ++k)
+    if (rows[k].space == Space::Shared && rows[k].op != MemOp::Atomic)
+      check_shared_row(b, warp, rows[k], log.row_sync_count(k), on, nullptr);
 }
 
 }  // namespace simt

@@ -77,25 +77,28 @@ std::uint32_t count_sectors(const WarpAccess& a) {
   return static_cast<std::uint32_t>(std::unique(sectors, sectors + n) - sectors);
 }
 
-namespace {
-// The common case in tuned kernels: no two lanes touch different words of one bank.
-bool conflict_free_4byte(const WarpAccess& a) {
-  std::int64_t row_of_bank[32];
-  std::fill(std::begin(row_of_bank), std::end(row_of_bank), -1);
-  for (unsigned lane = 0; lane < 32; ++lane) {
-    if (!(a.active >> lane & 1)) continue;
+bool map_banks(const WarpAccess& a, BankMap& m) {
+  m.used = 0;
+  for (std::uint32_t active = a.active; active; active &= active - 1) {
+    const unsigned lane = static_cast<unsigned>(std::countr_zero(active));
     const std::uint64_t w = a.addr[lane] >> 2;
-    std::int64_t& row = row_of_bank[w & 31];
-    if (row == -1) row = static_cast<std::int64_t>(w >> 5);
-    else if (row != static_cast<std::int64_t>(w >> 5)) return false;
+    const unsigned bank = static_cast<unsigned>(w & 31);
+    if (!(m.used >> bank & 1)) {
+      m.used |= 1u << bank;
+      m.word[bank] = w;
+      m.lanes[bank] = 1u << lane;
+    } else if (m.word[bank] == w) {
+      m.lanes[bank] |= 1u << lane;
+    } else {
+      return false;
+    }
   }
   return true;
 }
-}  // namespace
 
 SharedCost shared_wavefronts(const WarpAccess& a) {
-  if (a.size <= 4 && (a.addr[std::countr_zero(a.active)] & 3) + a.size <= 4 && conflict_free_4byte(a))
-    return {1, 1};
+  BankMap banks;
+  if (a.size <= 4 && map_banks(a, banks)) return {1, 1};
   // 4-byte (and narrower) accesses are served for the whole warp at once; 8- and
   // 16-byte accesses per half-warp. A wavefront delivers one word per bank, so a
   // part needs as many wavefronts as the busiest bank has distinct words; ideally
@@ -123,6 +126,11 @@ SharedCost shared_wavefronts(const WarpAccess& a) {
 }
 
 void count_access(const WarpAccess& a, Counters& c) {
+  const bool shared_ld_st = a.space == Space::Shared && a.op != MemOp::Atomic;
+  count_access(a, shared_ld_st ? shared_wavefronts(a) : SharedCost{}, c);
+}
+
+void count_access(const WarpAccess& a, SharedCost s, Counters& c) {
   const unsigned lanes = static_cast<unsigned>(std::popcount(a.active));
   c[Counter::WarpInst] += 1;
   c[Counter::ThreadInst] += lanes;
@@ -150,7 +158,6 @@ void count_access(const WarpAccess& a, Counters& c) {
     c[Counter::SharedAtomInst] += 1;
     return;
   }
-  const SharedCost s = shared_wavefronts(a);
   const bool load = a.op == MemOp::Load;
   c[load ? Counter::SharedLdInst : Counter::SharedStInst] += 1;
   c[load ? Counter::SharedLdWavefronts : Counter::SharedStWavefronts] += s.wavefronts;

@@ -6,6 +6,7 @@
 #include "sim/global_memory.hpp"
 #include "sim/symbols.hpp"
 #include "sim/warp_grouping.hpp"
+#include "sim/shared_checks.hpp"
 #include "sim/warp_log.hpp"
 
 #include <boost/context/fiber.hpp>
@@ -47,7 +48,7 @@ class Worker {
   Counters totals;
   SiteCounters per_site;
   SharedWindows shared;
-  const Allocation* last_allocation = nullptr;  // lookup cache for global accesses
+  const Allocation* recent_allocations[2] = {};  // lookup cache for global accesses, most recent first
   std::vector<boost::context::fiber> to_thread;  // scheduler side handles
   std::vector<boost::context::fiber> to_scheduler;  // thread side handles
 
@@ -59,7 +60,8 @@ class Worker {
   void map_addresses();  // t_address_map for this launch
   void check_pending_reads(BlockState& b);
   void close_interval(BlockState& b);  // at a barrier and at the end of the block
-  void count_memory_instructions(std::span<const WarpAccess> instructions);
+  void close_rows(BlockState& b, unsigned warp, SharedCheckFlags on);  // a convergent warp's rows
+  Counters& site_counters(Site site);  // per_site[site], through a small cache
   void count_operations(BlockState& b);
   void stop_fibers(BlockState& b);
 
@@ -67,6 +69,11 @@ class Worker {
   std::vector<ThreadState> threads_;
   std::array<WarpLog, 32> logs_;  // a block has at most 32 warps
   std::vector<WarpAccess> scratch_;
+  struct SiteSlot {
+    Site site = nullptr;
+    Counters* counters = nullptr;
+  };
+  std::array<SiteSlot, 16> site_cache_{};
   struct OpTotal {
     Site site;
     std::uint32_t kind;
