@@ -84,7 +84,7 @@ SIMT_INLINE bool record_shared(ThreadState* t, std::uintptr_t a, unsigned size, 
     return false;
   }
   WarpLog& log = *t->log;
-  return log.record(t->lane, site, a, WarpLog::shape(size, op, Space::Shared, log.sync_count));
+  return log.record_in_open_row(t->lane, site, a, WarpLog::shape(size, op, Space::Shared, log.sync_count));
 }
 }  // namespace detail
 

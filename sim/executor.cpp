@@ -268,7 +268,7 @@ void Worker::close_interval(BlockState& b) {
 }
 
 void Worker::close_rows(BlockState& b, unsigned warp, SharedCheckFlags on) {
-  const WarpLog& log = logs_[warp];
+  WarpLog& log = logs_[warp];
   const bool checking = on.races || on.uninitialized;
   const auto rows = log.rows();
   for (std::size_t k = 0; k < rows.size(); ++k) {

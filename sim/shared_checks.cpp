@@ -69,7 +69,7 @@ void check_shared_row(BlockState& b, unsigned warp, const WarpAccess& row, std::
   }
 }
 
-void check_shared_rows(BlockState& b, unsigned warp, const WarpLog& log, SharedCheckFlags on) {
+void check_shared_rows(BlockState& b, unsigned warp, WarpLog& log, SharedCheckFlags on) {
   if (!on.races && !on.uninitialized) return;
   const auto rows = log.rows();
   for (std::size_t k = 0; k < rows.size(); ++k)

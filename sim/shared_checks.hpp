@@ -65,6 +65,6 @@ void check_shared_row(BlockState& b, unsigned warp, const WarpAccess& row, std::
                       SharedCheckFlags on, const BankMap* banks);
 
 // All rows of a convergent warp, in row order (throws KernelFault).
-void check_shared_rows(BlockState& b, unsigned warp, const WarpLog& log, SharedCheckFlags on);
+void check_shared_rows(BlockState& b, unsigned warp, WarpLog& log, SharedCheckFlags on);
 
 }  // namespace simt

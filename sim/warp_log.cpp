@@ -16,11 +16,21 @@ WarpAccess* WarpLog::open_row(Site site, std::uint64_t shape) {
   row.size = static_cast<std::uint32_t>(shape & 0xFF);
   row.op = static_cast<MemOp>(shape >> 8 & 0xFF);
   row.space = static_cast<Space>(shape >> 16 & 0xFF);
-  row.active = 0;
   return &row;
 }
 
+std::span<const WarpAccess> WarpLog::rows() {
+  std::uint32_t complete = 0;  // lanes that filled every row: the usual case
+  for (unsigned lane = 0; lane < 32; ++lane)
+    if (seq_[lane] == count_) complete |= 1u << lane;
+  for (std::uint32_t k = 0; k < count_; ++k) rows_[k].active = complete;
+  for (unsigned lane = 0; lane < 32; ++lane)
+    for (std::uint32_t k = 0; k < seq_[lane] && seq_[lane] != count_; ++k) rows_[k].active |= 1u << lane;
+  return {rows_, count_};
+}
+
 void WarpLog::diverge() {
+  rows();  // the active masks
   for (std::uint32_t k = 0; k < count_; ++k) {
     const WarpAccess& row = rows_[k];
     for (unsigned lane = 0; lane < 32; ++lane)

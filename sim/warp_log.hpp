@@ -31,22 +31,25 @@ class WarpLog {
     return size | std::uint64_t(op) << 8 | std::uint64_t(space) << 16 | std::uint64_t(sync_count) << 32;
   }
 
-  // Files the access in its row and returns true; returns false if the warp is
-  // divergent or the access does not fit the rows (the caller then handles it).
-  // Inlined into kernel code: keep it short.
+  // The inlined fast path: files the access in the lane's next row if that row
+  // exists and is the same instruction. False otherwise (a new row, another
+  // site, a divergent warp): the caller then goes through record().
+  bool record_in_open_row(unsigned lane, Site site, std::uint64_t addr, std::uint64_t shape) {
+    const std::uint32_t k = seq_[lane];
+    if (k >= count_ || keys_[k].site != site || keys_[k].shape != shape) return false;
+    rows_[k].addr[lane] = addr;  // which lanes a row holds follows from seq_ (see rows())
+    seq_[lane] = k + 1;
+    return true;
+  }
+
+  // Files the access, opening a row if needed. False when the warp is divergent
+  // or the access does not fit the rows; the caller switches to per-lane logs.
   bool record(unsigned lane, Site site, std::uint64_t addr, std::uint64_t shape) {
     if (divergent_) return false;
-    const std::uint32_t k = seq_[lane];
-    WarpAccess* row;
-    if (k < count_) {
-      if (keys_[k].site != site || keys_[k].shape != shape) return false;
-      row = &rows_[k];
-    } else {
-      row = open_row(site, shape);
-    }
-    row->addr[lane] = addr;
-    row->active |= 1u << lane;
-    seq_[lane] = k + 1;
+    if (record_in_open_row(lane, site, addr, shape)) return true;
+    if (seq_[lane] < count_) return false;  // its next row is another instruction
+    open_row(site, shape)->addr[lane] = addr;
+    seq_[lane] = count_;
     return true;
   }
 
@@ -56,7 +59,8 @@ class WarpLog {
   std::vector<MemEvent>& lane_log(unsigned lane) { return lanes_[lane]; }
   std::span<const std::vector<MemEvent>> lane_logs() const { return lanes_; }
 
-  std::span<const WarpAccess> rows() const { return {rows_, count_}; }
+  // The rows with their active masks: a lane has filled exactly rows [0, seq_[lane]).
+  std::span<const WarpAccess> rows();
   // The warp's collective count when row k was opened: every lane in it agrees.
   std::uint32_t row_sync_count(std::size_t k) const { return static_cast<std::uint32_t>(keys_[k].shape >> 32); }
 
@@ -76,9 +80,9 @@ class WarpLog {
   // Out of line: once per row, not once per lane.
   __attribute__((noinline)) WarpAccess* open_row(Site site, std::uint64_t shape);
 
-  // What record() reads first, together.
-  bool divergent_ = false;
+  // What record_in_open_row() reads, together. A divergent warp has count_ 0.
   std::uint32_t count_ = 0;       // rows [0, count_) in use
+  bool divergent_ = false;
   Key* keys_ = nullptr;           // point into the vectors below, which keep their
   WarpAccess* rows_ = nullptr;    // storage between intervals and blocks
   std::array<std::uint32_t, 32> seq_{};  // next row of each lane
