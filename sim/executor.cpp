@@ -275,10 +275,9 @@ void Worker::close_rows(BlockState& b, unsigned warp, SharedCheckFlags on) {
     const WarpAccess& row = rows[k];
     SharedCost cost;
     if (row.space == Space::Shared && row.op != MemOp::Atomic) {
-      BankMap banks;
-      const bool one_wavefront = row.size <= 4 && map_banks(row, banks);
-      cost = one_wavefront ? SharedCost{1, 1} : shared_wavefronts(row);
-      if (checking) check_shared_row(b, warp, row, log.row_sync_count(k), on, one_wavefront ? &banks : nullptr);
+      const SharedPattern& pattern = shared_patterns_.analyse(row);
+      cost = pattern.cost;
+      if (checking) check_shared_row(b, warp, row, log.row_sync_count(k), on, &pattern);
     }
     count_access(row, cost, totals);
     count_access(row, cost, site_counters(row.site));

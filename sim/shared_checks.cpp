@@ -52,13 +52,12 @@ void check_shared_read(BlockState& b, SharedWindows& sw, std::uint64_t word_inde
 }  // namespace
 
 void check_shared_row(BlockState& b, unsigned warp, const WarpAccess& row, std::uint32_t sync_count,
-                      SharedCheckFlags on, const BankMap* banks) {
+                      SharedCheckFlags on, const SharedPattern* pattern) {
   SharedWindows& sw = *b.shared;
-  if (banks && row.op == MemOp::Load) {
-    for (std::uint32_t used = banks->used; used; used &= used - 1) {
-      const unsigned bank = static_cast<unsigned>(std::countr_zero(used));
-      check_shared_read(b, sw, banks->word[bank], banks->lanes[bank], warp, sync_count, row.site, on);
-    }
+  if (pattern && pattern->one_wavefront && row.op == MemOp::Load) {
+    const std::uint64_t base = row.addr[std::countr_zero(row.active)] >> 2;
+    for (std::uint32_t i = 0; i < pattern->words; ++i)
+      check_shared_read(b, sw, base + pattern->word_offset[i], pattern->lanes[i], warp, sync_count, row.site, on);
     return;
   }
   SharedAccessor who{0, sync_count, row.site};

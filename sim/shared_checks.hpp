@@ -5,7 +5,7 @@
 // check_shared_word once per access. Bounds are never deferred (sim/access.cpp).
 #pragma once
 #include "sim/block.hpp"
-#include "sim/warp_grouping.hpp"
+#include "sim/shared_patterns.hpp"
 #include "sim/warp_log.hpp"
 
 namespace simt {
@@ -58,11 +58,11 @@ SIMT_INLINE void check_shared_access(BlockState& b, SharedWindows& sw, std::uint
 }
 
 // The deferred checks of one row (a convergent warp's shared load or store), given
-// the warp's collective count when it ran. With `banks` (the row's conflict-free
-// bank map) a word read by several lanes is checked once for all of them.
+// the warp's collective count when it ran. With `pattern` (the row's analysis, when
+// one wavefront) a word read by several lanes is checked once for all of them.
 // Throws KernelFault.
 void check_shared_row(BlockState& b, unsigned warp, const WarpAccess& row, std::uint32_t sync_count,
-                      SharedCheckFlags on, const BankMap* banks);
+                      SharedCheckFlags on, const SharedPattern* pattern);
 
 // All rows of a convergent warp, in row order (throws KernelFault).
 void check_shared_rows(BlockState& b, unsigned warp, WarpLog& log, SharedCheckFlags on);

@@ -74,6 +74,7 @@ class Worker {
     Counters* counters = nullptr;
   };
   std::array<SiteSlot, 16> site_cache_{};
+  SharedPatternCache shared_patterns_;
   struct OpTotal {
     Site site;
     std::uint32_t kind;
