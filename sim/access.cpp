@@ -1,8 +1,9 @@
-// Every device-memory access of a simulated thread lands here: classify the
-// address, check what must be checked at once (alignment, bounds, global races),
-// account the DRAM estimate, and file it in the warp's log for the warp-level
-// counters and the shared-memory checks done at the barrier (sim/warp_log.hpp).
+// The accesses the inlined path in sim/context.hpp does not settle land here:
+// classify the address, check what must be checked at once (alignment, bounds),
+// and file the access in the warp's log. A convergent warp's rows get the other
+// checks and the DRAM estimate at the barrier; a divergent warp's get them now.
 #include "sim/context.hpp"
+#include "sim/global_checks.hpp"
 #include "sim/global_memory.hpp"
 #include "sim/shared_checks.hpp"
 #include "sim/worker.hpp"
@@ -31,83 +32,9 @@ const char* op_name(MemOp op) { return op == MemOp::Load ? "read" : op == MemOp:
   throw KernelFault(std::move(d));
 }
 
-// ---- DRAM estimate: a sector costs DRAM traffic the first time a launch reads
-// it (unless written first) and once if the launch writes it.
-void account_dram(Worker& w, const LaunchContext& L, std::uintptr_t addr, unsigned size, MemOp op) {
-  auto& gm = memory();
-  for (std::uintptr_t s = addr & ~std::uintptr_t(31); s < addr + size; s += 32) {
-    std::atomic_ref<std::uint32_t> shadow(*gm.sector_shadow(s));
-    const std::uint32_t want = op == MemOp::Load ? 1u : op == MemOp::Store ? 2u : 3u;
-    std::uint32_t old = shadow.load(std::memory_order_relaxed);
-    for (;;) {
-      std::uint32_t flags = (old >> 2) == L.serial ? (old & 3u) : 0u;
-      if ((flags & want) == want || (want == 1u && (flags & 2u))) break;
-      std::uint32_t now = (L.serial << 2) | flags | want;
-      if (shadow.compare_exchange_weak(old, now, std::memory_order_relaxed)) {
-        if ((want & 1u) && !(flags & 3u)) w.totals[Counter::DramReadBytes] += 32;
-        if ((want & 2u) && !(flags & 2u)) w.totals[Counter::DramWriteBytes] += 32;
-        break;
-      }
-    }
-  }
-}
-
-// ---- global races: per 4-byte word, the last writer and the last reader(s)
-// of this launch. Threads of one block are ordered by barriers; different
-// blocks are never ordered within a launch.
-constexpr std::uint32_t kManyBlocks = 0xFFFFFFFFu;
-struct Stamp {
-  std::uint16_t tag;
-  std::uint16_t epoch;  // top bit: several readers in this block and epoch
-  std::uint32_t thread; // global linear thread id
-  static Stamp of(std::uint64_t v) { return {std::uint16_t(v >> 48), std::uint16_t(v >> 32), std::uint32_t(v)}; }
-  std::uint64_t pack() const { return std::uint64_t(tag) << 48 | std::uint64_t(epoch) << 32 | thread; }
-};
-
-void check_global_race(ThreadState* t, const LaunchContext& L, std::uintptr_t addr, unsigned size, MemOp op,
-                       Site site) {
-  BlockState& b = *t->block;
-  const std::uint32_t me = static_cast<std::uint32_t>(b.linear * L.threads_per_block + t->linear);
-  const std::uint16_t epoch = static_cast<std::uint16_t>(b.epoch & 0x7FFF);
-  auto ordered = [&](std::uint32_t other, std::uint16_t other_epoch) {
-    return other != kManyBlocks && other / L.threads_per_block == b.linear && (other_epoch & 0x7FFF) != epoch;
-  };
-  auto& gm = memory();
-  for (std::uintptr_t a = addr & ~std::uintptr_t(3); a < addr + size; a += 4) {
-    std::atomic_ref<std::uint64_t> wref(gm.race_shadow(a)[0]), rref(gm.race_shadow(a)[1]);
-    Stamp w = Stamp::of(wref.load(std::memory_order_relaxed));
-    if (w.tag == L.tag && w.thread != me && !ordered(w.thread, w.epoch))
-      fault(DiagKind::GlobalRace,
-            fmt::format("data race on global memory: this {} conflicts with a write by block {} {} in the same launch "
-                        "(no barrier orders them)",
-                        op_name(op), w.thread / L.threads_per_block, b.thread_name(w.thread % L.threads_per_block)),
-            t, site, a, memory().nearest(a)->describe());
-    Stamp r = Stamp::of(rref.load(std::memory_order_relaxed));
-    if (op == MemOp::Store && r.tag == L.tag && (r.thread != me || (r.epoch & 0x8000)) && !ordered(r.thread, r.epoch))
-      fault(DiagKind::GlobalRace,
-            fmt::format("data race on global memory: this write conflicts with a read by {} in the same launch",
-                        r.thread == kManyBlocks ? std::string("threads of other blocks")
-                                                : fmt::format("block {} {}", r.thread / L.threads_per_block,
-                                                              b.thread_name(r.thread % L.threads_per_block))),
-            t, site, a, memory().nearest(a)->describe());
-    if (op == MemOp::Store) {
-      wref.store(Stamp{L.tag, epoch, me}.pack(), std::memory_order_relaxed);
-    } else {
-      Stamp n{L.tag, epoch, me};
-      if (r.tag == L.tag && r.thread != me) {
-        if (r.thread == kManyBlocks || r.thread / L.threads_per_block != b.linear) n.thread = kManyBlocks;
-        else if ((r.epoch & 0x7FFF) == epoch) n = {L.tag, std::uint16_t(epoch | 0x8000), r.thread};
-      } else if (r.tag == L.tag && r.thread == me && (r.epoch & 0x7FFF) == epoch) {
-        n = r;
-      }
-      if (n.pack() != r.pack()) rref.store(n.pack(), std::memory_order_relaxed);  // no write, no cache-line ping-pong
-    }
-  }
-}
-
-void global_access(ThreadState* t, std::uintptr_t a, unsigned size, MemOp op, Site site) {
+// Bounds: the address must lie in a live allocation (faults otherwise).
+void check_global_bounds(ThreadState* t, std::uintptr_t a, unsigned size, MemOp op, Site site) {
   Worker& w = *t->block->worker;
-  const LaunchContext& L = *t->block->launch;
   auto fits = [&](const Allocation* al) {
     return al && a - al->base < al->size && a + size <= al->base + al->size && al->live;
   };
@@ -130,8 +57,6 @@ void global_access(ThreadState* t, std::uintptr_t a, unsigned size, MemOp op, Si
     w.recent_allocations[1] = w.recent_allocations[0];
     w.recent_allocations[0] = alloc;
   }
-  if (op != MemOp::Atomic && t_address_map.races) check_global_race(t, L, a, size, op, site);
-  account_dram(w, L, a, size, op);
 }
 
 // A divergent warp: per-lane logs, and shared-memory checks done now.
@@ -142,11 +67,15 @@ __attribute__((noinline)) void record_divergent(ThreadState* t, Site site, std::
   const AddressMap& m = t_address_map;
   const SharedCheckFlags on{m.races, m.uninitialized};
   if (!log.divergent()) {  // the rows so far get their deferred checks before they become lane logs
-    check_shared_rows(b, t->warp, log, on);
+    b.worker->process_rows(b, t->warp, on, false);
     log.diverge();
   }
-  if (space == Space::Shared && op != MemOp::Atomic)
+  if (space == Space::Global) {
+    if (op != MemOp::Atomic && on.races) check_global_race(b, t->linear, a, size, op, site);
+    account_dram(b.worker->totals, b.launch->serial, a, size, op);
+  } else if (op != MemOp::Atomic) {
     check_shared_access(b, *b.shared, a, size, op, {static_cast<std::uint16_t>(t->linear), log.sync_count, site}, on);
+  }
   log.lane_log(t->lane).push_back(MemEvent::make(site, a, size, op, space));
 }
 
@@ -215,7 +144,7 @@ void on_access(const void* p, unsigned size, MemOp op, Site site) {
   }
   if (a - m.global_lo < m.global_size) {
     ThreadState* t = t_thread;
-    global_access(t, a, size, op, site);
+    check_global_bounds(t, a, size, op, site);
     return record(t, site, a, size, op, Space::Global);
   }
   if (a - m.dynamic_lo < m.dynamic_reserved) {

@@ -1,6 +1,7 @@
 #include "sim/executor.hpp"
 
 #include "sim/crash_guard.hpp"
+#include "sim/global_checks.hpp"
 #include "sim/global_memory.hpp"
 #include "sim/runtime.hpp"
 #include "sim/shared_checks.hpp"
@@ -244,7 +245,7 @@ void Worker::close_interval(BlockState& b) {
   const SharedCheckFlags on{checks().races, checks().uninitialized};
   try {
     for (unsigned w = 0; w < b.nwarps; ++w)
-      if (!logs_[w].divergent()) close_rows(b, w, on);
+      if (!logs_[w].divergent()) process_rows(b, w, on, true);
   } catch (const KernelFault& f) {
     b.fail(f.diag);
     return;
@@ -259,26 +260,34 @@ void Worker::close_interval(BlockState& b) {
       scratch_.clear();
       group_warp_accesses(lanes, scratch_);
       for (const WarpAccess& a : scratch_) {
-        count_access(a, totals);
-        count_access(a, site_counters(a.site));
+        const InstructionCost cost = cost_of(a);
+        count_access(a, cost, totals);
+        count_access(a, cost, site_counters(a.site));
       }
     }
     log.clear_interval();
   }
 }
 
-void Worker::close_rows(BlockState& b, unsigned warp, SharedCheckFlags on) {
+// A convergent warp's rows: the deferred checks and the DRAM estimate, then (with
+// `count`) the counters, sharing the work (bank patterns, sectors) between them.
+void Worker::process_rows(BlockState& b, unsigned warp, SharedCheckFlags on, bool count) {
   WarpLog& log = logs_[warp];
   const bool checking = on.races || on.uninitialized;
   const auto rows = log.rows();
   for (std::size_t k = 0; k < rows.size(); ++k) {
     const WarpAccess& row = rows[k];
-    SharedCost cost;
-    if (row.space == Space::Shared && row.op != MemOp::Atomic) {
+    InstructionCost cost;
+    if (row.space == Space::Global) {
+      std::uint64_t sectors[64];
+      cost.sectors = distinct_sectors(row, sectors);
+      check_global_row(b, warp, row, on.races, sectors, cost.sectors);
+    } else if (row.op != MemOp::Atomic) {
       const SharedPattern& pattern = shared_patterns_.analyse(row);
-      cost = pattern.cost;
+      cost.shared = pattern.cost;
       if (checking) check_shared_row(b, warp, row, log.row_sync_count(k), on, &pattern);
     }
+    if (!count) continue;
     count_access(row, cost, totals);
     count_access(row, cost, site_counters(row.site));
   }

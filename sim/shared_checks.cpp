@@ -68,12 +68,4 @@ void check_shared_row(BlockState& b, unsigned warp, const WarpAccess& row, std::
   }
 }
 
-void check_shared_rows(BlockState& b, unsigned warp, WarpLog& log, SharedCheckFlags on) {
-  if (!on.races && !on.uninitialized) return;
-  const auto rows = log.rows();
-  for (std::size_t k = 0; k < rows.size(); ++k)
-    if (rows[k].space == Space::Shared && rows[k].op != MemOp::Atomic)
-      check_shared_row(b, warp, rows[k], log.row_sync_count(k), on, nullptr);
-}
-
 }  // namespace simt

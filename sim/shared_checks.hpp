@@ -64,7 +64,5 @@ SIMT_INLINE void check_shared_access(BlockState& b, SharedWindows& sw, std::uint
 void check_shared_row(BlockState& b, unsigned warp, const WarpAccess& row, std::uint32_t sync_count,
                       SharedCheckFlags on, const SharedPattern* pattern);
 
-// All rows of a convergent warp, in row order (throws KernelFault).
-void check_shared_rows(BlockState& b, unsigned warp, WarpLog& log, SharedCheckFlags on);
 
 }  // namespace simt

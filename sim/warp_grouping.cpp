@@ -65,8 +65,7 @@ void group_warp_accesses(std::span<const std::vector<MemEvent>* const> lanes,
   }
 }
 
-std::uint32_t count_sectors(const WarpAccess& a) {
-  std::uint64_t sectors[64];
+std::uint32_t distinct_sectors(const WarpAccess& a, std::uint64_t* sectors) {
   int n = 0;
   for (unsigned lane = 0; lane < 32; ++lane) {
     if (!(a.active >> lane & 1)) continue;
@@ -75,6 +74,11 @@ std::uint32_t count_sectors(const WarpAccess& a) {
   }
   if (!std::is_sorted(sectors, sectors + n)) std::sort(sectors, sectors + n);
   return static_cast<std::uint32_t>(std::unique(sectors, sectors + n) - sectors);
+}
+
+std::uint32_t count_sectors(const WarpAccess& a) {
+  std::uint64_t sectors[64];
+  return distinct_sectors(a, sectors);
 }
 
 bool map_banks(const WarpAccess& a, BankMap& m) {
@@ -125,17 +129,20 @@ SharedCost shared_wavefronts(const WarpAccess& a) {
   return cost;
 }
 
-void count_access(const WarpAccess& a, Counters& c) {
-  const bool shared_ld_st = a.space == Space::Shared && a.op != MemOp::Atomic;
-  count_access(a, shared_ld_st ? shared_wavefronts(a) : SharedCost{}, c);
+InstructionCost cost_of(const WarpAccess& a) {
+  InstructionCost cost;
+  if (a.space == Space::Global) cost.sectors = count_sectors(a);
+  else if (a.op != MemOp::Atomic) cost.shared = shared_wavefronts(a);
+  return cost;
 }
 
-void count_access(const WarpAccess& a, SharedCost s, Counters& c) {
+void count_access(const WarpAccess& a, const InstructionCost& cost, Counters& c) {
+  const SharedCost& s = cost.shared;
   const unsigned lanes = static_cast<unsigned>(std::popcount(a.active));
   c[Counter::WarpInst] += 1;
   c[Counter::ThreadInst] += lanes;
   if (a.space == Space::Global) {
-    const std::uint32_t sectors = count_sectors(a);
+    const std::uint32_t sectors = cost.sectors;
     switch (a.op) {
       case MemOp::Load:
         c[Counter::GlobalLdRequests] += 1;

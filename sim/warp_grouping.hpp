@@ -17,7 +17,9 @@ namespace simt {
 void group_warp_accesses(std::span<const std::vector<MemEvent>* const> lanes,
                          std::vector<WarpAccess>& out);
 
-// Distinct 32-byte sectors touched by the active lanes.
+// Distinct 32-byte sectors touched by the active lanes (as address / 32, sorted
+// into `out`, which holds 64), and their number.
+std::uint32_t distinct_sectors(const WarpAccess& a, std::uint64_t* out);
 std::uint32_t count_sectors(const WarpAccess& a);
 
 struct SharedCost {
@@ -40,9 +42,15 @@ bool map_banks(const WarpAccess& a, BankMap& m);
 // 8- and 16-byte accesses are processed per half-warp.
 SharedCost shared_wavefronts(const WarpAccess& a);
 
-// Adds one instruction to the counters. `shared` is its wavefront cost when it is
-// a shared load or store (computed by the caller, which may know it already).
-void count_access(const WarpAccess& a, SharedCost shared, Counters& c);
-void count_access(const WarpAccess& a, Counters& c);
+// What the memory pipeline makes of one instruction: sectors for global memory,
+// wavefronts for a shared load or store.
+struct InstructionCost {
+  std::uint32_t sectors = 0;
+  SharedCost shared;
+};
+InstructionCost cost_of(const WarpAccess& a);
+
+// Adds one instruction to the counters, given its cost (the caller may know it already).
+void count_access(const WarpAccess& a, const InstructionCost& cost, Counters& c);
 
 }  // namespace simt

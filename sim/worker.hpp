@@ -44,6 +44,9 @@ class Worker {
   Worker();
   ~Worker();
   void run_launch(LaunchContext& launch);  // takes blocks until none are left
+  // The deferred checks of a convergent warp's rows, and with `count` their
+  // counters (throws KernelFault). Without: just before the warp diverges.
+  void process_rows(BlockState& b, unsigned warp, SharedCheckFlags on, bool count);
 
   Counters totals;
   SiteCounters per_site;
@@ -60,7 +63,6 @@ class Worker {
   void map_addresses();  // t_address_map for this launch
   void check_pending_reads(BlockState& b);
   void close_interval(BlockState& b);  // at a barrier and at the end of the block
-  void close_rows(BlockState& b, unsigned warp, SharedCheckFlags on);  // a convergent warp's rows
   Counters& site_counters(Site site);  // per_site[site], through a small cache
   void count_operations(BlockState& b);
   void stop_fibers(BlockState& b);
