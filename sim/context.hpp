@@ -46,6 +46,7 @@ SIMT_INLINE ThreadState* current_thread() { return t_thread; }
 // few comparisons against values at fixed offsets, with no pointer chasing.
 struct AddressMap {
   std::uintptr_t global_lo = 0, global_size = 0;    // the cudaMalloc arena
+  const std::uint8_t* global_whole_pages = nullptr; // per 4 KiB page: inside a live allocation
   std::uintptr_t statics_lo = 0, statics_size = 0;  // this worker's __shared__ variables
   const std::uint8_t* statics_allowed = nullptr;    // per word: a variable this launch may use
   std::uintptr_t dynamic_lo = 0, dynamic_bytes = 0, dynamic_reserved = 0;  // extern __shared__
@@ -70,21 +71,26 @@ void on_access(const void* p, unsigned size, MemOp op, Site site);
 __attribute__((noinline)) void on_access_here(const void* p, unsigned size, MemOp op);
 __attribute__((noinline)) void on_fp(FpOp op);
 
-// The common case, inlined into kernel code: an aligned access to shared memory
-// the launch may use, by a convergent warp. Only files it in the warp's row; the
-// shared-memory checks run on whole rows at the barrier (sim/shared_checks.hpp).
-SIMT_INLINE bool record_shared(ThreadState* t, std::uintptr_t a, unsigned size, MemOp op, Site site) {
+// The common case, inlined into kernel code: an aligned access, inside a live
+// allocation or a __shared__ variable the launch may use, by a convergent warp
+// whose row for it is open. It only files the access in that row; bounds are
+// settled here, everything else runs on whole rows at the barrier.
+SIMT_INLINE bool record_fast(ThreadState* t, std::uintptr_t a, unsigned size, MemOp op, Site site) {
   const AddressMap& m = t_address_map;
   if ((a & (size - 1)) != 0) return false;
+  Space space = Space::Shared;
   if (a - m.statics_lo < m.statics_size) {
     const std::uintptr_t word = (a - m.statics_lo) >> 2;  // the table is padded past the window's end
     for (unsigned i = 0; i < (size + 3) / 4; ++i)          // size is a constant here: unrolled
       if (!m.statics_allowed[word + i]) return false;
+  } else if (a - m.global_lo < m.global_size) {
+    if (!m.global_whole_pages[(a - m.global_lo) >> 12]) return false;  // aligned: never crosses a page
+    space = Space::Global;
   } else if (a - m.dynamic_lo >= m.dynamic_bytes || a + size > m.dynamic_lo + m.dynamic_bytes) {
     return false;
   }
   WarpLog& log = *t->log;
-  return log.record_in_open_row(t->lane, site, a, WarpLog::shape(size, op, Space::Shared, log.sync_count));
+  return log.record_in_open_row(t->lane, site, a, WarpLog::shape(size, op, space, log.sync_count));
 }
 }  // namespace detail
 
@@ -98,7 +104,7 @@ SIMT_INLINE void touch(const void* p, unsigned size, MemOp op) {
 #ifdef SIMT_CODE_ADDRESS
   Site site;
   SIMT_CODE_ADDRESS(site);
-  if (detail::record_shared(t, a, size, op, site)) return;
+  if (detail::record_fast(t, a, size, op, site)) return;
   detail::on_access(p, size, op, site);
 #else
   detail::on_access_here(p, size, op);

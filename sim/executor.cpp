@@ -111,6 +111,8 @@ void Worker::map_addresses() {
   AddressMap& m = t_address_map;
   m.global_lo = gm.base();
   m.global_size = gm.arena_bytes();
+  static_assert(GlobalMemory::kPageShift == 12, "record_fast (sim/context.hpp) indexes whole_pages by 4 KiB");
+  m.global_whole_pages = gm.whole_pages();
   m.statics_lo = shared.statics.lo;
   m.statics_size = shared.statics.hi - shared.statics.lo;
   m.statics_allowed = shared.allowed_words();
