@@ -82,7 +82,6 @@ Worker::Worker() {
     mprotect(reinterpret_cast<void*>(stacks_ + i * (kStackBytes + kGuardBytes)), kGuardBytes, PROT_NONE);
   threads_.resize(kMaxThreads);
   to_thread.resize(kMaxThreads);
-  to_scheduler.resize(kMaxThreads);
 }
 
 Worker::~Worker() { munmap(reinterpret_cast<void*>(stacks_), kMaxThreads * (kStackBytes + kGuardBytes)); }
@@ -170,8 +169,8 @@ void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
     ctx::stack_context sc;
     sc.size = kStackBytes;
     sc.sp = reinterpret_cast<void*>(ts.stack_lo + kStackBytes);
-    to_thread[t] = ctx::fiber(std::allocator_arg, PoolStack{sc}, [this, &b, &launch, t](ctx::fiber&& sched) {
-      to_scheduler[t] = std::move(sched);
+    to_thread[t] = ctx::fiber(std::allocator_arg, PoolStack{sc}, [this, &b, &launch, t](ctx::fiber&& from) {
+      accept(std::move(from));
       t_thread = &threads_[t];
       try {
         launch.body->run();
@@ -185,16 +184,18 @@ void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
       b.run[t] = Run::Done;
       b.warps[t / 32].exited |= 1u << (t % 32);
       t_thread = nullptr;
-      return std::move(to_scheduler[t]);
+      switched_from = kFinished;
+      return std::move(next_context(b, t));
     });
   }
 
-  // Run every runnable thread until it parks or ends; when none can run, settle.
+  // A round: the first runnable thread runs until it parks or ends, then hands
+  // control straight to the next runnable one, and the last back here. When none
+  // can run, settle (barriers, collectives, deadlocks).
   while (!b.failed) {
-    for (unsigned t = 0; t < b.nthreads && !b.failed; ++t) {
-      if (b.run[t] != Run::Runnable) continue;
-      t_thread = &threads_[t];
-      to_thread[t] = std::move(to_thread[t]).resume();
+    if (unsigned t = next_runnable(b, 0); t < b.nthreads) {
+      switched_from = kFromScheduler;
+      accept(std::move(to_thread[t]).resume());
       t_thread = nullptr;
     }
     if (b.failed || std::all_of(b.run.begin(), b.run.end(), [](Run r) { return r == Run::Done; })) break;
@@ -209,6 +210,21 @@ void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
     return;
   }
   count_operations(b);
+}
+
+unsigned Worker::next_runnable(const BlockState& b, unsigned from) const {
+  while (from < b.nthreads && b.run[from] != Run::Runnable) ++from;
+  return from;
+}
+
+boost::context::fiber& Worker::next_context(const BlockState& b, unsigned after) {
+  const unsigned next = b.failed ? b.nthreads : next_runnable(b, after + 1);
+  return next < b.nthreads ? to_thread[next] : to_scheduler;
+}
+
+void Worker::accept(boost::context::fiber&& from) {
+  if (switched_from == kFromScheduler) to_scheduler = std::move(from);
+  else if (switched_from != kFinished) to_thread[switched_from] = std::move(from);
 }
 
 void Worker::stop_fibers(BlockState& b) {

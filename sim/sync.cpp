@@ -115,7 +115,9 @@ std::string BlockState::thread_name(std::uint32_t linear) const {
 
 void yield_thread(ThreadState* t) {
   Worker& w = *t->block->worker;
-  w.to_scheduler[t->linear] = std::move(w.to_scheduler[t->linear]).resume();
+  boost::context::fiber& next = w.next_context(*t->block, t->linear);
+  w.switched_from = t->linear;
+  w.accept(std::move(next).resume());
   t_thread = t;
 }
 

@@ -52,8 +52,17 @@ class Worker {
   SiteCounters per_site;
   SharedWindows shared;
   const Allocation* recent_allocations[2] = {};  // lookup cache for global accesses, most recent first
-  std::vector<boost::context::fiber> to_thread;  // scheduler side handles
-  std::vector<boost::context::fiber> to_scheduler;  // thread side handles
+  // Fiber handles: of each parked thread, and of the scheduler while threads run.
+  // Control passes from a parking thread straight to the next runnable one (one
+  // switch, not two); the context that gains control files the handle of the one
+  // that left, named by switched_from, with accept().
+  std::vector<boost::context::fiber> to_thread;
+  boost::context::fiber to_scheduler;
+  static constexpr unsigned kFromScheduler = ~0u, kFinished = ~0u - 1;
+  unsigned switched_from = kFromScheduler;
+  void accept(boost::context::fiber&& from);
+  // The next runnable thread after `after` in this round, or the scheduler.
+  boost::context::fiber& next_context(const BlockState& b, unsigned after);
 
  private:
   void run_block(LaunchContext& launch, std::uint64_t linear);
@@ -66,6 +75,7 @@ class Worker {
   Counters& site_counters(Site site);  // per_site[site], through a small cache
   void count_operations(BlockState& b);
   void stop_fibers(BlockState& b);
+  unsigned next_runnable(const BlockState& b, unsigned from) const;  // nthreads if none
 
   std::uintptr_t stacks_ = 0;
   std::vector<ThreadState> threads_;
