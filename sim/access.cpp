@@ -135,6 +135,7 @@ namespace detail {
 void on_access_here(const void* p, unsigned size, MemOp op) { on_access(p, size, op, __builtin_return_address(0)); }
 
 void on_access(const void* p, unsigned size, MemOp op, Site site) {
+  if (!t_thread) return;  // host code
   const auto a = reinterpret_cast<std::uintptr_t>(p);
   if ((a & (size - 1)) != 0 && (size & (size - 1)) == 0) misaligned(a, size, op, site);  // sizes are powers of two
   const AddressMap& m = t_address_map;

@@ -38,6 +38,16 @@ struct LaunchGeometry {
 extern thread_local constinit ThreadState* t_thread SIMT_FAST_TLS;  // null outside kernels
 extern thread_local constinit const LaunchGeometry* t_geometry SIMT_FAST_TLS;
 extern thread_local constinit uint3 t_block_idx SIMT_FAST_TLS;
+// The running thread's fiber stack, where its locals live: copied here from the
+// ThreadState so that the most frequent test (a local, not device memory) reads
+// no pointer first. Empty outside kernels.
+extern thread_local constinit std::uintptr_t t_stack_lo SIMT_FAST_TLS, t_stack_size SIMT_FAST_TLS;
+
+SIMT_INLINE void set_current_thread(ThreadState* t) {
+  t_thread = t;
+  t_stack_lo = t ? t->stack_lo : 0;
+  t_stack_size = t ? t->stack_size : 0;
+}
 
 SIMT_INLINE ThreadState* current_thread() { return t_thread; }
 
@@ -46,7 +56,7 @@ SIMT_INLINE ThreadState* current_thread() { return t_thread; }
 // few comparisons against values at fixed offsets, with no pointer chasing.
 struct AddressMap {
   std::uintptr_t global_lo = 0, global_size = 0;    // the cudaMalloc arena
-  const std::uint8_t* global_whole_pages = nullptr; // per 4 KiB page: inside a live allocation
+  const std::uint16_t* global_page_bytes = nullptr; // per 4 KiB page: bytes inside a live allocation
   std::uintptr_t statics_lo = 0, statics_size = 0;  // this worker's __shared__ variables
   const std::uint8_t* statics_allowed = nullptr;    // per word: a variable this launch may use
   std::uintptr_t dynamic_lo = 0, dynamic_bytes = 0, dynamic_reserved = 0;  // extern __shared__
@@ -71,11 +81,15 @@ void on_access(const void* p, unsigned size, MemOp op, Site site);
 __attribute__((noinline)) void on_access_here(const void* p, unsigned size, MemOp op);
 __attribute__((noinline)) void on_fp(FpOp op);
 
-// The common case, inlined into kernel code: an aligned access, inside a live
-// allocation or a __shared__ variable the launch may use, by a convergent warp
-// whose row for it is open. It only files the access in that row; bounds are
-// settled here, everything else runs on whole rows at the barrier.
-SIMT_INLINE bool record_fast(ThreadState* t, std::uintptr_t a, unsigned size, MemOp op, Site site) {
+// The common case, inlined into kernel code: an aligned access inside a live
+// allocation or a __shared__ variable the launch may use, by a convergent warp.
+// It only files the access in the warp's row (opening it if this lane is the
+// first); bounds are settled here, everything else runs on whole rows at the
+// barrier. Every lane of a convergent warp takes this same path: a lane that took
+// the out-of-line path could continue in a copy of the following code that the
+// compiler duplicated, and its next sites would differ from the other lanes'.
+// Outside kernels the address map is empty, so this never reads t_thread there.
+SIMT_INLINE bool record_fast(std::uintptr_t a, unsigned size, MemOp op, Site site) {
   const AddressMap& m = t_address_map;
   if ((a & (size - 1)) != 0) return false;
   Space space = Space::Shared;
@@ -84,27 +98,28 @@ SIMT_INLINE bool record_fast(ThreadState* t, std::uintptr_t a, unsigned size, Me
     for (unsigned i = 0; i < (size + 3) / 4; ++i)          // size is a constant here: unrolled
       if (!m.statics_allowed[word + i]) return false;
   } else if (a - m.global_lo < m.global_size) {
-    if (!m.global_whole_pages[(a - m.global_lo) >> 12]) return false;  // aligned: never crosses a page
+    // Bytes of the 4 KiB page that lie inside a live allocation, from its start.
+    if ((a & 4095) + size > m.global_page_bytes[(a - m.global_lo) >> 12]) return false;
     space = Space::Global;
   } else if (a - m.dynamic_lo >= m.dynamic_bytes || a + size > m.dynamic_lo + m.dynamic_bytes) {
     return false;
   }
+  ThreadState* t = t_thread;
   WarpLog& log = *t->log;
-  return log.record_in_open_row(t->lane, site, a, WarpLog::shape(size, op, space, log.sync_count));
+  return log.record(t->lane, site, a, WarpLog::shape(size, op, space, log.sync_count));
 }
 }  // namespace detail
 
 // Called by the instrumented types for every read/write of a value that may live
 // in device memory. Locals (on the thread's own stack) are free.
+// (Host code gets here too, with no current thread: the slow path ignores it.)
 SIMT_INLINE void touch(const void* p, unsigned size, MemOp op) {
-  ThreadState* t = t_thread;
-  if (!t) return;  // host code
   const auto a = reinterpret_cast<std::uintptr_t>(p);
-  if (a - t->stack_lo < t->stack_size) return;
+  if (a - t_stack_lo < t_stack_size) return;
 #ifdef SIMT_CODE_ADDRESS
   Site site;
   SIMT_CODE_ADDRESS(site);
-  if (detail::record_fast(t, a, size, op, site)) return;
+  if (detail::record_fast(a, size, op, site)) return;
   detail::on_access(p, size, op, site);
 #else
   detail::on_access_here(p, size, op);

@@ -22,6 +22,7 @@ namespace simt {
 thread_local constinit ThreadState* t_thread SIMT_FAST_TLS = nullptr;
 thread_local constinit const LaunchGeometry* t_geometry SIMT_FAST_TLS = nullptr;
 thread_local constinit uint3 t_block_idx SIMT_FAST_TLS{};
+thread_local constinit std::uintptr_t t_stack_lo SIMT_FAST_TLS = 0, t_stack_size SIMT_FAST_TLS = 0;
 
 namespace ctx = boost::context;
 
@@ -103,6 +104,7 @@ void Worker::run_launch(LaunchContext& launch) {
     if (reports_progress) report_progress(launch);
   }
   t_geometry = nullptr;
+  t_address_map = AddressMap{};  // host code after the launch must not look like a kernel
 }
 
 void Worker::map_addresses() {
@@ -110,8 +112,8 @@ void Worker::map_addresses() {
   AddressMap& m = t_address_map;
   m.global_lo = gm.base();
   m.global_size = gm.arena_bytes();
-  static_assert(GlobalMemory::kPageShift == 12, "record_fast (sim/context.hpp) indexes whole_pages by 4 KiB");
-  m.global_whole_pages = gm.whole_pages();
+  static_assert(GlobalMemory::kPageShift == 12, "record_fast (sim/context.hpp) indexes pages by 4 KiB");
+  m.global_page_bytes = gm.page_bytes();
   m.statics_lo = shared.statics.lo;
   m.statics_size = shared.statics.hi - shared.statics.lo;
   m.statics_allowed = shared.allowed_words();
@@ -171,7 +173,7 @@ void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
     sc.sp = reinterpret_cast<void*>(ts.stack_lo + kStackBytes);
     to_thread[t] = ctx::fiber(std::allocator_arg, PoolStack{sc}, [this, &b, &launch, t](ctx::fiber&& from) {
       accept(std::move(from));
-      t_thread = &threads_[t];
+      set_current_thread(&threads_[t]);
       try {
         launch.body->run();
       } catch (const KernelFault& f) {
@@ -183,7 +185,7 @@ void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
       }
       b.run[t] = Run::Done;
       b.warps[t / 32].exited |= 1u << (t % 32);
-      t_thread = nullptr;
+      set_current_thread(nullptr);
       switched_from = kFinished;
       return std::move(next_context(b, t));
     });
@@ -196,7 +198,7 @@ void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
     if (unsigned t = next_runnable(b, 0); t < b.nthreads) {
       switched_from = kFromScheduler;
       accept(std::move(to_thread[t]).resume());
-      t_thread = nullptr;
+      set_current_thread(nullptr);
     }
     if (b.failed || std::all_of(b.run.begin(), b.run.end(), [](Run r) { return r == Run::Done; })) break;
     if (std::none_of(b.run.begin(), b.run.end(), [](Run r) { return r == Run::Runnable; }) && !settle(b)) break;
@@ -247,7 +249,9 @@ void abandon_thread(ThreadState* t) {
 
 void Worker::check_pending_reads(BlockState& b) {
   if (shared.pending.empty() || !checks().uninitialized) return;
-  const PendingRead& p = shared.pending.front();
+  // The lowest-numbered thread's: the same report whatever order the checks ran in.
+  const PendingRead& p = *std::min_element(shared.pending.begin(), shared.pending.end(),
+                                           [](const PendingRead& x, const PendingRead& y) { return x.thread < y.thread; });
   Diagnostic d = b.make_diag(
       DiagKind::UninitializedShared,
       fmt::format("read of shared memory that no thread of this block had written ({})", shared.describe(p.addr)),

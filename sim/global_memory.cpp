@@ -36,12 +36,14 @@ GlobalMemory::GlobalMemory() {
   next_ = base_ + kGuardBytes;
   race_shadow_ = static_cast<std::uint64_t*>(reserve(size_ / 4 * 16, PROT_READ | PROT_WRITE));
   sector_shadow_ = static_cast<std::uint32_t*>(reserve(size_ / 32 * 4, PROT_READ | PROT_WRITE));
-  whole_pages_ = static_cast<std::uint8_t*>(reserve(size_ >> kPageShift, PROT_READ | PROT_WRITE));
+  page_bytes_ = static_cast<std::uint16_t*>(reserve((size_ >> kPageShift) * 2, PROT_READ | PROT_WRITE));
 }
 
-void GlobalMemory::mark_whole_pages(std::uintptr_t base, std::size_t bytes, std::uint8_t value) {
-  const std::size_t first = (base - base_) >> kPageShift, pages = bytes >> kPageShift;  // base is page-aligned
-  std::fill(whole_pages_ + first, whole_pages_ + first + pages, value);
+void GlobalMemory::mark_pages(std::uintptr_t base, std::size_t bytes, bool live) {
+  constexpr std::size_t kPage = std::size_t(1) << kPageShift;
+  std::uint16_t* page = page_bytes_ + ((base - base_) >> kPageShift);  // base is page-aligned
+  for (std::size_t done = 0; done < bytes; done += kPage)
+    *page++ = live ? static_cast<std::uint16_t>(std::min(kPage, bytes - done)) : 0;
 }
 
 void* GlobalMemory::allocate(std::size_t bytes) {
@@ -52,7 +54,7 @@ void* GlobalMemory::allocate(std::size_t bytes) {
   if (mprotect(reinterpret_cast<void*>(p), span, PROT_READ | PROT_WRITE) != 0) return nullptr;
   next_ = round_up(p + span + kGuardBytes, kAlignment);
   allocations_.push_back({p, bytes, allocations_.size() + 1, true});
-  mark_whole_pages(p, bytes, 1);
+  mark_pages(p, bytes, true);
   in_use_ += bytes;
   return reinterpret_cast<void*>(p);
 }
@@ -64,7 +66,7 @@ bool GlobalMemory::release(void* ptr) {
                              [](const Allocation& a, std::uintptr_t v) { return a.base < v; });
   if (it == allocations_.end() || it->base != p || !it->live) return false;
   it->live = false;
-  mark_whole_pages(it->base, it->size, 0);
+  mark_pages(it->base, it->size, false);
   in_use_ -= it->size;
   // Addresses are never reused, so a use after free is always caught.
   std::size_t span = round_up(std::max<std::size_t>(it->size, 1), 4096);

@@ -38,10 +38,10 @@ class GlobalMemory {
   std::uint64_t* race_shadow(std::uintptr_t addr) const {
     return race_shadow_ + ((addr - base_) >> 2) * 2;
   }
-  // One byte per 4 KiB page of the arena: 1 where the whole page lies inside a
-  // live allocation. Lets the inlined access path accept most global accesses
-  // with one lookup; the rest (the partial last page, faults) take the full path.
-  const std::uint8_t* whole_pages() const { return whole_pages_; }
+  // Per 4 KiB page of the arena: how many bytes from the page's start lie inside
+  // a live allocation (allocations start on a page). Lets the inlined access path
+  // settle global bounds with one lookup; only faults take the full path.
+  const std::uint16_t* page_bytes() const { return page_bytes_; }
   static constexpr unsigned kPageShift = 12;
 
   std::uint32_t* sector_shadow(std::uintptr_t addr) const {
@@ -56,8 +56,8 @@ class GlobalMemory {
   std::size_t in_use_ = 0;
   std::uint64_t* race_shadow_ = nullptr;
   std::uint32_t* sector_shadow_ = nullptr;
-  std::uint8_t* whole_pages_ = nullptr;
-  void mark_whole_pages(std::uintptr_t base, std::size_t bytes, std::uint8_t value);
+  std::uint16_t* page_bytes_ = nullptr;
+  void mark_pages(std::uintptr_t base, std::size_t bytes, bool live);
   std::vector<Allocation> allocations_;  // sorted by base (bump allocation)
   mutable std::mutex mutex_;
 };

@@ -118,7 +118,7 @@ void yield_thread(ThreadState* t) {
   boost::context::fiber& next = w.next_context(*t->block, t->linear);
   w.switched_from = t->linear;
   w.accept(std::move(next).resume());
-  t_thread = t;
+  set_current_thread(t);
 }
 
 void block_barrier(int value, Site site) {
