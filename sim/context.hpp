@@ -67,10 +67,15 @@ extern thread_local constinit AddressMap t_address_map SIMT_FAST_TLS;
 // The address of the instruction after this point in the compiled kernel: a
 // per-call-site key for counters, taken without a call (an inlined function has no
 // return address of its own). Resolved to a source line like a return address.
+// GCC only: clang keeps the instruction but may give it a merged debug location
+// without the inlining chain, so its line would be lost; clang builds take the
+// out-of-line path, which names sites by return address (slower, same counts).
+#if defined(__GNUC__) && !defined(__clang__)
 #if defined(__x86_64__)
 #define SIMT_CODE_ADDRESS(out) asm volatile("leaq 0(%%rip), %0" : "=r"(out))
 #elif defined(__aarch64__)
 #define SIMT_CODE_ADDRESS(out) asm volatile("adr %0, 1f\n1:" : "=r"(out))
+#endif
 #endif
 
 namespace detail {
@@ -114,7 +119,8 @@ SIMT_INLINE bool record_fast(std::uintptr_t a, unsigned size, MemOp op, Site sit
 // in device memory. Locals (on the thread's own stack) are free.
 // (Host code gets here too, with no current thread: the slow path ignores it.)
 SIMT_INLINE void touch(const void* p, unsigned size, MemOp op) {
-  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  auto a = reinterpret_cast<std::uintptr_t>(p);
+  asm("" : "+r"(a));  // forget what the type says of the alignment: the check below must stay
   if (a - t_stack_lo < t_stack_size) return;
 #ifdef SIMT_CODE_ADDRESS
   Site site;

@@ -25,13 +25,22 @@ struct Vec : VecStorage<E, N> {
   Vec() = default;
   SIMT_INLINE Vec(const Vec& o) {
     touch(&o, sizeof(Vec), MemOp::Load);
-    std::memcpy(static_cast<void*>(this), &o, sizeof(Vec));
+    std::memcpy(static_cast<void*>(this), opaque(&o), sizeof(Vec));
   }
   SIMT_INLINE Vec& operator=(const Vec& o) {
     touch(&o, sizeof(Vec), MemOp::Load);
     touch(this, sizeof(Vec), MemOp::Store);
-    std::memcpy(static_cast<void*>(this), &o, sizeof(Vec));
+    std::memcpy(static_cast<void*>(this), opaque(&o), sizeof(Vec));
     return *this;
+  }
+
+ private:
+  // The source as a pointer the compiler knows nothing about: it may not load
+  // through it before touch() has checked the address (a misaligned float4 would
+  // fault in an aligned SSE load hoisted above the check), nor assume alignment.
+  SIMT_INLINE static const void* opaque(const void* p) {
+    asm("" : "+r"(p));
+    return p;
   }
 };
 
