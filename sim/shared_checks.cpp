@@ -32,7 +32,9 @@ void check_shared_read(BlockState& b, SharedWindows& sw, std::uint64_t word_inde
   SharedShadow& s = sw.window_of(word).at(word);
   const std::uint32_t now = sw.interval;
   const auto first = static_cast<std::uint16_t>(warp * 32 + std::countr_zero(lanes));
-  if (on.races && s.w_interval == now) {
+  if (s.w_interval < sw.block_start) {  // this block never wrote it
+    if (on.uninitialized) sw.pending.push_back({word, first, site});
+  } else if (on.races && s.w_interval == now) {
     const bool writer_in_warp = s.w_thread / 32 == warp;
     if (!(writer_in_warp && sync_count > s.w_sync)) {  // not ordered by a collective
       const std::uint32_t others = writer_in_warp ? lanes & ~(1u << (s.w_thread % 32)) : lanes;
@@ -41,11 +43,15 @@ void check_shared_read(BlockState& b, SharedWindows& sw, std::uint64_t word_inde
                     MemOp::Load, word, s.w_thread, true);
     }
   }
-  if (on.uninitialized && s.w_interval < sw.block_start) sw.pending.push_back({word, first, site});
-  if (lanes & (lanes - 1)) s.r_thread = kManyReaders;
-  else if (s.r_interval != now) s.r_thread = first;
-  else if (s.r_thread != first) s.r_thread = kManyReaders;
-  s.r_interval = now;
+  // Reader bookkeeping, for writes later in this interval. Once several threads
+  // have read the word in this interval there is nothing left to note.
+  if (s.r_interval == now) {
+    if (s.r_thread == kManyReaders) return;
+    if (s.r_thread != first || (lanes & (lanes - 1))) s.r_thread = kManyReaders;
+  } else {
+    s.r_interval = now;
+    s.r_thread = (lanes & (lanes - 1)) ? kManyReaders : first;
+  }
   s.r_sync = sync_count;
 }
 

@@ -5,11 +5,15 @@
 namespace simt {
 
 const SharedPattern& SharedPatternCache::analyse(const WarpAccess& row) {
-  const unsigned first = static_cast<unsigned>(std::countr_zero(row.active));
+  const unsigned first = static_cast<unsigned>(std::countr_zero(row.active)) & 31;  // rows are never empty
   const std::uint64_t base = row.addr[first];
   std::int64_t offset[32];
-  for (unsigned lane = 0; lane < 32; ++lane)  // no branches: the compiler vectorises this
-    offset[lane] = static_cast<std::int64_t>((row.active >> lane & 1) * (row.addr[lane] - base));
+  if (row.active == ~0u) {  // the usual full warp: a loop the compiler vectorises
+    for (unsigned lane = 0; lane < 32; ++lane) offset[lane] = static_cast<std::int64_t>(row.addr[lane] - base);
+  } else {
+    for (unsigned lane = 0; lane < 32; ++lane)
+      offset[lane] = (row.active >> lane & 1) ? static_cast<std::int64_t>(row.addr[lane] - base) : 0;
+  }
 
   Slot& slot = slots_[(reinterpret_cast<std::uintptr_t>(row.site) >> 3) % slots_.size()];
   if (slot.site == row.site && slot.active == row.active && slot.size == row.size &&
