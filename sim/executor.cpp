@@ -264,7 +264,9 @@ void Worker::check_pending_reads(BlockState& b) {
 // interval to end, and the counting of its memory instructions. A convergent
 // warp's rows are checked and counted in one pass, sharing the bank map.
 void Worker::close_interval(BlockState& b) {
-  const SharedCheckFlags on{checks().races, checks().uninitialized};
+  SharedCheckFlags on{checks().races, checks().uninitialized, false};
+  for (unsigned w = 0; w < b.nwarps; ++w)
+    if (!logs_[w].divergent() && logs_[w].has_shared_stores()) on.note_readers = true;
   try {
     for (unsigned w = 0; w < b.nwarps; ++w)
       if (!logs_[w].divergent()) process_rows(b, w, on, true);

@@ -45,6 +45,7 @@ void check_shared_read(BlockState& b, SharedWindows& sw, std::uint64_t word_inde
   }
   // Reader bookkeeping, for writes later in this interval. Once several threads
   // have read the word in this interval there is nothing left to note.
+  if (!on.note_readers) return;
   if (s.r_interval == now) {
     if (s.r_thread == kManyReaders) return;
     if (s.r_thread != first || (lanes & (lanes - 1))) s.r_thread = kManyReaders;

@@ -19,6 +19,10 @@ struct SharedAccessor {
 
 struct SharedCheckFlags {
   bool races = true, uninitialized = true;
+  // Reads must be noted in the shadow because writes of this interval are still
+  // to be checked. False when an interval closes with no deferred shared stores:
+  // every access of it has been seen, so no later write can conflict.
+  bool note_readers = true;
 };
 
 // Builds the diagnostic and throws KernelFault.

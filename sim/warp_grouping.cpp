@@ -138,7 +138,8 @@ InstructionCost cost_of(const WarpAccess& a) {
 
 void count_access(const WarpAccess& a, const InstructionCost& cost, Counters& c) {
   const SharedCost& s = cost.shared;
-  const unsigned lanes = static_cast<unsigned>(std::popcount(a.active));
+  // A full warp is the usual case; without -mpopcnt std::popcount is a library call.
+  const unsigned lanes = a.active == ~0u ? 32u : static_cast<unsigned>(std::popcount(a.active));
   c[Counter::WarpInst] += 1;
   c[Counter::ThreadInst] += lanes;
   if (a.space == Space::Global) {

@@ -29,6 +29,13 @@ std::span<const WarpAccess> WarpLog::rows() {
   return {rows_, count_};
 }
 
+bool WarpLog::has_shared_stores() const {
+  const std::uint64_t store = shape(0, MemOp::Store, Space::Shared, 0);
+  for (std::uint32_t k = 0; k < count_; ++k)
+    if ((keys_[k].shape & 0xFFFF00) == store) return true;
+  return false;
+}
+
 void WarpLog::diverge() {
   rows();  // the active masks
   for (std::uint32_t k = 0; k < count_; ++k) {

@@ -61,6 +61,7 @@ class WarpLog {
 
   // The rows with their active masks: a lane has filled exactly rows [0, seq_[lane]).
   std::span<const WarpAccess> rows();
+  bool has_shared_stores() const;  // among the rows
   // The warp's collective count when row k was opened: every lane in it agrees.
   std::uint32_t row_sync_count(std::size_t k) const { return static_cast<std::uint32_t>(keys_[k].shape >> 32); }
 
