@@ -267,6 +267,7 @@ void Worker::close_interval(BlockState& b) {
   SharedCheckFlags on{checks().races, checks().uninitialized, false};
   for (unsigned w = 0; w < b.nwarps; ++w)
     if (!logs_[w].divergent() && logs_[w].has_shared_stores()) on.note_readers = true;
+  on.check_loads = on.note_readers || shared.stores_this_interval || shared.unwritten_words > 0;
   try {
     for (unsigned w = 0; w < b.nwarps; ++w)
       if (!logs_[w].divergent()) process_rows(b, w, on, true);

@@ -61,6 +61,7 @@ void check_shared_read(BlockState& b, SharedWindows& sw, std::uint64_t word_inde
 void check_shared_row(BlockState& b, unsigned warp, const WarpAccess& row, std::uint32_t sync_count,
                       SharedCheckFlags on, const SharedPattern* pattern) {
   SharedWindows& sw = *b.shared;
+  if (row.op == MemOp::Load && !on.check_loads) return;
   if (pattern && pattern->one_wavefront && row.op == MemOp::Load) {
     const std::uint64_t base = row.addr[std::countr_zero(row.active)] >> 2;
     for (std::uint32_t i = 0; i < pattern->words; ++i)

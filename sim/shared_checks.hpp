@@ -23,6 +23,10 @@ struct SharedCheckFlags {
   // to be checked. False when an interval closes with no deferred shared stores:
   // every access of it has been seen, so no later write can conflict.
   bool note_readers = true;
+  // Loads need checking at all: false when nothing was written in the interval
+  // (no race is possible) and the block has written every word it may use (no
+  // read can be uninitialised). The inner loop of a tiled kernel is such an interval.
+  bool check_loads = true;
 };
 
 // Builds the diagnostic and throws KernelFault.
@@ -40,6 +44,8 @@ SIMT_INLINE void check_shared_word(BlockState& b, SharedWindows& sw, std::uintpt
   if (on.races && s.w_interval == now && s.w_thread != who.thread && !ordered(s.w_thread, s.w_sync))
     shared_race(b, who, op, word, s.w_thread, true);
   if (op == MemOp::Store) {
+    if (s.w_interval < sw.block_start && sw.unwritten_words > 0) --sw.unwritten_words;
+    sw.stores_this_interval = true;
     if (on.races && s.r_interval == now && s.r_thread != who.thread &&
         (s.r_thread == kManyReaders || !ordered(s.r_thread, s.r_sync)))
       shared_race(b, who, op, word, s.r_thread, false);

@@ -48,6 +48,8 @@ void SharedWindows::begin_block() {
     interval = 0;
   }
   block_start = ++interval;
+  stores_this_interval = false;
+  unwritten_words = allowed_count_ + (dynamic_bytes + 3) / 4;
   pending.clear();
 }
 
@@ -67,11 +69,13 @@ std::string SharedWindows::describe(std::uintptr_t a) const {
 void SharedWindows::set_kernel(const std::string& full_name) {
   kernel_prefix_ = full_name + "::";
   allowed_.assign(statics.shadow.size() + 4, 0);
+  allowed_count_ = 0;
   if (!module) return;
   for (const SharedVariable& v : module->shared) {
     if (!belongs_to_launch(v)) continue;
     for (std::uintptr_t o = v.offset; o < v.offset + v.size; o += 4) allowed_[(o - module->shared_lo) >> 2] = 1;
   }
+  for (std::uint8_t a : allowed_) allowed_count_ += a;
 }
 
 bool SharedWindows::belongs_to_launch(const SharedVariable& v) const {

@@ -42,11 +42,16 @@ struct SharedWindows {
   std::size_t dynamic_bytes = 0;  // what this launch asked for
   std::uint32_t interval = 0;     // the current interval (see SharedShadow)
   std::uint32_t block_start = 0;  // the interval this block began with
+  std::size_t unwritten_words = 0;   // words the launch may use that this block has not written
+  bool stores_this_interval = false;  // a checked shared store happened in the current interval
   std::vector<PendingRead> pending;
 
   void prepare(const Module& m, std::size_t dynamic_bytes);  // once per launch on this worker
   void begin_block();
-  void next_interval() { ++interval; }  // at a barrier
+  void next_interval() {  // at a barrier
+    ++interval;
+    stores_this_interval = false;
+  }
   SharedWindow& window_of(std::uintptr_t a) { return statics.contains(a) ? statics : dynamic; }
   std::string describe(std::uintptr_t a) const;  // "tile (offset 64 of 1024 bytes)"
   // A kernel may use its own __shared__ variables and those of device functions,
@@ -61,6 +66,7 @@ struct SharedWindows {
  private:
   std::string kernel_prefix_;         // "name(signature)::" of the running kernel
   std::vector<std::uint8_t> allowed_; // per word of the statics window
+  std::size_t allowed_count_ = 0;
 };
 
 void* dynamic_shared_base();  // of the block running on this thread
