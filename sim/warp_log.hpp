@@ -31,25 +31,22 @@ class WarpLog {
     return size | std::uint64_t(op) << 8 | std::uint64_t(space) << 16 | std::uint64_t(sync_count) << 32;
   }
 
-  // The inlined fast path: files the access in the lane's next row if that row
-  // exists and is the same instruction. False otherwise (a new row, another
-  // site, a divergent warp): the caller then goes through record().
-  bool record_in_open_row(unsigned lane, Site site, std::uint64_t addr, std::uint64_t shape) {
-    const std::uint32_t k = seq_[lane];
-    if (k >= count_ || keys_[k].site != site || keys_[k].shape != shape) return false;
-    rows_[k].addr[lane] = addr;  // which lanes a row holds follows from seq_ (see rows())
-    seq_[lane] = k + 1;
-    return true;
-  }
-
   // Files the access, opening a row if needed. False when the warp is divergent
   // or the access does not fit the rows; the caller switches to per-lane logs.
+  // Inlined into kernel code. A divergent warp has count_ 0, so it is only
+  // looked at on the way to opening a row.
   bool record(unsigned lane, Site site, std::uint64_t addr, std::uint64_t shape) {
-    if (divergent_) return false;
-    if (record_in_open_row(lane, site, addr, shape)) return true;
-    if (seq_[lane] < count_) return false;  // its next row is another instruction
-    open_row(site, shape)->addr[lane] = addr;
-    seq_[lane] = count_;
+    const std::uint32_t k = seq_[lane];
+    WarpAccess* row;
+    if (k < count_) {
+      if (keys_[k].site != site || keys_[k].shape != shape) return false;  // another instruction
+      row = &rows_[k];
+    } else {
+      if (divergent_) return false;
+      row = open_row(site, shape);
+    }
+    row->addr[lane] = addr;  // which lanes a row holds follows from seq_ (see rows())
+    seq_[lane] = k + 1;
     return true;
   }
 
@@ -81,7 +78,7 @@ class WarpLog {
   // Out of line: once per row, not once per lane.
   __attribute__((noinline)) WarpAccess* open_row(Site site, std::uint64_t shape);
 
-  // What record_in_open_row() reads, together. A divergent warp has count_ 0.
+  // What record() reads, together. A divergent warp has count_ 0.
   std::uint32_t count_ = 0;       // rows [0, count_) in use
   bool divergent_ = false;
   Key* keys_ = nullptr;           // point into the vectors below, which keep their
