@@ -59,7 +59,6 @@ struct AddressMap {
   const std::uint16_t* global_page_bytes = nullptr; // per 4 KiB page: bytes inside a live allocation
   std::uintptr_t statics_lo = 0, statics_size = 0;  // this worker's __shared__ variables
   const std::uint8_t* statics_allowed = nullptr;    // per word: a variable this launch may use
-  std::uintptr_t dense_lo = 0, dense_size = 0;      // where all of them lie, if without gaps
   std::uintptr_t dynamic_lo = 0, dynamic_bytes = 0, dynamic_reserved = 0;  // extern __shared__
   bool races = true, uninitialized = true;          // the launch's sanitizer switches
 };
@@ -99,16 +98,14 @@ SIMT_INLINE bool record_fast(std::uintptr_t a, unsigned size, MemOp op, Site sit
   const AddressMap& m = t_address_map;
   if ((a & (size - 1)) != 0) return false;
   Space space = Space::Shared;
-  if (a - m.dense_lo < m.dense_size && a + size - m.dense_lo <= m.dense_size) {
-    // the launch's own __shared__ variables, side by side: nothing to look up
+  if (a - m.statics_lo < m.statics_size) {
+    const std::uintptr_t word = (a - m.statics_lo) >> 2;  // the table is padded past the window's end
+    for (unsigned i = 0; i < (size + 3) / 4; ++i)          // size is a constant here: unrolled
+      if (!m.statics_allowed[word + i]) return false;
   } else if (a - m.global_lo < m.global_size) {
     // Bytes of the 4 KiB page that lie inside a live allocation, from its start.
     if ((a & 4095) + size > m.global_page_bytes[(a - m.global_lo) >> 12]) return false;
     space = Space::Global;
-  } else if (a - m.statics_lo < m.statics_size) {
-    const std::uintptr_t word = (a - m.statics_lo) >> 2;  // the table is padded past the window's end
-    for (unsigned i = 0; i < (size + 3) / 4; ++i)          // size is a constant here: unrolled
-      if (!m.statics_allowed[word + i]) return false;
   } else if (a - m.dynamic_lo >= m.dynamic_bytes || a + size > m.dynamic_lo + m.dynamic_bytes) {
     return false;
   }

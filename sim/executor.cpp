@@ -16,7 +16,6 @@
 #include <cstdlib>
 #include <map>
 #include <thread>
-#include <tuple>
 
 namespace simt {
 
@@ -118,7 +117,6 @@ void Worker::map_addresses() {
   m.statics_lo = shared.statics.lo;
   m.statics_size = shared.statics.hi - shared.statics.lo;
   m.statics_allowed = shared.allowed_words();
-  std::tie(m.dense_lo, m.dense_size) = shared.dense_span();
   m.dynamic_lo = shared.dynamic.lo;
   m.dynamic_bytes = shared.dynamic_bytes;
   m.dynamic_reserved = shared.dynamic.hi - shared.dynamic.lo;

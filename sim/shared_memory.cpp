@@ -78,18 +78,6 @@ void SharedWindows::set_kernel(const std::string& full_name) {
   for (std::uint8_t a : allowed_) allowed_count_ += a;
 }
 
-std::pair<std::uintptr_t, std::size_t> SharedWindows::dense_span() const {
-  std::size_t best_first = 0, best_words = 0;
-  for (std::size_t w = 0, n = statics.shadow.size(); w < n;) {
-    if (!allowed_[w]) { ++w; continue; }
-    std::size_t end = w;
-    while (end < n && allowed_[end]) ++end;
-    if (end - w > best_words) best_first = w, best_words = end - w;
-    w = end;
-  }
-  return {statics.lo + best_first * 4, best_words * 4};
-}
-
 bool SharedWindows::belongs_to_launch(const SharedVariable& v) const {
   if (v.name.compare(0, kernel_prefix_.size(), kernel_prefix_) == 0) return true;
   // Another kernel's variable (kernels are tagged by __global__), or a device function's.

@@ -8,7 +8,6 @@
 
 #include <cstdint>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace simt {
@@ -63,9 +62,6 @@ struct SharedWindows {
   // Per word of the statics window, padded so that a 16-byte access starting in
   // the window can be looked up without a bounds check.
   const std::uint8_t* allowed_words() const { return allowed_.data(); }
-  // The longest byte range of the statics window made only of words the launch
-  // may use (usually the kernel's own variables, side by side); {.., 0} if none.
-  std::pair<std::uintptr_t, std::size_t> dense_span() const;
 
  private:
   std::string kernel_prefix_;         // "name(signature)::" of the running kernel
