@@ -59,7 +59,7 @@ void check_global_bounds(ThreadState* t, std::uintptr_t a, unsigned size, MemOp 
   }
 }
 
-// A divergent warp: per-lane logs, and shared-memory checks done now.
+// A divergent warp: per-lane logs, and the checks rows would get at the barrier done now.
 __attribute__((noinline)) void record_divergent(ThreadState* t, Site site, std::uintptr_t a, unsigned size, MemOp op,
                                                 Space space) {
   BlockState& b = *t->block;
@@ -82,7 +82,7 @@ __attribute__((noinline)) void record_divergent(ThreadState* t, Site site, std::
 // Files the access in the warp's rows; off the fast path once the warp diverges.
 SIMT_INLINE void record(ThreadState* t, Site site, std::uintptr_t a, unsigned size, MemOp op, Space space) {
   WarpLog& log = *t->log;
-  if (!log.divergent() && log.record(t->lane, site, a, WarpLog::shape(size, op, space, log.sync_count))) return;
+  if (log.record(t->lane, site, a, WarpLog::shape(size, op, space, log.sync_count))) return;
   record_divergent(t, site, a, size, op, space);
 }
 

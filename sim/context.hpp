@@ -13,7 +13,6 @@
 namespace simt {
 
 struct BlockState;
-class WarpLog;
 
 struct ThreadState {
   uint3 thread_idx{};

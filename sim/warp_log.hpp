@@ -4,7 +4,7 @@
 // k-th access is written into row k, column L. While every lane follows the same
 // sequence of sites (a convergent warp, the common case), row k *is* the warp's
 // k-th memory instruction: counting needs no grouping pass, and the checks that can
-// wait (shared-memory races and uninitialised reads) run over whole rows at the
+// wait (races, uninitialised reads, the DRAM estimate) run over whole rows at the
 // barrier. The first lane that meets another site than its row's, or arrives after
 // a different number of warp collectives, turns the warp divergent: its rows become
 // per-lane logs, grouped at the barrier by the general rule (group_warp_accesses),
