@@ -33,7 +33,8 @@ std::string lane_list(std::uint32_t mask) {
     if (!(mask >> l & 1)) continue;
     int e = l;
     while (e + 1 < 32 && (mask >> (e + 1) & 1)) ++e;
-    s += (s.empty() ? "" : ",") + (e == l ? fmt::format("{}", l) : fmt::format("{}-{}", l, e));
+    if (!s.empty()) s += ',';
+    s += e == l ? fmt::format("{}", l) : fmt::format("{}-{}", l, e);
     l = e;
   }
   return s;
@@ -47,7 +48,8 @@ std::string thread_list(const BlockState& b, Run state) {
   for (std::size_t i = 0; i < ids.size(); ++i) {
     std::size_t j = i;
     while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
-    s += (s.empty() ? "" : ",") + (i == j ? fmt::format("{}", ids[i]) : fmt::format("{}-{}", ids[i], ids[j]));
+    if (!s.empty()) s += ',';
+    s += i == j ? fmt::format("{}", ids[i]) : fmt::format("{}-{}", ids[i], ids[j]);
     i = j;
   }
   return s;
