@@ -114,16 +114,6 @@ SIMT_INLINE void record(ThreadState* t, Site site, std::uintptr_t a, unsigned si
         t_thread, site, a);
 }
 
-// Every word of [a, a+size) lies in a __shared__ variable this launch may use.
-// Accesses are aligned to their size, so a 16-byte one spans at most 4 words.
-SIMT_INLINE bool statics_allowed(const AddressMap& m, std::uintptr_t a, unsigned size) {
-  const std::uintptr_t first = (a - m.statics_lo) >> 2;
-  if (!m.statics_allowed[first]) return false;
-  for (std::uintptr_t w = first + 1; w <= (a + size - 1 - m.statics_lo) >> 2; ++w)
-    if (!m.statics_allowed[w]) return false;
-  return true;
-}
-
 }  // namespace
 
 thread_local constinit AddressMap t_address_map SIMT_FAST_TLS;
@@ -140,7 +130,7 @@ void on_access(const void* p, unsigned size, MemOp op, Site site) {
   if ((a & (size - 1)) != 0 && (size & (size - 1)) == 0) misaligned(a, size, op, site);  // sizes are powers of two
   const AddressMap& m = t_address_map;
   if (a - m.statics_lo < m.statics_size) {
-    if (!statics_allowed(m, a, size)) shared_out_of_bounds(a, size, op, site);
+    if (!detail::statics_allowed(m, a, size)) shared_out_of_bounds(a, size, op, site);
     return record(t_thread, site, a, size, op, Space::Shared);
   }
   if (a - m.global_lo < m.global_size) {

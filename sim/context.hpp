@@ -85,6 +85,16 @@ void on_access(const void* p, unsigned size, MemOp op, Site site);
 __attribute__((noinline)) void on_access_here(const void* p, unsigned size, MemOp op);
 __attribute__((noinline)) void on_fp(FpOp op);
 
+// Every word of the aligned access [a, a+size), which starts in the statics window,
+// lies in a __shared__ variable this launch may use. The table is padded past the
+// window's end; size is a constant where this is inlined, so the loop unrolls.
+SIMT_INLINE bool statics_allowed(const AddressMap& m, std::uintptr_t a, unsigned size) {
+  const std::uintptr_t word = (a - m.statics_lo) >> 2;
+  for (unsigned i = 0; i < (size + 3) / 4; ++i)
+    if (!m.statics_allowed[word + i]) return false;
+  return true;
+}
+
 // The common case, inlined into kernel code: an aligned access inside a live
 // allocation or a __shared__ variable the launch may use, by a convergent warp.
 // It only files the access in the warp's row (opening it if this lane is the
@@ -98,9 +108,7 @@ SIMT_INLINE bool record_fast(std::uintptr_t a, unsigned size, MemOp op, Site sit
   if ((a & (size - 1)) != 0) return false;
   Space space = Space::Shared;
   if (a - m.statics_lo < m.statics_size) {
-    const std::uintptr_t word = (a - m.statics_lo) >> 2;  // the table is padded past the window's end
-    for (unsigned i = 0; i < (size + 3) / 4; ++i)          // size is a constant here: unrolled
-      if (!m.statics_allowed[word + i]) return false;
+    if (!statics_allowed(m, a, size)) return false;
   } else if (a - m.global_lo < m.global_size) {
     // Bytes of the 4 KiB page that lie inside a live allocation, from its start.
     if ((a & 4095) + size > m.global_page_bytes[(a - m.global_lo) >> 12]) return false;

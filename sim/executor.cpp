@@ -262,9 +262,9 @@ void Worker::check_pending_reads(BlockState& b) {
 
 // At each barrier and at the end of the block: the checks that waited for the
 // interval to end, and the counting of its memory instructions. A convergent
-// warp's rows are checked and counted in one pass, sharing the bank map.
+// warp's rows are checked and counted in one pass (process_rows).
 void Worker::close_interval(BlockState& b) {
-  SharedCheckFlags on{checks().races, checks().uninitialized, false};
+  SharedCheckFlags on{t_address_map.races, t_address_map.uninitialized, false};
   for (unsigned w = 0; w < b.nwarps; ++w)
     if (!logs_[w].divergent() && logs_[w].has_shared_stores()) on.note_readers = true;
   on.check_loads = on.note_readers || shared.stores_this_interval || shared.unwritten_words > 0;
@@ -284,11 +284,7 @@ void Worker::close_interval(BlockState& b) {
       for (unsigned l = 0; l < 32; ++l) lanes[l] = &log.lane_logs()[l];
       scratch_.clear();
       group_warp_accesses(lanes, scratch_);
-      for (const WarpAccess& a : scratch_) {
-        const InstructionCost cost = cost_of(a);
-        count_access(a, cost, totals);
-        count_access(a, cost, site_counters(a.site));
-      }
+      for (const WarpAccess& a : scratch_) count_instruction(a, cost_of(a));
     }
     log.clear_interval();
   }
@@ -312,10 +308,13 @@ void Worker::process_rows(BlockState& b, unsigned warp, SharedCheckFlags on, boo
       cost.shared = pattern.cost;
       if (checking) check_shared_row(b, warp, row, log.row_sync_count(k), on, &pattern);
     }
-    if (!count) continue;
-    count_access(row, cost, totals);
-    count_access(row, cost, site_counters(row.site));
+    if (count) count_instruction(row, cost);
   }
+}
+
+void Worker::count_instruction(const WarpAccess& a, const InstructionCost& cost) {
+  count_access(a, cost, totals);
+  count_access(a, cost, site_counters(a.site));
 }
 
 Counters& Worker::site_counters(Site site) {

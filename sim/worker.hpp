@@ -73,6 +73,7 @@ class Worker {
   void check_pending_reads(BlockState& b);
   void close_interval(BlockState& b);  // at a barrier and at the end of the block
   Counters& site_counters(Site site);  // per_site[site], through a small cache
+  void count_instruction(const WarpAccess& a, const InstructionCost& cost);  // in totals and per site
   void count_operations(BlockState& b);
   void stop_fibers(BlockState& b);
   unsigned next_runnable(const BlockState& b, unsigned from) const;  // nthreads if none

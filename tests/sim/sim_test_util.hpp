@@ -2,6 +2,7 @@
 #pragma once
 #include "sim/dialect.cuh"
 #include "sim/launch_record.hpp"
+#include "sim/report.hpp"
 
 #include <doctest/doctest.h>
 
@@ -34,6 +35,18 @@ struct DeviceArray {
   }
   DeviceArray(const DeviceArray&) = delete;
   DeviceArray& operator=(const DeviceArray&) = delete;
+};
+
+// Planted-bug tests: no fault printed on stderr, and no error left behind.
+struct Quiet {
+  Quiet() { set_report_faults(false); }
+  ~Quiet() {
+    set_report_faults(true);
+    cudaDeviceSynchronize();
+    cudaGetLastError();
+  }
+  Quiet(const Quiet&) = delete;
+  Quiet& operator=(const Quiet&) = delete;
 };
 
 }  // namespace simt::test

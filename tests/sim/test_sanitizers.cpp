@@ -10,6 +10,7 @@
 
 using namespace simt;
 using simt::test::DeviceArray;
+using simt::test::Quiet;
 using simt::test::last_launch;
 
 namespace {
@@ -87,15 +88,6 @@ void still_works() {
   CHECK(out.host()[7] == 2.0f);
   cudaGetLastError();
 }
-
-struct Quiet {
-  Quiet() { set_report_faults(false); }
-  ~Quiet() {
-    set_report_faults(true);
-    cudaDeviceSynchronize();
-    cudaGetLastError();
-  }
-};
 
 }  // namespace
 

@@ -8,6 +8,7 @@
 
 using namespace simt;
 using simt::test::DeviceArray;
+using simt::test::Quiet;
 using simt::test::last;
 using simt::test::last_launch;
 
@@ -51,15 +52,6 @@ __global__ void reads_unwritten_in_read_only_interval(f32* out, int written) {
   for (int i = 0; i < 64; ++i) acc += tile[i];
   out[t] = acc;
 }
-
-struct Quiet {
-  Quiet() { set_report_faults(false); }
-  ~Quiet() {
-    set_report_faults(true);
-    cudaDeviceSynchronize();
-    cudaGetLastError();
-  }
-};
 
 }  // namespace
 
