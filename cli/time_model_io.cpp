@@ -105,7 +105,14 @@ cost::KernelCounters time_model_counters(const json& launch) {
   c.warp_collectives = metric(m, "simt__warp_collectives.sum");
   c.dram_read_bytes = metric(m, "dram__bytes_read.sum");
   c.dram_write_bytes = metric(m, "dram__bytes_write.sum");
-  if (c.dram_read_bytes + c.dram_write_bytes == 0) c.dram_read_bytes = metric(m, "dram__bytes.sum");
+  if (!m.contains("dram__bytes_read.sum") && !m.contains("dram__bytes_write.sum")) {
+    if (m.contains("dram__bytes.sum")) {
+      c.dram_read_bytes = metric(m, "dram__bytes.sum");
+    } else {  // no DRAM estimate: every sector goes to DRAM, as the roofline assumes
+      c.dram_read_bytes = 32 * c.ld_sectors;
+      c.dram_write_bytes = 32 * (c.st_sectors + c.atom_sectors);
+    }
+  }
   if (launch.contains("global_sites")) c.sites = sites_from_json(launch["global_sites"]);
   else if (launch.contains("lines")) c.sites = sites_from_lines(launch["lines"]);
   return c;

@@ -17,7 +17,8 @@ cost::KernelCounters time_model_counters(const LaunchRecord& r);
 // From a launch as `simt run --json` prints it ({"grid", "block", "metrics", ...}).
 // Uses "global_sites" when present, else the per-line "lines" (two accesses on one
 // line then count as one site), else the totals. Throws std::runtime_error naming
-// the missing field.
+// the missing field. Without any dram__bytes metric every sector is taken to reach
+// DRAM once (as the roofline does).
 cost::KernelCounters time_model_counters(const nlohmann::json& launch);
 
 // The sites of a launch as JSON, for time_model_counters(json) to read back.
