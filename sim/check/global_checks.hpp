@@ -1,20 +1,18 @@
-// The checks and estimates on global memory that need no answer before the
-// access proceeds: races within a launch and the compulsory-DRAM estimate.
+// The checks on global memory that need no answer before the access proceeds:
+// races within a launch (and, per row, the DRAM estimate of sim/count/dram_estimate).
 // Bounds are checked at once (sim/memory/access.cpp). A convergent warp's accesses get
 // these a whole row (one warp instruction) at a time when its interval ends, so
 // the DRAM estimate is taken once per sector, not once per lane.
 #pragma once
 #include "sim/exec/block.hpp"
 #include "sim/count/counters.hpp"
+#include "sim/count/dram_estimate.hpp"
 #include "sim/memory/warp_access.hpp"
 
 #include <cstdint>
 
 namespace simt {
 
-// DRAM estimate for the 32-byte sectors of one access, in the launch numbered `serial`.
-void account_dram_sector(Counters& totals, std::uint32_t serial, std::uintptr_t sector, MemOp op);
-void account_dram(Counters& totals, std::uint32_t serial, std::uintptr_t addr, unsigned size, MemOp op);
 
 // One thread's global load or store against the launch's race shadow: another
 // block's access to the same word, or this block's in the same barrier interval,

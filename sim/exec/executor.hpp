@@ -25,6 +25,7 @@ struct LaunchConfig {
 
 // Returns a cudaError_t value and appends a LaunchRecord.
 int execute_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody& body);
+void append_launch_record(LaunchRecord r);  // settings.cpp; read with launch_records()
 
 // Settings of the simulated device and of the executor.
 DeviceLimits& device_limits();
