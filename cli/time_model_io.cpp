@@ -1,7 +1,7 @@
 #include "time_model_io.hpp"
 
 #include "cost/units.hpp"
-#include "sim/metrics.hpp"
+#include "sim/count/metrics.hpp"
 
 #include <fmt/format.h>
 

@@ -3,7 +3,7 @@
 // (run, exec, roofline --counters) goes through here, so they agree.
 #pragma once
 #include "cost/kernel_time.hpp"
-#include "sim/launch_record.hpp"
+#include "sim/report/launch_record.hpp"
 
 #include <nlohmann/json.hpp>
 
