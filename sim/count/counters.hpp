@@ -21,6 +21,7 @@ enum class Counter : int {
   WarpInst, ThreadInst,          // over the instructions simtlab counts
   WarpCollectives,
   DramReadBytes, DramWriteBytes,  // compulsory-traffic estimate
+  WarpBarriers,                   // __syncthreads, once per warp of the block
   Count
 };
 constexpr int kCounterCount = static_cast<int>(Counter::Count);
