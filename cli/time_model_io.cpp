@@ -103,6 +103,7 @@ cost::KernelCounters time_model_counters(const json& launch) {
   c.warp_inst = metric(m, "simt__warp_inst_counted.sum");
   c.thread_inst = metric(m, "simt__thread_inst_counted.sum");
   c.warp_collectives = metric(m, "simt__warp_collectives.sum");
+  c.warp_barriers = metric(m, "simt__warp_barriers.sum");
   c.dram_read_bytes = metric(m, "dram__bytes_read.sum");
   c.dram_write_bytes = metric(m, "dram__bytes_write.sum");
   if (!m.contains("dram__bytes_read.sum") && !m.contains("dram__bytes_write.sum")) {
@@ -156,6 +157,7 @@ json kernel_time_json(const cost::KernelTime& t) {
           {"bound", t.bound},
           {"sentence", t.sentence},
           {"launch_overhead_s", t.launch_overhead_s},
+          {"drain_s", t.drain_s},
           {"flops", t.flops},
           {"peak_fp32_flops", t.peak_fp32_flops},
           {"occupancy",
@@ -173,8 +175,9 @@ std::string kernel_time_text(const cost::KernelTime& t) {
   for (std::size_t i = 1; i < std::min<std::size_t>(4, sorted.size()); ++i)
     if (sorted[i]->seconds > 0)
       next += fmt::format("{}{} {}", next.empty() ? "" : ", ", sorted[i]->name, cost::format_seconds(sorted[i]->seconds));
-  return fmt::format("  time on {}: {} = {} launch + {}\n  next: {}; {} blocks/SM ({}), {:g} wave{}\n", t.device,
-                     cost::format_seconds(t.predicted_s), cost::format_seconds(t.launch_overhead_s), t.sentence,
+  const std::string drain = t.drain_s > 0 ? fmt::format(" + {} drain", cost::format_seconds(t.drain_s)) : "";
+  return fmt::format("  time on {}: {} = {} launch + {}{}\n  next: {}; {} blocks/SM ({}), {:g} wave{}\n", t.device,
+                     cost::format_seconds(t.predicted_s), cost::format_seconds(t.launch_overhead_s), t.sentence, drain,
                      next.empty() ? "none" : next, t.occupancy.resident_blocks, t.occupancy.limiter, t.occupancy.waves,
                      t.occupancy.waves == 1 ? "" : "s");
 }

@@ -38,6 +38,7 @@ struct KernelCounters {
   double flops = 0;      // add + mul + 2 fma over all precisions
   // simtlab's own: warp-level instructions counted (FP, memory, collectives).
   double warp_inst = 0, thread_inst = 0, warp_collectives = 0;
+  double warp_barriers = 0;  // __syncthreads, once per warp of the block
   // The simulator's compulsory-DRAM estimate (dram__bytes_{read,write}.sum).
   double dram_read_bytes = 0, dram_write_bytes = 0;
 

@@ -83,6 +83,7 @@ KernelRates kernel_rates(const DeviceSpec& d) {
   r.global_latency_s = from_catalog(d, "global_latency_us", 0.384, "s", 1e-6);
   r.shared_latency_clk = from_catalog(d, "shared_latency_clk", 30, "cycles");
   r.shuffle_latency_clk = from_catalog(d, "shuffle_latency_clk", 30, "cycles");
+  r.barrier_latency_clk = from_catalog(d, "barrier_latency_clk", 30, "cycles");
   r.max_blocks_per_sm = max_blocks_per_sm(d.compute_capability);
   r.max_warps_per_sm = d.max_threads_per_sm / d.warp_size;
   r.shared_per_sm = d.shared_per_sm_bytes;

@@ -35,6 +35,7 @@ struct KernelRates {
   Rate global_latency_s;    // one global load round trip from an idle SM
   Rate shared_latency_clk;  // one shared-memory access, dependent
   Rate shuffle_latency_clk;
+  Rate barrier_latency_clk;  // one __syncthreads once every warp has arrived
   // Occupancy limits.
   int max_blocks_per_sm = 32;
   int max_warps_per_sm = 64;

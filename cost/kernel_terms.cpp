@@ -166,27 +166,34 @@ std::vector<TimeTerm> compute_terms(const KernelCounters& c, const KernelRates& 
   return {issue, fp32, fp64};
 }
 
-// Latency: every warp waits at least for its own chain of dependent accesses, and
-// the SM runs `waves` rounds of resident blocks one after another. The chain is one
-// global round trip (loads in flight overlap) plus each shared access and warp
-// collective in turn (each result feeds the next step in the kernels we ship:
-// tree reductions, tiles read after a barrier).
+// Latency: every warp waits at least for its own chain of dependent steps, and the
+// SM runs `waves` rounds of resident blocks one after another. The chain is one
+// global round trip (loads in flight overlap), each barrier (every warp executes
+// all of them, so the count per warp is the block's), each shared access in turn
+// plus one cycle per bank-conflict replay, and each warp collective (each result
+// feeds the next step in the kernels we ship: tree reductions, tiles read after a
+// barrier). Shared accesses and collectives are averaged over the block's warps.
 TimeTerm latency_term(const KernelCounters& c, const KernelRates& r, const Occupancy& o) {
   const double warps = c.warps();
   const double shared = per(c.shared_requests() + c.shared_atom_inst, warps);
+  const double replays = per(std::max(0.0, c.shared_wavefronts() - c.shared_requests()), warps);
   const double collectives = per(c.warp_collectives, warps);
+  const double barriers = per(c.warp_barriers, warps);
   const double global_s = c.ld_requests + c.atom_requests > 0 ? r.global_latency_s.value : 0;
-  const double chain_s = global_s + (shared * r.shared_latency_clk.value + collectives * r.shuffle_latency_clk.value) /
-                                        r.clock_hz;
+  const double chain_clk = barriers * r.barrier_latency_clk.value + shared * r.shared_latency_clk.value + replays +
+                           collectives * r.shuffle_latency_clk.value;
+  const double chain_s = global_s + chain_clk / r.clock_hz;
   TimeTerm t = named("latency", "latency (occupancy and waves)");
   t.amount = o.waves;
   t.unit = o.waves == 1 ? "wave" : "waves";
   t.seconds = o.waves * chain_s;
   t.detail = fmt::format("{:g} resident blocks per SM (limited by {}), each wave a {} chain per warp",
                          double(o.resident_blocks), o.limiter, format_seconds(chain_s));
-  t.formula = fmt::format("{:g} waves x ({} global + {:.3g} shared x {:g} clk + {:.3g} shuffles x {:g} clk)", o.waves,
-                          format_seconds(global_s), shared, r.shared_latency_clk.value, collectives,
-                          r.shuffle_latency_clk.value);
+  t.formula = fmt::format(
+      "{:g} waves x ({} global + {:.3g} barriers x {:g} clk + {:.3g} shared x {:g} clk + {:.3g} replays + "
+      "{:.3g} shuffles x {:g} clk)",
+      o.waves, format_seconds(global_s), barriers, r.barrier_latency_clk.value, shared, r.shared_latency_clk.value,
+      replays, collectives, r.shuffle_latency_clk.value);
   t.source = r.shared_latency_clk.source;
   return t;
 }

@@ -51,7 +51,8 @@ void validate(const KernelCounters& c) {
       {c.shared_ld_wavefronts, "shared load wavefronts"}, {c.shared_st_wavefronts, "shared store wavefronts"},
       {c.fp32_inst, "FP32 instructions"}, {c.fp64_inst, "FP64 instructions"}, {c.fp16_inst, "FP16 instructions"},
       {c.warp_inst, "warp instructions"}, {c.thread_inst, "thread instructions"},
-      {c.warp_collectives, "warp collectives"}, {c.dram_read_bytes, "DRAM read bytes"},
+      {c.warp_collectives, "warp collectives"}, {c.warp_barriers, "warp barriers"},
+      {c.dram_read_bytes, "DRAM read bytes"},
       {c.dram_write_bytes, "DRAM write bytes"}};
   for (auto& [v, what] : fields) require(v, what);
   if (!(c.blocks >= 1) || !(c.threads_per_block >= 1))
@@ -78,10 +79,16 @@ KernelTime kernel_time(const DeviceSpec& d, const KernelCounters& c) {
   k.terms = memory_terms(c, r, k.occupancy);
   for (TimeTerm& t : compute_terms(c, r, k.occupancy)) k.terms.push_back(std::move(t));
   k.terms.push_back(latency_term(c, r, k.occupancy));
-  const TimeTerm& binding = *std::max_element(
-      k.terms.begin(), k.terms.end(), [](const TimeTerm& a, const TimeTerm& b) { return a.seconds < b.seconds; });
+  const TimeTerm& latency = k.terms.back();
+  const TimeTerm& throughput = *std::max_element(
+      k.terms.begin(), k.terms.end() - 1, [](const TimeTerm& a, const TimeTerm& b) { return a.seconds < b.seconds; });
+  // The stream fills after one global round trip: nothing arrives before it.
+  const double fill = c.ld_requests + c.atom_requests > 0 ? r.global_latency_s.value : 0;
+  const bool latency_bound = latency.seconds >= throughput.seconds + fill;
+  const TimeTerm& binding = latency_bound ? latency : throughput;
   k.launch_overhead_s = r.launch_overhead_s.value;
-  k.predicted_s = k.launch_overhead_s + binding.seconds;
+  k.drain_s = latency_bound ? 0 : fill;
+  k.predicted_s = k.launch_overhead_s + binding.seconds + k.drain_s;
   k.bound = binding.name;
   k.sentence = sentence(binding);
   k.flops = c.flops;
@@ -91,8 +98,9 @@ KernelTime kernel_time(const DeviceSpec& d, const KernelCounters& c) {
 }
 
 std::string explain(const KernelTime& k) {
-  std::string s = fmt::format("{} on {}: {} = launch overhead {} + the largest term\n  {}\n", k.kernel, k.device,
-                              format_seconds(k.predicted_s), format_seconds(k.launch_overhead_s), k.sentence);
+  std::string s = fmt::format("{} on {}: {} = launch overhead {} + the binding term + drain {}\n  {}\n", k.kernel,
+                              k.device, format_seconds(k.predicted_s), format_seconds(k.launch_overhead_s),
+                              format_seconds(k.drain_s), k.sentence);
   for (const TimeTerm& t : k.terms)
     s += fmt::format("  {:<8} {:>10}  {}\n           = {}\n           rate: {}\n", t.name, format_seconds(t.seconds),
                      t.detail, t.formula, t.source);

@@ -2,13 +2,15 @@
 // predicted GPU time, the term that binds, named in words, and every other term
 // for comparison. Formulas, rates and their sources: docs/cost-model.md, 'Kernel time'.
 //
-//   time = launch overhead + max(DRAM, L2, L1-to-L2 lines, L1 wavefronts,
-//                                shared wavefronts, same-address atomics,
-//                                issue, FP32, FP64, latency x waves)
+//   throughput = max(DRAM, L2, L1-to-L2 lines, L1 wavefronts, shared wavefronts,
+//                    same-address atomics, issue, FP32, FP64)
+//   time = launch overhead + max(waves x chain, throughput + fill)
 //
 // The max, not a sum: each unit works in parallel with the others, and a kernel
 // runs as fast as its busiest unit lets it (the roofline's assumption, level by
-// level). The launch overhead adds because no unit works before the first block
+// level). One global round trip (fill) adds to a throughput-bound kernel that
+// loads: its stream cannot start before the first loads return. A latency-bound
+// kernel is its waves of chains. The launch overhead adds because no unit works before the first block
 // starts.
 #pragma once
 #include "cost/catalog.hpp"
@@ -34,6 +36,7 @@ struct KernelTime {
   std::string kernel, device;
   double predicted_s = 0;
   double launch_overhead_s = 0;
+  double drain_s = 0;      // the fill: one global round trip, added when a throughput term binds
   std::string bound;       // name of the binding term (TimeTerm::name)
   std::string sentence;    // "bound by shared-memory wavefronts: 1.05 M wavefronts, 32 per request (bank conflicts) — 4.3 us"
   std::vector<TimeTerm> terms;  // every term, binding or not
