@@ -1,5 +1,6 @@
 // simt budget train | serve: parse flags, call cost/budget_*, print text or JSON.
 #include "commands.hpp"
+#include "options.hpp"
 
 #include "cost/budget_serve.hpp"
 #include "cost/budget_train.hpp"
@@ -52,11 +53,11 @@ cost::TrainBudgetInput train_input(const TrainFlags& f) {
 void add_train(CLI::App& budget) {
   auto f = std::make_shared<TrainFlags>();
   auto* c = budget.add_subcommand("train", "Training FLOPs, time, cost, energy and memory per GPU");
-  c->add_option("--model", f->model, "model name (simt model list)");
+  add_model_option(c, f->model);
   c->add_option("--params", f->params, "parameter count instead of a model (e.g. 7.5e9): 6ND and model states only");
   c->add_option("--tokens", f->tokens, "training tokens D (e.g. 300e9, 15T)")->required();
   c->add_option("--gpus", f->gpus, "GPU count G")->required();
-  c->add_option("--device", f->device, "device name (simt devices)")->required();
+  add_device_option(c, f->device)->required();
   c->add_option("--mfu", f->mfu, "model FLOPs utilisation in (0,1]");
   c->add_option("--hfu", f->hfu, "hardware FLOPs utilisation in (0,1] (counts recomputation)");
   c->add_option("--achieved-tflops", f->achieved_tflops, "measured hardware TFLOP/s per GPU (Megatron's X)");
@@ -92,8 +93,8 @@ struct ServeFlags {
 void add_serve(CLI::App& budget) {
   auto f = std::make_shared<ServeFlags>();
   auto* c = budget.add_subcommand("serve", "Weights, KV cache, largest batch, prefill and decode bounds");
-  c->add_option("--model", f->model, "model name (simt model list)")->required();
-  c->add_option("--device", f->device, "device name (simt devices)")->required();
+  add_model_option(c, f->model)->required();
+  add_device_option(c, f->device)->required();
   c->add_option("--gpus", f->gpus, "tensor-parallel GPUs")->capture_default_str();
   c->add_option("--batch", f->batch, "concurrent sequences")->capture_default_str();
   c->add_option("--context", f->context, "tokens per sequence in the KV cache")->required();
