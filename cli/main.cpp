@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   simt::cli::add_device_commands(app);
   simt::cli::add_model_commands(app);
   simt::cli::add_budget_commands(app);
+  simt::cli::add_serve_sim_command(app);
   simt::cli::add_comm_commands(app);
   simt::cli::add_program_commands(app);
   try {

@@ -34,6 +34,8 @@ struct TrainBudgetInput {
   bool sequence_parallel = false;
   int64_t seq = 0;                  // 0: the model's context
   int64_t micro_batch = 1;
+  int64_t global_batch = 0;         // sequences per optimizer step; 0: not given (no accumulation count)
+  bool flash_attention = false;     // activations without the s^2 scores (the CLI's default is on)
   bool causal_halving = false;
   Dtype dtype{"bf16", 2, "bf16"};
   double price_per_gpu_hour = 0;    // 0: the catalog's, if any
@@ -54,6 +56,11 @@ struct TrainBudget {
   std::optional<ActivationMemory> activations;
   double bytes_per_gpu = 0;
   bool fits = false;
+  // Activations grow linearly in the micro-batch: the largest b whose activations
+  // fit beside the model states, and the gradient-accumulation steps it implies,
+  // ceil(global batch / (micro-batch x dp)) (0 when no global batch was given).
+  int64_t max_micro_batch = 0;
+  int64_t grad_accumulation = 0;
 };
 
 // Validates and computes; throws std::invalid_argument with a clear message.

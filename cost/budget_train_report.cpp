@@ -103,6 +103,12 @@ std::string memory_section(const TrainBudget& b, bool explain) {
     o += "  activations            not estimated (needs --model)\n";
   o += fmt::format("  {:<22} {:>24}   of {} HBM: {}\n", "total", gb_and_gib(b.bytes_per_gpu),
                    gb_and_gib(in.device->hbm_bytes), b.fits ? "fits" : "does NOT fit");
+  if (b.activations) {
+    o += fmt::format("  largest micro-batch that fits: {} (activations are linear in it)\n", b.max_micro_batch);
+    if (b.grad_accumulation > 0)
+      o += fmt::format("  gradient accumulation: {} steps = ceil(global batch {} / (micro-batch {} x dp {}))\n",
+                       b.grad_accumulation, in.global_batch, in.micro_batch, in.layout.dp);
+  }
   if (explain) {
     o += "    model states: mixed-precision Adam. 16 B/param = 2 weights + 2 grads + 12 (fp32 master,\n"
          "      momentum, variance) (Rajbhandari et al. 2020, Sec. 3.1, K = 12); 18 B/param keeps fp32\n"
@@ -110,10 +116,10 @@ std::string memory_section(const TrainBudget& b, bool explain) {
          "      shards the optimizer states over dp, 2 also gradients, 3 also weights.\n"
          "      Parameters are split evenly over tp x pp (an approximation for embeddings).\n";
     if (b.activations)
-      o += "    activations: Korthikanti et al. 2022 (arXiv:2205.05198), Table 2, 16-bit activations:\n"
-           "      34sbh + 5as^2b per layer; with 1F1B the first pipeline stage holds L layers' worth.\n"
-           "      Derived for GPT layers (MHA, 4h MLP); approximate for GQA/SwiGLU/MoE.\n      " +
-           b.activations->plugged + "\n";
+      o += "    activations: every tensor kept for backward, counted as Korthikanti et al. 2022\n"
+           "      (arXiv:2205.05198, Table 2) count a GPT layer (34sbh + 5as^2b), for this architecture:\n      " +
+           b.activations->breakdown + "\n      " + (in.flash_attention ? "FlashAttention: no s^2 term. " : "") +
+           "With 1F1B the first pipeline stage holds L layers' worth.\n      " + b.activations->plugged + "\n";
   }
   return o;
 }
@@ -173,6 +179,9 @@ nlohmann::json to_json(const TrainBudget& b) {
   j["bytes_per_gpu"] = b.bytes_per_gpu;
   j["hbm_bytes"] = in.device->hbm_bytes;
   j["fits"] = b.fits;
+  j["max_micro_batch"] = b.max_micro_batch;
+  j["grad_accumulation"] = b.grad_accumulation;
+  j["flash_attention"] = in.flash_attention;
   j["conventions"] = {{"causal_halving", in.causal_halving}, {"bytes", "GB = 1e9"}, {"dtype", in.dtype.name}};
   return j;
 }
