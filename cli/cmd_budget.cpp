@@ -40,7 +40,9 @@ cost::TrainBudgetInput train_input(const TrainFlags& f) {
   cost::require_non_negative(f.achieved_tflops, "--achieved-tflops");
   cost::require_non_negative(f.price, "--price-per-gpu-hour");
   const int given = (f.mfu > 0) + (f.hfu > 0) + (f.achieved_tflops > 0);
-  if (given != 1) throw std::invalid_argument("give exactly one of --mfu, --hfu and --achieved-tflops (each > 0)");
+  if (given > 1) throw std::invalid_argument("give at most one of --mfu, --hfu and --achieved-tflops");
+  // None given: the MFU of the per-operator roofline step (an upper bound).
+  if (given == 0) in.util_kind = cost::UtilizationKind::Roofline;
   if (f.mfu > 0) in.util_kind = cost::UtilizationKind::Mfu, in.util = f.mfu;
   if (f.hfu > 0) in.util_kind = cost::UtilizationKind::Hfu, in.util = f.hfu;
   if (f.achieved_tflops > 0) in.util_kind = cost::UtilizationKind::Achieved, in.util = f.achieved_tflops * 1e12;

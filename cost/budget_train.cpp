@@ -22,7 +22,10 @@ void validate(const TrainBudgetInput& in) {
   if (in.layout.zero_stage < 0 || in.layout.zero_stage > 3)
     throw std::invalid_argument(fmt::format("ZeRO stage must be 0, 1, 2 or 3, got {}", in.layout.zero_stage));
   require_non_negative(in.price_per_gpu_hour, "the price per GPU-hour");
-  if (in.util_kind == UtilizationKind::Achieved ? !(in.util > 0) : !(in.util > 0 && in.util <= 1))
+  if (in.util_kind == UtilizationKind::Roofline && (!in.model || in.params_override > 0))
+    throw std::invalid_argument("the roofline MFU needs --model (operators, not a bare parameter count)");
+  const bool util_given = in.util_kind != UtilizationKind::Roofline;
+  if (util_given && (in.util_kind == UtilizationKind::Achieved ? !(in.util > 0) : !(in.util > 0 && in.util <= 1)))
     throw std::invalid_argument(fmt::format("utilisation must be in (0, 1], got {}", in.util));
   if (in.micro_batch <= 0) throw std::invalid_argument("micro-batch must be positive");
   if (in.global_batch < 0) throw std::invalid_argument("global batch must be positive");
@@ -51,6 +54,17 @@ TrainBudget train_budget(TrainBudgetInput in) {
                 ? models::train_flops(*in.model, {in.tokens, in.seq, in.causal_halving, in.recompute})
                 : params_only_flops(in.params_override, in.tokens);
   b.peak = in.device->peak_for(in.dtype.peak_key).value;
+  if (in.model && in.params_override <= 0)
+    b.step = train_step_time({.model = in.model, .device = in.device, .dtype = in.dtype, .seq = in.seq,
+                              .micro_batch = in.micro_batch, .tp = in.layout.tp, .pp = in.layout.pp,
+                              .recompute = in.recompute, .flash_attention = in.flash_attention,
+                              .causal_halving = in.causal_halving});
+  if (in.util_kind == UtilizationKind::Roofline) {
+    in.util_kind = UtilizationKind::Mfu;
+    in.util = b.step->roofline_mfu;
+    b.in = in;
+    b.util_from_roofline = true;
+  }
   if (in.util_kind == UtilizationKind::Achieved && in.util > b.peak)
     throw std::invalid_argument(fmt::format("achieved {:.4g} TFLOP/s per GPU exceeds the {} {} peak of {:.4g} TFLOP/s",
                                             in.util / 1e12, in.device->name, in.dtype.peak_key, b.peak / 1e12));

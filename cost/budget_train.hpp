@@ -4,6 +4,7 @@
 #include "cost/catalog.hpp"
 #include "cost/llm_dtype.hpp"
 #include "cost/memory.hpp"
+#include "cost/train_step.hpp"
 #include "models/model.hpp"
 #include "models/train_flops.hpp"
 
@@ -18,6 +19,7 @@ enum class UtilizationKind {
   Mfu,       // model FLOPs utilisation: model FLOPs / (G x peak x U)
   Hfu,       // hardware FLOPs utilisation: hardware FLOPs (with recompute) / (G x peak x U)
   Achieved,  // measured hardware FLOP/s per GPU, as Megatron reports it
+  Roofline,  // the MFU of the per-operator roofline step (cost/train_step): a bound
 };
 
 struct TrainBudgetInput {
@@ -52,6 +54,8 @@ struct TrainBudget {
   double simple_flops = 0, simple_days = 0;
   double price = 0, cost_usd = 0;  // 0 price: unknown
   double energy_kwh = 0;      // G x TDP x time (an upper bound: GPUs only, at TDP)
+  std::optional<TrainStep> step;
+  bool util_from_roofline = false;  // the MFU used is step->roofline_mfu  // per micro-batch, per operator (needs a model)
   ModelStateMemory states;
   std::optional<ActivationMemory> activations;
   double bytes_per_gpu = 0;

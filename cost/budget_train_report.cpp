@@ -12,6 +12,7 @@ const char* util_name(UtilizationKind k) {
     case UtilizationKind::Mfu: return "MFU";
     case UtilizationKind::Hfu: return "HFU";
     case UtilizationKind::Achieved: return "achieved";
+    case UtilizationKind::Roofline: return "roofline MFU";
   }
   return "?";
 }
@@ -54,6 +55,29 @@ std::string flops_section(const TrainBudget& b, bool explain) {
   return o;
 }
 
+std::string step_section(const TrainBudget& b, bool explain) {
+  if (!b.step) return "";
+  const auto& st = *b.step;
+  const auto& in = b.in;
+  std::string o = fmt::format(
+      "\nRoofline step (one micro-batch of {} x {} tokens, per operator, tp {} pp {}{})\n", in.micro_batch, in.seq,
+      in.layout.tp, in.layout.pp, in.flash_attention ? ", fused kernels" : ", unfused");
+  o += fmt::format("  {:.4g} ms per micro-batch: {:.4g} ms compute-bound ops, {:.4g} ms memory-bound, {:.4g} ms "
+                   "all-reduces/sends (summed over stages, / pp)\n",
+                   st.time_s * 1e3, st.compute_s * 1e3 / in.layout.pp, st.memory_s * 1e3 / in.layout.pp,
+                   st.comm_s * 1e3 / in.layout.pp);
+  o += fmt::format("  MFU bound {:.1f}% = model FLOPs {:.4g} / (tp x pp x peak x step){}\n", 100 * st.roofline_mfu,
+                   st.model_flops, b.util_from_roofline ? " (used for the time below)" : "");
+  if (explain) {
+    StepTime view;
+    view.ops = st.ops;
+    for (const auto& op : st.ops) view.time_s += op.total_s();
+    o += step_table(view);
+    o += "    no pipeline bubble and no data-parallel gradient all-reduce in this step; see simt pipeline, simt ddp.\n";
+  }
+  return o;
+}
+
 std::string time_section(const TrainBudget& b, bool explain) {
   const auto& in = b.in;
   std::string o = "\nTime\n";
@@ -63,7 +87,7 @@ std::string time_section(const TrainBudget& b, bool explain) {
     o += fmt::format("  time = {} FLOPs / (G x achieved) = {:.4g} / ({} x {:.4g} FLOP/s) = {:.4g} s\n", basis,
                      b.counted_flops, in.gpus, in.util, b.time_s);
   else
-    o += fmt::format("  time = {} FLOPs / (G x peak x {}) = {:.4g} / ({} x {:.4g} x {}) = {:.4g} s\n", basis,
+    o += fmt::format("  time = {} FLOPs / (G x peak x {}) = {:.4g} / ({} x {:.4g} x {:.3g}) = {:.4g} s\n", basis,
                      util_name(in.util_kind), b.counted_flops, in.gpus, b.peak, in.util, b.time_s);
   o += fmt::format("  {:.4g} days, {:.4g} GPU-hours\n", b.days, b.gpu_hours);
   o += fmt::format("  {:.4g} days counting {} only ({:.4g} FLOPs; the attention term dropped)\n",
@@ -130,11 +154,11 @@ std::string to_text(const TrainBudget& b, bool explain) {
   const auto& in = b.in;
   const std::string util = in.util_kind == UtilizationKind::Achieved
                                ? fmt::format("{:.4g} TFLOP/s per GPU achieved", in.util / 1e12)
-                               : fmt::format("{} {}", util_name(in.util_kind), in.util);
+                               : fmt::format("{} {:.3g}", util_name(in.util_kind), in.util);
   std::string o = fmt::format("budget train: {} on {} x {}, {:.4g} tokens, {}\n\n",
                               in.model ? in.model->name : fmt::format("{:.4g}-parameter model", in.params_override),
                               in.gpus, in.device->name, in.tokens, util);
-  o += flops_section(b, explain) + time_section(b, explain) + memory_section(b, explain);
+  o += flops_section(b, explain) + step_section(b, explain) + time_section(b, explain) + memory_section(b, explain);
   o += fmt::format(
       "\nConventions: utilisation is {} ({} FLOPs); attention {}; {} B/param; GB = 1e9 B, GiB = 2^30 B;\n"
       "dtype {} dense peak (no 2:4 sparsity).{}\n",
@@ -179,6 +203,11 @@ nlohmann::json to_json(const TrainBudget& b) {
   j["bytes_per_gpu"] = b.bytes_per_gpu;
   j["hbm_bytes"] = in.device->hbm_bytes;
   j["fits"] = b.fits;
+  if (b.step)
+    j["roofline_step"] = {{"time_s", b.step->time_s}, {"compute_s", b.step->compute_s},
+                          {"memory_s", b.step->memory_s}, {"comm_s", b.step->comm_s},
+                          {"model_flops", b.step->model_flops}, {"mfu", b.step->roofline_mfu},
+                          {"used_for_time", b.util_from_roofline}};
   j["max_micro_batch"] = b.max_micro_batch;
   j["grad_accumulation"] = b.grad_accumulation;
   j["flash_attention"] = in.flash_attention;

@@ -4,6 +4,7 @@
 #include "cost/comm.hpp"
 #include "cost/layout_check.hpp"
 #include "cost/step_time.hpp"
+#include "cost/train_step.hpp"
 #include "models/params.hpp"
 #include "models/zoo.hpp"
 
@@ -127,4 +128,28 @@ TEST_CASE("impossible layouts are refused, naming the constraint") {
   CHECK_THROWS_WITH_AS(require_positive(0, "--seq"), doctest::Contains("--seq must be a positive"),
                        std::invalid_argument);
   CHECK_THROWS_AS(require_non_negative(-2, "price"), std::invalid_argument);
+}
+
+TEST_CASE("training step: per-operator sum, recomputation costs MFU, TP adds 4 all-reduces per layer") {
+  TrainStepInput in;
+  in.model = &models::find_model("llama3-8b");
+  in.device = &Catalog::builtin().device("H100-SXM");
+  in.seq = 4096;
+  const TrainStep base = train_step_time(in);
+  CHECK(base.roofline_mfu > 0.3);
+  CHECK(base.roofline_mfu < 1);
+  CHECK(base.comm_s == 0);
+  // The model FLOPs of the micro-batch at the bf16 peak are a floor under the step.
+  CHECK(base.time_s >= base.model_flops / in.device->peak_for("bf16").value);
+  in.recompute = models::Recompute::Full;
+  const TrainStep full = train_step_time(in);
+  CHECK(full.roofline_mfu < base.roofline_mfu);  // same model FLOPs, more work
+  CHECK(full.model_flops == doctest::Approx(base.model_flops));
+  in.recompute = models::Recompute::None;
+  in.tp = 4;
+  const TrainStep tp = train_step_time(in);
+  REQUIRE(tp.ops.back().name == "tp_all_reduce");
+  CHECK(tp.ops.back().count == 4 * 32);
+  in.pp = 3;  // 32 layers do not split into 3 stages
+  CHECK_THROWS_WITH_AS(train_step_time(in), doctest::Contains("layers % pp"), std::invalid_argument);
 }
