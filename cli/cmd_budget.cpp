@@ -34,7 +34,7 @@ cost::TrainBudgetInput train_input(const TrainFlags& f) {
   if (!f.params.empty()) in.params_override = cost::parse_quantity(f.params, "--params");
   in.tokens = cost::parse_quantity(f.tokens, "--tokens");
   in.gpus = f.gpus;
-  in.device = &cost::Catalog::builtin().device(f.device);
+  in.device = &cost::Catalog::builtin().accelerator(f.device);
   cost::require_non_negative(f.mfu, "--mfu");
   cost::require_non_negative(f.hfu, "--hfu");
   cost::require_non_negative(f.achieved_tflops, "--achieved-tflops");
@@ -121,7 +121,7 @@ cost::Precisions serve_precisions(const ServeFlags& f) {
 cost::ServeBudgetInput serve_input(const ServeFlags& f, bool gpus_given) {
   cost::ServeBudgetInput in;
   in.model = &models::find_model(f.model);
-  in.device = &cost::Catalog::builtin().device(f.device);
+  in.device = &cost::Catalog::builtin().accelerator(f.device);
   in.tp = f.tp;
   in.pp = f.pp;
   // Without --gpus the replica is the whole job; without --tp every GPU of it is tensor-parallel.

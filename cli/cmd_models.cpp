@@ -40,7 +40,7 @@ struct LayerFlags {
 
 void run_layer(const LayerFlags& f) {
   const auto& m = models::find_model(f.model);
-  const auto& device = cost::Catalog::builtin().device(f.device);
+  const auto& device = cost::Catalog::builtin().accelerator(f.device);
   const cost::Dtype dtype = cost::parse_dtype(f.dtype);
   const models::LayerShape shape{.phase = models::parse_phase(f.phase), .batch = f.batch, .seq = f.seq,
                                  .fused = f.fused, .causal_halving = f.causal, .bytes_per_element = dtype.bytes,

@@ -28,7 +28,7 @@ struct SimFlags {
 cost::ServeSimInput input_for(const SimFlags& f) {
   cost::ServeSimInput in;
   in.model = &models::find_model(f.model);
-  in.device = &cost::Catalog::builtin().device(f.device);
+  in.device = &cost::Catalog::builtin().accelerator(f.device);
   const auto pick = [&](const std::string& g) { return cost::parse_format(g.empty() ? f.dtype : g, f.int4_group); };
   in.precisions = {pick(f.weights), cost::parse_format(f.dtype), pick(f.kv)};
   in.tp = f.tp;

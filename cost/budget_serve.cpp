@@ -66,6 +66,25 @@ void size_memory(ServeBudget& b) {
         free_bytes / 1e9, b.weights_bytes / 1e9, b.tp * b.pp, in.device->name, in.memory_fraction, b.max_batch));
 }
 
+// Dollars and energy per million output tokens at the requested batch: all
+// G GPUs for one second produce tokens_per_s tokens (prefill not counted).
+void price_tokens(ServeBudget& b) {
+  const auto& in = b.in;
+  const auto& d = *in.device;
+  if (in.price_per_gpu_hour > 0) {
+    b.price_per_gpu_hour = in.price_per_gpu_hour;
+    b.price_source = "--price-per-gpu-hour";
+  } else if (d.price_per_hour_usd > 0) {
+    b.price_per_gpu_hour = d.price_per_hour_usd;
+    const auto& f = d.fields.at("price_per_hour_usd");
+    const auto url = f.source.find('<');  // "title <url>": the URL is enough beside the note
+    b.price_source = f.note + (url == std::string::npos ? "" : " " + f.source.substr(url));
+  }
+  const double seconds_per_million = 1e6 / b.decode.tokens_per_s;
+  b.usd_per_million_tokens = in.gpus * b.price_per_gpu_hour / 3600 * seconds_per_million;
+  b.kwh_per_million_tokens = in.gpus * d.tdp_watts * seconds_per_million / 3.6e6;
+}
+
 }  // namespace
 
 ServeBudget serve_budget(const ServeBudgetInput& in) {
@@ -87,8 +106,7 @@ ServeBudget serve_budget(const ServeBudgetInput& in) {
   for (int64_t n = 1; n <= b.max_batch; n *= 2) b.sweep.push_back(summarise(step(b, models::Phase::Decode, n), n, b.dp));
   if (b.sweep.empty() || b.sweep.back().batch != b.max_batch)
     b.sweep.push_back(summarise(step(b, models::Phase::Decode, b.max_batch), b.max_batch, b.dp));
-  if (in.price_per_gpu_hour > 0)
-    b.usd_per_million_tokens = in.gpus * in.price_per_gpu_hour / 3600 / b.decode.tokens_per_s * 1e6;
+  price_tokens(b);
   return b;
 }
 

@@ -28,7 +28,7 @@ struct ServeBudgetInput {
   std::optional<Precisions> precisions;    // weights / activations / KV cache separately
   double memory_fraction = 0.9;            // of HBM usable for weights + KV (vLLM's default 0.9)
   const LinkSpec* link = nullptr;          // null: the device's in-server link
-  double price_per_gpu_hour = 0;           // 0: none (no $ per token printed)
+  double price_per_gpu_hour = 0;           // 0: the catalog's price, if it has one
 };
 
 // One decode step (every sequence emits one token) at a batch size.
@@ -55,7 +55,10 @@ struct ServeBudget {
   StepTime decode_step;            // the requested batch, per operator
   DecodePoint decode;              // the same, summarised
   std::vector<DecodePoint> sweep;  // 1, 2, 4, ... up to max_batch
+  double price_per_gpu_hour = 0;      // given, else the catalog's; 0: unknown
+  std::string price_source;           // "--price-per-gpu-hour" or the catalog's source and note
   double usd_per_million_tokens = 0;  // 0: no price
+  double kwh_per_million_tokens = 0;  // G x TDP x time per token; 0: TDP not published
 };
 
 // Throws std::invalid_argument for impossible inputs, and when the batch does not fit.

@@ -71,8 +71,13 @@ std::string to_text(const ServeBudget& b, bool explain) {
   o += fmt::format("  batch {}: {:.4g} tokens/s ({} replicas), mostly {}-bound; {}\n", b.decode.batch,
                    b.decode.tokens_per_s, b.dp, b.decode.bound, step_summary(b.decode_step));
   if (b.usd_per_million_tokens > 0)
-    o += fmt::format("  ${:.4g} per million output tokens at ${:.4g} per GPU-hour\n", b.usd_per_million_tokens,
-                     in.price_per_gpu_hour);
+    o += fmt::format("  ${:.4g} per million output tokens at ${:.4g} per GPU-hour ({})\n", b.usd_per_million_tokens,
+                     b.price_per_gpu_hour, b.price_source);
+  else
+    o += "  no price for this device in the catalog: --price-per-gpu-hour gives $ per million tokens\n";
+  if (b.kwh_per_million_tokens > 0)
+    o += fmt::format("  {:.4g} kWh per million output tokens = G x TDP {:.0f} W x time (GPUs at TDP: an upper bound)\n",
+                     b.kwh_per_million_tokens, in.device->tdp_watts);
   o += sweep_table(b);
   if (explain) o += explanation(b);
   o += fmt::format(
@@ -124,6 +129,8 @@ nlohmann::json to_json(const ServeBudget& b) {
           {"decode_bound", b.decode.bound},
           {"decode_ops", ops_json(b.decode_step)},
           {"usd_per_million_tokens", b.usd_per_million_tokens},
+          {"price_per_gpu_hour", b.price_per_gpu_hour},
+          {"kwh_per_million_tokens", b.kwh_per_million_tokens},
           {"decode_sweep", sweep}};
 }
 

@@ -31,7 +31,7 @@ double IterationModel::token_ops_s(int64_t tokens) {
     for (const auto& op : models::layer_ops(m_, s)) {
       if (op.name == "flash_attention") continue;  // priced per request below
       const double share = replicated_under_tp(op.name) ? 1.0 : 1.0 / tp_;
-      const std::string key = op.kind == models::OpKind::Matmul ? p_.matmul_peak_key() : "fp32";
+      const std::string key = op.kind == models::OpKind::Matmul ? p_.matmul_peak_key() : elementwise_peak_key(device_);
       t += count * price_op(op.name, "", 1, op.flops * share, op.bytes * share, key, device_, "").time_s;
     }
   }

@@ -48,7 +48,7 @@ void add_layers(const StepInput& in, StepTime& st) {
     const int count = moe ? m.moe_layers() : m.layers - m.moe_layers();
     for (const auto& op : models::layer_ops(m, shape_for(in, layer))) {
       const double share = replicated_under_tp(op.name) ? 1.0 : 1.0 / in.tp;
-      const std::string key = op.kind == models::OpKind::Matmul ? in.precisions.matmul_peak_key() : "fp32";
+      const std::string key = op.kind == models::OpKind::Matmul ? in.precisions.matmul_peak_key() : elementwise_peak_key(*in.device);
       st.ops.push_back(price_op(op.name, moe ? "MoE layer" : "dense layer", count, op.flops * share,
                                 op.bytes * share, key, *in.device, op.note));
     }
@@ -130,8 +130,13 @@ StepTime step_time(const StepInput& in) {
   return st;
 }
 
+std::string elementwise_peak_key(const DeviceSpec& device) { return device.peak.count("fp32") ? "fp32" : "bf16"; }
+
 const LinkSpec& default_link(const DeviceSpec& device) {
   const auto& cat = Catalog::builtin();
+  if (device.arch == "TPU")
+    throw std::invalid_argument(device.name + ": the catalog has no ICI link model (no published per-hop latency); "
+                                "give --link to price tensor or pipeline parallelism");
   const bool pcie_card = device.name.find("PCIe") != std::string::npos;
   if (device.arch == "Hopper") return cat.link(pcie_card ? "PCIe5-x16" : "NVLink4");
   if (device.arch == "Blackwell") return cat.link("NVLink5");

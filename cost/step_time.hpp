@@ -67,6 +67,11 @@ StepOp price_op(const std::string& name, const std::string& group, int count, do
 // An all-reduce as NCCL would run it: the faster of ring and tree (cost/comm).
 CommResult fastest_all_reduce(double bytes, int gpus, const LinkSpec& link);
 
+// Elementwise work runs on CUDA cores at the fp32 rate; a TPU publishes no
+// vector-unit peak, so its elementwise ops are priced at the bf16 MXU peak
+// (they are memory-bound either way: ~1 FLOP per byte).
+std::string elementwise_peak_key(const DeviceSpec& device);
+
 // Under tensor parallelism norms and residual adds run in full on every GPU.
 bool replicated_under_tp(const std::string& op_name);
 

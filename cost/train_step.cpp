@@ -42,7 +42,7 @@ void add_layers(const TrainStepInput& in, TrainStep& st) {
                                .bytes_per_element = in.dtype.bytes, .layer_index = layer};
     for (const auto& op : models::layer_ops(m, s)) {
       const double share = replicated_under_tp(op.name) ? 1.0 : 1.0 / in.tp;
-      const std::string key = op.kind == models::OpKind::Matmul ? mm : "fp32";
+      const std::string key = op.kind == models::OpKind::Matmul ? mm : elementwise_peak_key(*in.device);
       const std::string group = moe ? "MoE layer" : "dense layer";
       StepOp row = price_op(op.name + " " + op.pass, group, count, op.flops * share, op.bytes * share, key,
                             *in.device, op.note);
