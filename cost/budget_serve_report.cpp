@@ -68,7 +68,7 @@ std::string to_text(const ServeBudget& b, bool explain) {
                    b.max_batch);
   o += fmt::format("Prefill of the batch ({} x {} tokens)\n  {}\n", in.batch, in.context, step_summary(b.prefill));
   o += fmt::format("Decode step (one token per sequence, {} tokens cached each)\n", in.context);
-  o += fmt::format("  batch {}: {:.4g} tokens/s ({} replicas), mostly {}-bound; {}\n", b.decode.batch,
+  o += fmt::format("  batch {}: {:.4g} tokens/s ({} replicas), mostly {}-bound; {}", b.decode.batch,
                    b.decode.tokens_per_s, b.dp, b.decode.bound, step_summary(b.decode_step));
   if (b.usd_per_million_tokens > 0)
     o += fmt::format("  ${:.4g} per million output tokens at ${:.4g} per GPU-hour ({})\n", b.usd_per_million_tokens,
