@@ -41,7 +41,7 @@ struct LayerFlags {
 
 void run_layer(const LayerFlags& f) {
   const auto& m = models::find_model(f.model);
-  const auto& device = cost::Catalog::builtin().device(f.device);
+  const auto& device = cost::Catalog::builtin().accelerator(f.device);
   const cost::Dtype dtype = cost::parse_dtype(f.dtype);
   const models::LayerShape shape{.phase = models::parse_phase(f.phase), .batch = f.batch, .seq = f.seq,
                                  .fused = f.fused, .causal_halving = f.causal, .bytes_per_element = dtype.bytes,
@@ -79,7 +79,7 @@ void add_model_commands(CLI::App& app) {
   layer->add_option("--phase", f->phase, "train, prefill or decode")->capture_default_str();
   layer->add_option("--seq", f->seq, "tokens per sequence (decode: tokens already cached)")->required();
   layer->add_option("--batch", f->batch, "sequences")->capture_default_str();
-  add_device_option(layer, f->device)->required();
+  add_accelerator_option(layer, f->device)->required();
   layer->add_option("--dtype", f->dtype, "weights/activations dtype")->capture_default_str();
   layer->add_option("--layer-index", f->layer, "which layer (default: the first MoE layer, else 0)");
   layer->add_flag("--fused", f->fused, "FlashAttention, fused norms and epilogues");

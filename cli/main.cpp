@@ -54,6 +54,7 @@ int main(int argc, char** argv) {
   add_device_commands(app);
   add_model_commands(app);
   add_budget_commands(app);
+  add_serve_sim_command(app);
   add_comm_commands(app);
   add_program_commands(app);
   add_help_command(app);

@@ -60,6 +60,11 @@ CLI::Option* add_device_option(CLI::App* cmd, std::string& device, const std::st
       ->check(checked([](const std::string& s) { cost::Catalog::builtin().device(s); }, "DEVICE"));
 }
 
+CLI::Option* add_accelerator_option(CLI::App* cmd, std::string& device, const std::string& help) {
+  return cmd->add_option("--device,-d", device, help)
+      ->check(checked([](const std::string& s) { cost::Catalog::builtin().accelerator(s); }, "DEVICE"));
+}
+
 CLI::Option* add_model_option(CLI::App* cmd, std::string& model, const std::string& help) {
   return cmd->add_option("--model,-m", model, help)
       ->check(checked([](const std::string& s) { models::find_model(s); }, "MODEL"));

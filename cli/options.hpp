@@ -13,6 +13,10 @@ namespace simt::cli {
 // --device,-d: a device of the catalog (simt devices), checked at parse time.
 CLI::Option* add_device_option(CLI::App* cmd, std::string& device, const std::string& help = "device from the catalog (simt devices)");
 
+// --device,-d for the LLM cost model: a GPU or a TPU chip of the catalog.
+CLI::Option* add_accelerator_option(CLI::App* cmd, std::string& device,
+                                    const std::string& help = "GPU or TPU from the catalog (simt devices)");
+
 // --model,-m: a model of the zoo (simt model list), checked at parse time.
 CLI::Option* add_model_option(CLI::App* cmd, std::string& model, const std::string& help = "model name (simt model list)");
 

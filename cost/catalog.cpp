@@ -47,6 +47,18 @@ const DeviceSpec& Catalog::device(const std::string& name) const {
   return lookup(devices_, name, "device");
 }
 
+const DeviceSpec& Catalog::accelerator(const std::string& name) const {
+  std::vector<const DeviceSpec*> all;
+  std::vector<std::string> names;
+  for (const auto* list : {&devices_, &tpus_})
+    for (const DeviceSpec& d : *list) {
+      all.push_back(&d);
+      names.push_back(d.name);
+    }
+  if (auto i = find_name(name, names)) return *all[*i];
+  throw std::runtime_error(unknown_name_message("device", name, names));
+}
+
 const LinkSpec& Catalog::link(const std::string& name) const { return lookup(links_, name, "link"); }
 
 }  // namespace simt::cost

@@ -161,3 +161,37 @@ TEST_CASE("near_misses ranks prefixes before typos") {
   CHECK(simt::near_misses("gpt2", names).size() == 2);
   CHECK(simt::near_misses("zzzzzzzz", names).empty());
 }
+
+TEST_CASE("TPUs beside GPUs: published per-chip figures, usable by the LLM cost model only") {
+  const auto& cat = Catalog::builtin();
+  // Google Cloud TPU pages (cloud.google.com/tpu/docs/v5e, v5p, v6e, tpu7x), key specifications.
+  const auto& v5e = cat.accelerator("TPU-v5e");
+  CHECK(v5e.peak_for("bf16").value == 197e12);
+  CHECK(v5e.hbm_bandwidth == 819e9);
+  CHECK(cat.accelerator("TPU-v5p").peak_for("bf16").value == 459e12);
+  CHECK(cat.accelerator("TPU-v6e").hbm_bandwidth == 1638e9);
+  const auto& ironwood = cat.accelerator("tpu7x");
+  CHECK(ironwood.peak_for("fp8").value == 2 * ironwood.peak_for("bf16").value);
+  CHECK(ironwood.hbm_bytes == 192.0 * (1ull << 30));
+  // Not SIMT devices: the simulator's lookup does not return them.
+  CHECK_THROWS(cat.device("TPU-v5e"));
+  CHECK(cat.accelerator("H100-SXM").name == "H100-SXM");
+  CHECK_THROWS_WITH(cat.accelerator("TPU-v9"), doctest::Contains("did you mean"));
+}
+
+TEST_CASE("GPU-hour prices are catalog data with a dated source") {
+  const auto& cat = Catalog::builtin();
+  int priced = 0;
+  for (const auto* list : {&cat.devices(), &cat.tpus()})
+    for (const auto& d : *list) {
+      if (d.price_per_hour_usd == 0) continue;
+      ++priced;
+      const auto& f = d.fields.at("price_per_hour_usd");
+      INFO(d.name);
+      CHECK(d.price_per_hour_usd > 0.1);
+      CHECK(d.price_per_hour_usd < 100);
+      CHECK(f.source.find("http") != std::string::npos);
+      CHECK(f.note.find("20") != std::string::npos);  // a year: prices are dated
+    }
+  CHECK(priced >= 6);
+}
