@@ -128,7 +128,8 @@ int run_kernel(const RunOptions& o) {
       j["check"] = {{"ok", !failed && check.ok}, {"max_abs_err", check.max_abs_err}, {"detail", check.detail}};
       j["roofline"] = r.error ? json(nullptr) : roofline_json(dev, j);
       j["global_sites"] = global_sites_json(r);
-      j["time"] = r.error ? json(nullptr) : kernel_time_json(cost::kernel_time(dev, time_model_counters(r)));
+      if (r.error) j["time"] = nullptr;
+      else j.update(launch_time_json(dev, r));
       arr.push_back(j);
     }
     fmt::print("{}\n", arr.dump(2));
@@ -143,7 +144,7 @@ int run_kernel(const RunOptions& o) {
         continue;
       }
       fmt::print("{}\n{}", counter_table(r), hot_lines_table(r, o.lines));
-      fmt::print("{}{}\n", kernel_time_text(cost::kernel_time(dev, time_model_counters(r))),
+      fmt::print("{}{}\n", launch_time_text(dev, r),
                  roofline_line(dev, launch_json(r)));
     }
     fmt::print("check: {} — {}\n", failed ? "FAILED" : check.ok ? "OK" : "MISMATCH", check.detail);

@@ -157,7 +157,7 @@ json kernel_time_json(const cost::KernelTime& t) {
           {"bound", t.bound},
           {"sentence", t.sentence},
           {"launch_overhead_s", t.launch_overhead_s},
-          {"drain_s", t.drain_s},
+          {"fill_s", t.fill_s},
           {"flops", t.flops},
           {"peak_fp32_flops", t.peak_fp32_flops},
           {"occupancy",
@@ -175,11 +175,27 @@ std::string kernel_time_text(const cost::KernelTime& t) {
   for (std::size_t i = 1; i < std::min<std::size_t>(4, sorted.size()); ++i)
     if (sorted[i]->seconds > 0)
       next += fmt::format("{}{} {}", next.empty() ? "" : ", ", sorted[i]->name, cost::format_seconds(sorted[i]->seconds));
-  const std::string drain = t.drain_s > 0 ? fmt::format(" + {} drain", cost::format_seconds(t.drain_s)) : "";
+  const std::string fill = t.fill_s > 0 ? fmt::format(" + {} fill", cost::format_seconds(t.fill_s)) : "";
   return fmt::format("  time on {}: {} = {} launch + {}{}\n  next: {}; {} blocks/SM ({}), {:g} wave{}\n", t.device,
-                     cost::format_seconds(t.predicted_s), cost::format_seconds(t.launch_overhead_s), t.sentence, drain,
+                     cost::format_seconds(t.predicted_s), cost::format_seconds(t.launch_overhead_s), t.sentence, fill,
                      next.empty() ? "none" : next, t.occupancy.resident_blocks, t.occupancy.limiter, t.occupancy.waves,
                      t.occupancy.waves == 1 ? "" : "s");
+}
+
+json launch_time_json(const cost::DeviceSpec& device, const LaunchRecord& r) {
+  try {
+    return {{"time", kernel_time_json(cost::kernel_time(device, time_model_counters(r)))}};
+  } catch (const std::invalid_argument& e) {
+    return {{"time", nullptr}, {"time_unavailable", e.what()}};
+  }
+}
+
+std::string launch_time_text(const cost::DeviceSpec& device, const LaunchRecord& r) {
+  try {
+    return kernel_time_text(cost::kernel_time(device, time_model_counters(r)));
+  } catch (const std::invalid_argument& e) {
+    return fmt::format("  time on {}: not available ({})\n", device.name, e.what());
+  }
 }
 
 }  // namespace simt::cli

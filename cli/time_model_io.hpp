@@ -30,4 +30,10 @@ nlohmann::json kernel_time_json(const cost::KernelTime& t);
 // Two lines for `simt run`: the time and what binds, then the runner-up terms.
 std::string kernel_time_text(const cost::KernelTime& t);
 
+// The launch's time on `device` as JSON and as text for `simt run`; where the
+// device cannot be priced (no SM count or clock in the catalog), "time" is null
+// with a "time_unavailable" reason, and the text says so.
+nlohmann::json launch_time_json(const cost::DeviceSpec& device, const LaunchRecord& r);
+std::string launch_time_text(const cost::DeviceSpec& device, const LaunchRecord& r);
+
 }  // namespace simt::cli

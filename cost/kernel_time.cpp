@@ -87,8 +87,8 @@ KernelTime kernel_time(const DeviceSpec& d, const KernelCounters& c) {
   const bool latency_bound = latency.seconds >= throughput.seconds + fill;
   const TimeTerm& binding = latency_bound ? latency : throughput;
   k.launch_overhead_s = r.launch_overhead_s.value;
-  k.drain_s = latency_bound ? 0 : fill;
-  k.predicted_s = k.launch_overhead_s + binding.seconds + k.drain_s;
+  k.fill_s = latency_bound ? 0 : fill;
+  k.predicted_s = k.launch_overhead_s + binding.seconds + k.fill_s;
   k.bound = binding.name;
   k.sentence = sentence(binding);
   k.flops = c.flops;
@@ -98,9 +98,9 @@ KernelTime kernel_time(const DeviceSpec& d, const KernelCounters& c) {
 }
 
 std::string explain(const KernelTime& k) {
-  std::string s = fmt::format("{} on {}: {} = launch overhead {} + the binding term + drain {}\n  {}\n", k.kernel,
+  std::string s = fmt::format("{} on {}: {} = launch overhead {} + the binding term + fill {}\n  {}\n", k.kernel,
                               k.device, format_seconds(k.predicted_s), format_seconds(k.launch_overhead_s),
-                              format_seconds(k.drain_s), k.sentence);
+                              format_seconds(k.fill_s), k.sentence);
   for (const TimeTerm& t : k.terms)
     s += fmt::format("  {:<8} {:>10}  {}\n           = {}\n           rate: {}\n", t.name, format_seconds(t.seconds),
                      t.detail, t.formula, t.source);

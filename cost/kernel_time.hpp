@@ -36,7 +36,7 @@ struct KernelTime {
   std::string kernel, device;
   double predicted_s = 0;
   double launch_overhead_s = 0;
-  double drain_s = 0;      // the fill: one global round trip, added when a throughput term binds
+  double fill_s = 0;      // the fill: one global round trip, added when a throughput term binds
   std::string bound;       // name of the binding term (TimeTerm::name)
   std::string sentence;    // "bound by shared-memory wavefronts: 1.05 M wavefronts, 32 per request (bank conflicts) — 4.3 us"
   std::vector<TimeTerm> terms;  // every term, binding or not

@@ -66,7 +66,7 @@ def main():
     ridges = [peak / bw for bw in bandwidths.values()]
     lo, hi = min(xs + ridges) / 10, max(xs + ridges) * 10
 
-    fig, ax = plt.subplots(figsize=(8, 5))
+    fig, ax = plt.subplots(figsize=(11, 5))
     draw_roofs(ax, peak, bandwidths, lo, hi)
     for i, (kernel, t) in enumerate(points):
         achieved = t["flops"] / t["predicted_s"]
@@ -84,7 +84,7 @@ def main():
     ax.set_ylabel("FLOP/s (FLOPs / predicted time)")
     ax.set_title("Hierarchical roofline: simulated kernels, kernel time model")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
     fig.tight_layout()
     fig.savefig(args.output, dpi=120)
     note = f"; not plotted (no FLOPs): {', '.join(k for k, _ in skipped)}" if skipped else ""

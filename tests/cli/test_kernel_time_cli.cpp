@@ -46,7 +46,7 @@ TEST_CASE("simt run --json carries the kernel time: predicted, bound, every term
   CHECK(t["sentence"].get<std::string>().find("32 per load") != std::string::npos);
   double largest = 0;
   for (const auto& term : t["terms"]) largest = std::max(largest, term["time_s"].get<double>());
-  CHECK(t["predicted_s"].get<double>() == doctest::Approx(t["launch_overhead_s"].get<double>() + largest + t["drain_s"].get<double>()));
+  CHECK(t["predicted_s"].get<double>() == doctest::Approx(t["launch_overhead_s"].get<double>() + largest + t["fill_s"].get<double>()));
   CHECK(t["levels"].size() == 3);
   CHECK(t["occupancy"]["resident_blocks_per_sm"] == 8);  // 256 threads: 2048 / 256
   CHECK(!l["global_sites"].empty());
@@ -77,4 +77,10 @@ TEST_CASE("the naive matmul is the slowest, bound by its uncoalesced loads (72, 
 TEST_CASE("the coalesced matmul is slower than the tiled one" * doctest::may_fail()) {
   auto t = first_launch_times({"matmul_coalesced", "matmul_tiled"});
   CHECK(t[0] > t[1]);
+}
+
+TEST_CASE("a device the model cannot price still runs, and says why") {
+  auto l = run_json("vector_add --n 4096 --device B200")[0];
+  CHECK(l["time"].is_null());
+  CHECK(l["time_unavailable"].get<std::string>().find("SM count") != std::string::npos);
 }

@@ -90,7 +90,7 @@ TEST_CASE("simt roofline --counters reads simt run's counter JSON and prices it 
   double largest = 0;
   for (const auto& term : saxpy["terms"]) largest = std::max(largest, term["time_s"].get<double>());
   CHECK(saxpy["predicted_s"].get<double>() ==
-        doctest::Approx(saxpy["launch_overhead_s"].get<double>() + largest + saxpy["drain_s"].get<double>()));
+        doctest::Approx(saxpy["launch_overhead_s"].get<double>() + largest + saxpy["fill_s"].get<double>()));
   CHECK(saxpy["levels"].size() == 3);
   CHECK(saxpy["predicted_s"].get<double>() > saxpy["roofline"]["time_s"].get<double>());
   const auto& conflicted = j["launches"][1];

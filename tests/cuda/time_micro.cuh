@@ -2,7 +2,7 @@
 // "kernel_model"): each kernel loads one hardware limit, at two sizes, so the
 // slope between them is a rate and the intercept the fixed cost. Launched by
 // tests/cuda/time_micro_main.cu; fitted by tests/cuda/calibrate_time_model.py micro.
-// Single source: the same file runs on the GPU (nvcc) and in the simulator.
+// Real CUDA in simtlab's dialect types, as tests/cuda/patterns.cuh.
 #pragma once
 #include "sim/cuda/dialect.cuh"
 
