@@ -53,7 +53,19 @@ TEST_CASE("simt exec: a classic CUDA program runs unchanged; stdout is the progr
   CHECK(launches[1]["kernel"] == "scale4");
   CHECK(launches[1]["metrics"]["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] == 128);  // one float4 load per thread
   CHECK(launches[2]["dynamic_shared_bytes"] == 1024);
+  // Every launch carries its kernel time, each at least the launch overhead.
+  for (const auto& l : launches)
+    CHECK(l["time"]["predicted_s"].get<double>() > l["time"]["launch_overhead_s"].get<double>());
   std::remove(json.c_str());
+}
+
+TEST_CASE("simt exec: after the reports, every launch's time and the total") {
+  Run r = run(std::string(SIMT_BIN) + " exec " + kSource + "/examples/classic_reduce.cu 2>&1 >/dev/null");
+  CHECK(r.status == 0);
+  CHECK(r.out.find("kernel time on H200") != std::string::npos);
+  CHECK(r.out.find("[launch 3] dot_double:") != std::string::npos);
+  CHECK(r.out.find("total ") != std::string::npos);
+  CHECK(r.out.find("3 launches one after another") != std::string::npos);
 }
 
 TEST_CASE("simt exec: the program's arguments and exit status pass through") {
