@@ -69,20 +69,43 @@ def base_kernel(case):
     return case.split()[0]
 
 
+def size_of(case):
+    """The size arguments of a case, without the kernel name and a tile choice."""
+    words = case.split()[1:]
+    out, skip = [], False
+    for w in words:
+        if skip:
+            skip = False
+        elif w == "--tile":
+            skip = True
+        else:
+            out.append(w)
+    return " ".join(out)
+
+
 def ladders(rows, label):
-    """Lines saying, for each ladder, whether the first launches are in measured order."""
-    first = {base_kernel(c): (l["time"]["predicted_s"], m) for c, i, l, m in rows if i == 0}
+    """Lines saying, for each ladder at each size, whether the first launches are in measured order.
+
+    A size is the case's arguments (a tile choice aside: the last case listed wins,
+    tile 32 in the timing files)."""
+    first = {(base_kernel(c), size_of(c)): (l["time"]["predicted_s"], m) for c, i, l, m in rows if i == 0}
+    sizes = []
+    for _, size in first:
+        if size not in sizes:
+            sizes.append(size)
     out, in_order, total = [], 0, 0
     for name, kernels in LADDERS.items():
-        if not all(k in first for k in kernels):
-            continue
-        measured = sorted(kernels, key=lambda k: -first[k][1])
-        predicted = sorted(kernels, key=lambda k: -first[k][0])
-        ok = measured == predicted
-        in_order += ok
-        total += 1
-        times = ", ".join(f"{k} {first[k][0] * 1e6:.3g} / {first[k][1] * 1e6:.3g}" for k in measured)
-        out.append(f"- {label}, {name}: {'in order' if ok else 'OUT OF ORDER'} (predicted / measured µs: {times})")
+        for size in sizes:
+            if not all((k, size) in first for k in kernels):
+                continue
+            t = {k: first[(k, size)] for k in kernels}
+            measured = sorted(kernels, key=lambda k: -t[k][1])
+            ok = measured == sorted(kernels, key=lambda k: -t[k][0])
+            in_order += ok
+            total += 1
+            times = ", ".join(f"{k} {t[k][0] * 1e6:.3g} / {t[k][1] * 1e6:.3g}" for k in measured)
+            where = f"{label}, {name}" + (f" at `{size}`" if size else "")
+            out.append(f"- {where}: {'in order' if ok else 'OUT OF ORDER'} (predicted / measured µs: {times})")
     return out, in_order, total
 
 
