@@ -1,0 +1,94 @@
+// The entry points the compiler front end's pass calls (sim/compiler/pass/):
+// every access and floating-point operation of device code comes here with its
+// site, and goes on into the same paths the f32 types use (sim/context.hpp).
+#include "sim/block.hpp"
+#include "sim/compiler/sites.hpp"
+#include "sim/context.hpp"
+
+#include <fmt/format.h>
+
+namespace simt {
+
+namespace {
+
+// A spin-wait (a thread re-reading one address at one site, waiting for a write
+// that another block or the host would make) never reaches a barrier: its warp's
+// log would grow without bound. Such a streak ends the block with a diagnostic.
+constexpr std::uint64_t kSpinLimit = std::uint64_t(1) << 18;
+
+struct SpinWatch {
+  const ThreadState* thread = nullptr;
+  Site site = nullptr;
+  std::uintptr_t addr = 0;
+  std::uint64_t repeats = 0;
+};
+thread_local SpinWatch t_spin;
+
+[[noreturn]] __attribute__((noinline)) void spinning(ThreadState* t, Site site, std::uintptr_t a) {
+  t_spin = {};
+  throw KernelFault(t->block->make_diag(
+      DiagKind::Deadlock,
+      fmt::format("watchdog: this thread read the word at 0x{:x} {} times in a row here without reaching a barrier: "
+                  "a spin-wait for a write that never comes (blocks of a launch may run in any order, on the GPU too)",
+                  a, kSpinLimit),
+      t, site));
+}
+
+SIMT_INLINE void watch(ThreadState* t, Site site, std::uintptr_t a) {
+  SpinWatch& w = t_spin;
+  if (w.site == site && w.addr == a && w.thread == t) {
+    if (++w.repeats == kSpinLimit) spinning(t, site, a);
+    return;
+  }
+  w = {t, site, a, 0};
+}
+
+}  // namespace
+
+}  // namespace simt
+
+using simt::MemOp;
+using simt::Site;
+
+extern "C" {
+
+void __simt_access(const void* p, unsigned size, unsigned op, Site site) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  if (a - simt::t_stack_lo < simt::t_stack_size) return;  // the thread's own locals
+  simt::ThreadState* t = simt::t_thread;
+  if (!t) return;  // host code calling a __host__ __device__ function
+  if (op == unsigned(MemOp::Load)) simt::watch(t, site, a);
+  if (simt::detail::record_fast(a, size, MemOp(op), site)) return;
+  simt::detail::on_access(p, size, MemOp(op), site);
+}
+
+// memcpy/memset in device code: the accesses a GPU would make, in aligned pieces.
+void __simt_access_range(const void* p, std::uint64_t bytes, unsigned align, unsigned op, Site site) {
+  unsigned piece = 16;
+  while (piece > 1 && (piece > align || bytes % piece != 0)) piece /= 2;
+  const char* c = static_cast<const char*>(p);
+  for (std::uint64_t at = 0; at < bytes; at += piece) __simt_access(c + at, piece, op, site);
+}
+
+void __simt_fp(unsigned op, Site site) {
+  if (simt::ThreadState* t = simt::t_thread) t->ops.add(site, op);
+}
+
+void __simt_access_at(const void* p, unsigned size, unsigned op, Site site) { __simt_access(p, size, op, site); }
+
+void __simt_barrier_at(int value, Site site) {
+  if (!simt::t_thread) {
+    std::fprintf(stderr, "simt: __syncthreads() called outside a kernel; ignored\n");
+    return;
+  }
+  simt::block_barrier(value, site);
+}
+
+std::uint64_t __simt_collective_at(int kind, std::uint32_t mask, std::uint64_t value, int arg, int width, Site site) {
+  if (!simt::t_thread) return value;  // host code: a no-op, as the GPU has no host warps
+  return simt::warp_collective(simt::Collective(kind), mask, value, arg, width, site);
+}
+
+}  // extern "C"
+
+int __simt_barrier_result() { return simt::t_thread->block->barrier_result; }
