@@ -3,8 +3,8 @@
 #include "commands.hpp"
 
 #include "kernels/bench_workloads.hpp"
-#include "sim/executor.hpp"
-#include "sim/launch_record.hpp"
+#include "sim/exec/executor.hpp"
+#include "sim/report/launch_record.hpp"
 
 #include <fmt/format.h>
 

@@ -6,10 +6,10 @@
 
 #include "cost/roofline.hpp"
 #include "kernels/harness.hpp"
-#include "sim/executor.hpp"
-#include "sim/metrics.hpp"
-#include "sim/report.hpp"
-#include "sim/runtime.hpp"
+#include "sim/exec/executor.hpp"
+#include "sim/count/metrics.hpp"
+#include "sim/report/report.hpp"
+#include "sim/cuda/runtime.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

@@ -200,13 +200,16 @@ BuildProduct build_program(const BuildRequest& req) {
   fs::path tmp = product;
   tmp += fmt::format(".{}.tmp", getpid());
   std::vector<std::string> cmd = {clang ? clang_compiler() : compiler()};
-  if (clang) {  // our CUDA headers first; no vectorising, so each access stays the source's (docs/frontend.md)
+  for (auto& f : common_flags()) cmd.push_back(f);
+  // After -O2, which would turn vectorising back on: our CUDA headers first; no
+  // vectorising, so each access stays the source's (docs/frontend.md).
+  if (clang) {
     for (std::string f : std::initializer_list<std::string>{"-I", frontend_include().string(),
                                                              "-fpass-plugin=" + pass_plugin().string(), "-fno-vectorize",
-                                                             "-fno-slp-vectorize", "-fno-math-errno"})
+                                                             "-fno-slp-vectorize", "-fno-math-errno",
+                                                             "-DSIMT_CLANG_FRONTEND=1"})
       cmd.push_back(f);
   }
-  for (auto& f : common_flags()) cmd.push_back(f);
   fs::path lib_dir = sim_library().parent_path();
   for (std::string f : std::initializer_list<std::string>{"-iquote", source.parent_path().string(), unit_path.string(),
                         report_object(cache, fingerprint).string(), "-L", lib_dir.string(), "-lsimt_sim",

@@ -1,6 +1,6 @@
 // A one-line progress bar on stderr for long simulated launches (only on a terminal).
 #pragma once
-#include "sim/executor.hpp"
+#include "sim/exec/executor.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>

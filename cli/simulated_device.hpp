@@ -1,7 +1,7 @@
 // Maps a catalog device (cost/) onto the limits the simulator enforces (sim/).
 #pragma once
 #include "cost/catalog.hpp"
-#include "sim/device_limits.hpp"
+#include "sim/exec/device_limits.hpp"
 
 namespace simt::cli {
 

@@ -1,5 +1,5 @@
 #include "kernels/bench_workloads.hpp"
-#include "sim/dialect.cuh"
+#include "sim/cuda/dialect.cuh"
 
 #include <vector>
 

@@ -1,7 +1,7 @@
-// The bench kernels with instrumentation compiled out (sim/scalar.hpp).
+// The bench kernels with instrumentation compiled out (sim/cuda/scalar.hpp).
 #define SIMT_PLAIN_SCALARS
 #include "kernels/bench_workloads.hpp"
-#include "sim/dialect.cuh"
+#include "sim/cuda/dialect.cuh"
 
 #include <vector>
 

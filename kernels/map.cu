@@ -8,7 +8,7 @@
 // request touches 32 sectors of which it uses 4 bytes each.
 #include "kernels/harness.hpp"
 #include "kernels/strided_tensor.cuh"
-#include "sim/dialect.cuh"
+#include "sim/cuda/dialect.cuh"
 
 #include <string>
 #include <vector>

@@ -9,7 +9,7 @@
 // each: the tiled kernel cuts that by reusing data through shared memory.
 #include "kernels/harness.hpp"
 #include "kernels/matmul_common.cuh"
-#include "sim/dialect.cuh"
+#include "sim/cuda/dialect.cuh"
 
 __global__ void matmul_coalesced(const f32* A, const f32* B, f32* C, int m, int n, int k) {
   const int col = blockIdx.x * blockDim.x + threadIdx.x;

@@ -4,7 +4,7 @@
 // the inputs and the Eigen reference are the same for all, so they live here.
 #pragma once
 #include "kernels/harness.hpp"
-#include "sim/dialect.cuh"
+#include "sim/cuda/dialect.cuh"
 
 #include <stdexcept>
 #include <string>

@@ -7,7 +7,7 @@
 // i.e. 33 sectors per k step per warp, of which 4 + 4 bytes per lane are used.
 #include "kernels/harness.hpp"
 #include "kernels/matmul_common.cuh"
-#include "sim/dialect.cuh"
+#include "sim/cuda/dialect.cuh"
 
 __global__ void matmul_naive(const f32* A, const f32* B, f32* C, int m, int n, int k) {
   const int row = blockIdx.x * blockDim.x + threadIdx.x;

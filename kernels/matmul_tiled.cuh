@@ -9,7 +9,7 @@
 // row of threads in the warp (a broadcast; with TILE 16 the warp's two rows hit
 // banks 16 apart), and Bs[i][tx] is TILE consecutive words.
 #pragma once
-#include "sim/dialect.cuh"
+#include "sim/cuda/dialect.cuh"
 
 template <int TILE>
 __global__ void matmul_tiled(const f32* A, const f32* B, f32* C, int m, int n, int k) {

@@ -9,7 +9,7 @@
 // Build:  simt cc --shared kernels/minitorch_backend.cu -o minitorch_sim.so      (simulator)
 //         nvcc --shared -Xcompiler -fPIC --fmad=false -I. kernels/minitorch_backend.cu -o minitorch_cuda.so
 // Test:   python3 tests/python/test_minitorch_ctypes.py minitorch_sim.so
-#include "sim/dialect.cuh"
+#include "sim/cuda/dialect.cuh"
 
 #include <cstdio>
 #include <cstdlib>

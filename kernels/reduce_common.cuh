@@ -5,7 +5,7 @@
 // The summation order is fixed by the code: the same bits on any GPU.
 #pragma once
 #include "kernels/harness.hpp"
-#include "sim/dialect.cuh"
+#include "sim/cuda/dialect.cuh"
 
 #include <stdexcept>
 #include <utility>

@@ -9,7 +9,7 @@
 // instead makes neighbouring lanes 1024 floats apart: 32 sectors per request.
 #include "kernels/harness.hpp"
 #include "kernels/strided_tensor.cuh"
-#include "sim/dialect.cuh"
+#include "sim/cuda/dialect.cuh"
 
 #include <algorithm>
 #include <cmath>

@@ -5,7 +5,7 @@
 // idle, at s = 16 all but one. Few active lanes per warp instruction is the cost.
 #include "kernels/harness.hpp"
 #include "kernels/reduce_common.cuh"
-#include "sim/dialect.cuh"
+#include "sim/cuda/dialect.cuh"
 
 __global__ void reduce_interleaved_divergent(const f32* in, f32* out, int n) {
   SIMT_DYNAMIC_SHARED(f32, partial);

@@ -6,7 +6,7 @@
 // 16-way conflicts. Bank conflicts are the cost.
 #include "kernels/harness.hpp"
 #include "kernels/reduce_common.cuh"
-#include "sim/dialect.cuh"
+#include "sim/cuda/dialect.cuh"
 
 __global__ void reduce_interleaved_strided(const f32* in, f32* out, int n) {
   SIMT_DYNAMIC_SHARED(f32, partial);

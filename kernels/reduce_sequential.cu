@@ -5,7 +5,7 @@
 // the first step on, and the last five steps run in a single warp.
 #include "kernels/harness.hpp"
 #include "kernels/reduce_common.cuh"
-#include "sim/dialect.cuh"
+#include "sim/cuda/dialect.cuh"
 
 __global__ void reduce_sequential(const f32* in, f32* out, int n) {
   SIMT_DYNAMIC_SHARED(f32, partial);

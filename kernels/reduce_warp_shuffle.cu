@@ -5,7 +5,7 @@
 // blockDim.x must be a multiple of 32.
 #include "kernels/harness.hpp"
 #include "kernels/reduce_common.cuh"
-#include "sim/dialect.cuh"
+#include "sim/cuda/dialect.cuh"
 
 // After the call lane 0 holds the sum of the 32 lanes' values.
 __device__ inline f32 warp_sum(f32 x) {

@@ -7,7 +7,7 @@
 // global memory. All lanes of a warp read the same word, so each such read is one
 // request of one sector (a broadcast), cheap next to the data itself.
 #pragma once
-#include "sim/dialect.cuh"
+#include "sim/cuda/dialect.cuh"
 
 #include <cstddef>
 #include <stdexcept>

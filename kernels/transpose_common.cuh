@@ -4,7 +4,7 @@
 // the arrangement of NVIDIA's "An Efficient Matrix Transpose in CUDA C/C++".
 #pragma once
 #include "kernels/harness.hpp"
-#include "sim/dialect.cuh"
+#include "sim/cuda/dialect.cuh"
 
 #include <stdexcept>
 #include <vector>

@@ -4,7 +4,7 @@
 // floats apart: 32 sectors per request, 4 useful bytes in each.
 #include "kernels/harness.hpp"
 #include "kernels/transpose_common.cuh"
-#include "sim/dialect.cuh"
+#include "sim/cuda/dialect.cuh"
 
 __global__ void transpose_naive(const f32* in, f32* out, int rows, int cols) {
   const int col = blockIdx.x * kTile + threadIdx.x;

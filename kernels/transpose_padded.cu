@@ -5,7 +5,7 @@
 // unchanged (4 sectors per request both ways).
 #include "kernels/harness.hpp"
 #include "kernels/transpose_common.cuh"
-#include "sim/dialect.cuh"
+#include "sim/cuda/dialect.cuh"
 
 __global__ void transpose_padded(const f32* in, f32* out, int rows, int cols) {
   __shared__ f32 tile[kTile][kTile + 1];  // + 1: shifts each row by one bank

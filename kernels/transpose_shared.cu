@@ -7,7 +7,7 @@
 // (31 bank conflicts). transpose_padded removes them.
 #include "kernels/harness.hpp"
 #include "kernels/transpose_common.cuh"
-#include "sim/dialect.cuh"
+#include "sim/cuda/dialect.cuh"
 
 __global__ void transpose_shared(const f32* in, f32* out, int rows, int cols) {
   __shared__ f32 tile[kTile][kTile];

@@ -2,7 +2,7 @@
 // consecutive threads touch consecutive floats, so every warp's load is 4
 // fully-used 32-byte sectors (100% sector efficiency).
 #pragma once
-#include "sim/dialect.cuh"
+#include "sim/cuda/dialect.cuh"
 
 __global__ void vector_add(const f32* a, const f32* b, f32* c, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -10,7 +10,7 @@
 // DRAM estimate counts once while the sector counters count every request.
 #include "kernels/harness.hpp"
 #include "kernels/strided_tensor.cuh"
-#include "sim/dialect.cuh"
+#include "sim/cuda/dialect.cuh"
 
 #include <string>
 #include <vector>

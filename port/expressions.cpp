@@ -3,11 +3,11 @@
 //    float (say `i < n ? x[i] : 0.0f`) convert to each other and C++ rejects the
 //    conditional as ambiguous; val() yields the plain value on both sides;
 //  - expf, logf, tanhf, erff, rsqrtf, __expf, __fdividef become simtlab's
-//    portable versions (sim/portable_math.hpp), bit-identical on GPU and CPU;
+//    portable versions (sim/cuda/portable_math.hpp), bit-identical on GPU and CPU;
 //  - __ldg(p) becomes (*(p)): same value, same global load (nvcc loses the
 //    read-only-cache hint, which changes no counter simtlab reports);
 //  - max(a, b) and min(a, b) become simt::max/min: CUDA's device overloads,
-//    which the simulator build lacks (sim/port_support.hpp).
+//    which the simulator build lacks (sim/cuda/port_support.hpp).
 #include "port/passes.hpp"
 
 #include <map>

@@ -1,4 +1,4 @@
-// The dialect include. The ported file must include "sim/dialect.cuh" without
+// The dialect include. The ported file must include "sim/cuda/dialect.cuh" without
 // moving any line, so the include replaces the file's own CUDA runtime include,
 // or fills a blank or comment-only line before the first declaration. Only when
 // neither exists does it go on a new first line, followed by `#line 1` so that
@@ -12,7 +12,7 @@ namespace simt::port {
 
 namespace {
 
-constexpr std::string_view kDialect = "#include \"sim/dialect.cuh\"";
+constexpr std::string_view kDialect = "#include \"sim/cuda/dialect.cuh\"";
 
 // The header named by an #include directive, or "" for other directives.
 std::string_view included_header(std::string_view d) {
@@ -123,7 +123,7 @@ void rewrite_includes(Context& c) {
     if (h.empty()) continue;
     if (std::string why = refused_header_reason(h); !why.empty()) {
       c.error(t, why);
-    } else if (h == "sim/dialect.cuh") {
+    } else if (h == "sim/cuda/dialect.cuh") {
       have_dialect = true;
     } else if (replaced_by_dialect(h)) {
       // The first runtime include becomes the dialect's, later ones become empty

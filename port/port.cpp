@@ -28,7 +28,7 @@ bool needs_port(std::string_view source) {
   Context c(source);
   bool has_dialect = false;
   for (const Token& t : c.tokens)
-    if (t.kind == TokenKind::Directive && t.text.find("sim/dialect.cuh") != std::string_view::npos) has_dialect = true;
+    if (t.kind == TokenKind::Directive && t.text.find("sim/cuda/dialect.cuh") != std::string_view::npos) has_dialect = true;
   bool has_launch = std::any_of(c.code.begin(), c.code.end(), [&](std::size_t i) { return c.tokens[i].is("<<<"); });
   return has_launch || !has_dialect;
 }

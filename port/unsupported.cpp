@@ -44,7 +44,7 @@ const std::map<std::string_view, std::string_view>& refused_identifiers() {
   return m;
 }
 
-// The CUDA runtime functions sim/runtime.hpp implements. Any other cuda*( call
+// The CUDA runtime functions sim/cuda/runtime.hpp implements. Any other cuda*( call
 // is refused: a missing function should be reported here, not as a link error.
 const std::set<std::string_view>& runtime_subset() {
   static const std::set<std::string_view> s = {
@@ -64,7 +64,7 @@ std::string runtime_reason(std::string_view name) {
   if (name == "cudaLaunchCooperativeKernel" || name == "cudaLaunchKernel" || name == "cudaLaunchKernelEx")
     return std::string(name) + " is not supported; launch with <<<grid, block>>>";
   if (name == "cudaMallocManaged") return "managed (unified) memory is not supported; use cudaMalloc and cudaMemcpy";
-  return std::string(name) + " is not in the simulator's CUDA runtime subset (sim/runtime.hpp)";
+  return std::string(name) + " is not in the simulator's CUDA runtime subset (sim/cuda/runtime.hpp)";
 }
 
 bool is_call(const Context& c, std::size_t i) { return c.is(i + 1, "("); }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fits the polynomial coefficients used by sim/portable_math.hpp.
+"""Fits the polynomial coefficients used by sim/cuda/portable_math.hpp.
 
 Weighted least squares on Chebyshev nodes (weights make it fit relative error),
 then rounded to float32. The printed max error is the fit's own, in double; the

@@ -7,9 +7,9 @@
 //   SIMT_REPORT_JSON=PATH|-   JSON array of launches to PATH, or stderr for "-"
 //   SIMT_DEVICE_NAME, SIMT_DEVICE_L2_BYTES, SIMT_DEVICE_SHARED_PER_BLOCK,
 //   SIMT_DEVICE_SHARED_OPTIN, SIMT_DEVICE_GLOBAL_BYTES, SIMT_DEVICE_MAX_THREADS
-#include "sim/executor.hpp"
-#include "sim/launch_record.hpp"
-#include "sim/report.hpp"
+#include "sim/exec/executor.hpp"
+#include "sim/report/launch_record.hpp"
+#include "sim/report/report.hpp"
 
 #include <cstdio>
 #include <cstdlib>

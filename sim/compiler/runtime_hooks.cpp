@@ -1,9 +1,9 @@
 // The entry points the compiler front end's pass calls (sim/compiler/pass/):
 // every access and floating-point operation of device code comes here with its
 // site, and goes on into the same paths the f32 types use (sim/context.hpp).
-#include "sim/block.hpp"
+#include "sim/exec/block.hpp"
 #include "sim/compiler/sites.hpp"
-#include "sim/context.hpp"
+#include "sim/exec/context.hpp"
 
 #include <fmt/format.h>
 

@@ -3,7 +3,7 @@
 // simt_sites of the program or library; a constructor registers the section.
 // Sites of the f32 path are code addresses instead (sim/symbols.cpp reads those).
 #pragma once
-#include "sim/events.hpp"
+#include "sim/memory/events.hpp"
 
 #include <cstdint>
 #include <optional>

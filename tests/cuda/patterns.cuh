@@ -2,7 +2,7 @@
 // tests/sim/test_counter_rules.cpp and measured with Nsight Compute on a GPU
 // (tests/cuda/patterns_main.cu, docs/validation/). Single source: dialect only.
 #pragma once
-#include "sim/dialect.cuh"
+#include "sim/cuda/dialect.cuh"
 
 // Global loads at a stride (in floats) and a start offset (in floats); the store is
 // always contiguous. Lane i of a warp reads in[offset + i*stride].

@@ -3,7 +3,7 @@
 #define SIMT_PATTERNS_NO_MAIN
 #include "tests/cuda/patterns_main.cu"
 
-#include "sim/report.hpp"
+#include "sim/report/report.hpp"
 
 int main() {
   int rc = run_patterns();

@@ -8,7 +8,7 @@
 // writes DIR/launch_labels.txt, one "spec: kernel" line per launch, which names
 // the rows of the counter comparison.
 #include "kernels/harness.hpp"
-#include "sim/dialect.cuh"
+#include "sim/cuda/dialect.cuh"
 
 #include <algorithm>
 #include <cstdio>
@@ -17,7 +17,7 @@
 #include <vector>
 
 #if !defined(__CUDACC__)
-#include "sim/launch_record.hpp"
+#include "sim/report/launch_record.hpp"
 #endif
 
 namespace {

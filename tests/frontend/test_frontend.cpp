@@ -185,3 +185,31 @@ TEST_CASE("simt cc -o never overwrites its input") {
   CHECK(read(src) == "int main() { return 0; }\n");
   std::remove(src.c_str());
 }
+
+TEST_CASE("the examples and the pattern validation program: every counter equals the f32 front end's") {
+  for (const char* file : {"examples/classic_reduce.cu", "examples/tutorial_idioms.cu", "tests/cuda/patterns_main.cu"}) {
+    INFO(file);
+    Exec clang = exec(kSource + "/" + file), port = exec(kSource + "/" + file, "port");
+    CHECK(clang.run.status == 0);
+    CHECK(clang.run.out == port.run.out);
+    CHECK(clang.launches.size() > 2);
+    check_same_counters(clang.launches, port.launches);
+  }
+}
+
+TEST_CASE("a __device__ variable is refused at compile time, naming the line") {
+  Run r = run(std::string(SIMT_BIN) + " exec --frontend=clang " + kTests + "device_variable.cu 2>&1");
+  CHECK(r.status != 0);
+  CHECK(r.out.find("device_variable.cu:6:") != std::string::npos);
+  CHECK(r.out.find("__device__ variable counter is not supported") != std::string::npos);
+}
+
+TEST_CASE("__constant__ data: cudaMemcpyToSymbol, reads not counted as global loads") {
+  Exec e = exec(kTests + "constant_table.cu");
+  CHECK(e.run.status == 0);
+  CHECK(e.run.out == "2.0 8.0\n");
+  REQUIRE(e.launches.size() == 1);
+  CHECK(metric(e.launches[0], kLdReq) == 0);
+  CHECK(metric(e.launches[0], kStReq) == 1);
+  CHECK(metric(e.launches[0], kFmul) == 32);
+}

@@ -96,29 +96,29 @@ TEST_CASE("port: host math in device code is a warning, not an error") {
 TEST_CASE("port: the dialect include never moves a line") {
   SUBCASE("replaces cuda_runtime.h") {
     std::string out = ported("#include <stdio.h>\n#include <cuda_runtime.h> // runtime\nint x;\n");
-    CHECK(out == "#include <stdio.h>\n#include \"sim/dialect.cuh\" // runtime\nint x;\n");
+    CHECK(out == "#include <stdio.h>\n#include \"sim/cuda/dialect.cuh\" // runtime\nint x;\n");
   }
   SUBCASE("fills a blank line before the first declaration") {
     std::string out = ported("#include <stdio.h>\n\nint x;\n");
-    CHECK(out == "#include <stdio.h>\n#include \"sim/dialect.cuh\"\nint x;\n");
+    CHECK(out == "#include <stdio.h>\n#include \"sim/cuda/dialect.cuh\"\nint x;\n");
   }
   SUBCASE("goes in front of a leading // comment") {
     std::string out = ported("// my kernel\n#include <stdio.h>\nint x;\n");
-    CHECK(out == "#include \"sim/dialect.cuh\" // my kernel\n#include <stdio.h>\nint x;\n");
+    CHECK(out == "#include \"sim/cuda/dialect.cuh\" // my kernel\n#include <stdio.h>\nint x;\n");
   }
   SUBCASE("no room: a new first line and #line 1") {
     auto r = port_source("#include <stdio.h>\nint x;\n");
-    CHECK(r.output == "#include \"sim/dialect.cuh\"\n#line 1\n#include <stdio.h>\nint x;\n");
+    CHECK(r.output == "#include \"sim/cuda/dialect.cuh\"\n#line 1\n#include <stdio.h>\nint x;\n");
     CHECK(r.new_first_line);
   }
   SUBCASE("a second runtime include leaves an empty line; the dialect include stays") {
     CHECK(ported("#include <cuda_runtime.h>\n#include \"device_launch_parameters.h\"\nint x;\n") ==
-          "#include \"sim/dialect.cuh\"\n\nint x;\n");
-    CHECK(ported("#include \"sim/dialect.cuh\"\nint x;\n") == "#include \"sim/dialect.cuh\"\nint x;\n");
+          "#include \"sim/cuda/dialect.cuh\"\n\nint x;\n");
+    CHECK(ported("#include \"sim/cuda/dialect.cuh\"\nint x;\n") == "#include \"sim/cuda/dialect.cuh\"\nint x;\n");
   }
   SUBCASE("not inside an #if block") {
     std::string out = ported("#ifdef X\n\n#endif\n\nint x;\n");
-    CHECK(out == "#ifdef X\n\n#endif\n#include \"sim/dialect.cuh\"\nint x;\n");
+    CHECK(out == "#ifdef X\n\n#endif\n#include \"sim/cuda/dialect.cuh\"\nint x;\n");
   }
 }
 
@@ -156,8 +156,8 @@ TEST_CASE("port: format_issues prints compiler-style lines") {
 
 TEST_CASE("port: needs_port") {
   CHECK(simt::port::needs_port("__global__ void k() {}\n"));
-  CHECK(simt::port::needs_port("#include \"sim/dialect.cuh\"\nint main() { k<<<1,1>>>(); }\n"));
-  CHECK_FALSE(simt::port::needs_port("#include \"sim/dialect.cuh\"\nint main() { simt::launch(k, 1, 1)(); }\n"));
+  CHECK(simt::port::needs_port("#include \"sim/cuda/dialect.cuh\"\nint main() { k<<<1,1>>>(); }\n"));
+  CHECK_FALSE(simt::port::needs_port("#include \"sim/cuda/dialect.cuh\"\nint main() { simt::launch(k, 1, 1)(); }\n"));
 }
 
 TEST_CASE("port: max/min become simt::max/min in device code; declarations of them stay") {

@@ -1,8 +1,8 @@
-// Accuracy of sim/portable_math.hpp against the correctly rounded result (the
+// Accuracy of sim/cuda/portable_math.hpp against the correctly rounded result (the
 // double-precision C library result; its error is far below float's ulp), over a
 // sweep of float bit patterns. The measured maxima are the bounds documented in
 // docs/dialect.md; a change that worsens one fails here.
-#include "sim/portable_math.hpp"
+#include "sim/cuda/portable_math.hpp"
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>

@@ -1,8 +1,8 @@
 // Small helpers shared by the simulator tests.
 #pragma once
-#include "sim/dialect.cuh"
-#include "sim/launch_record.hpp"
-#include "sim/report.hpp"
+#include "sim/cuda/dialect.cuh"
+#include "sim/report/launch_record.hpp"
+#include "sim/report/report.hpp"
 
 #include <doctest/doctest.h>
 

@@ -4,7 +4,7 @@
 #undef NDEBUG  // device assert is tested here
 #include "sim_test_util.hpp"
 
-#include "sim/report.hpp"
+#include "sim/report/report.hpp"
 
 #include <string>
 

@@ -1,10 +1,10 @@
-// Warp rows (sim/warp_log.hpp): a convergent warp's accesses go straight into
+// Warp rows (sim/memory/warp_log.hpp): a convergent warp's accesses go straight into
 // warp instructions and are checked at the barrier; a warp that diverges part way
 // through an interval switches to per-lane logs. Counts and diagnostics must not
 // depend on which path an access took.
 #include "sim_test_util.hpp"
 
-#include "sim/report.hpp"
+#include "sim/report/report.hpp"
 
 using namespace simt;
 using simt::test::DeviceArray;

@@ -3,15 +3,19 @@
 // pass instruments its device code. This header supplies CUDA's keywords, built-in
 // variables and device functions, vector types and the runtime API.
 #pragma once
+// sim/cuda/dialect.cuh and its helpers take their plain-CUDA branch under this.
+#ifndef SIMT_CLANG_FRONTEND
+#define SIMT_CLANG_FRONTEND 1
+#endif
 
 // The pass finds simtlab's headers (which it must not instrument) from this path.
 extern "C" __attribute__((weak, used)) const char __simt_runtime_header[] = __FILE__;
 
 // The runtime and the standard headers first: libstdc++ spells attributes such
 // as __noinline__ that CUDA's keywords below would change.
-#include "sim/context.hpp"  // launch.hpp uses the thread state without including it
-#include "sim/launch.hpp"
-#include "sim/runtime.hpp"
+#include "sim/exec/context.hpp"  // launch.hpp uses the thread state without including it
+#include "sim/cuda/launch.hpp"
+#include "sim/cuda/runtime.hpp"
 
 #include <algorithm>
 #include <cassert>
@@ -35,10 +39,11 @@ extern "C" __attribute__((weak, used)) const char __simt_runtime_header[] = __FI
 #define __align__(n) __attribute__((aligned(n)))
 // One copy per worker thread, found by the simulator in the module's TLS (sim/symbols.cpp).
 #define __shared__ thread_local
-// Host memory the device reads: not device memory, so not counted (docs/frontend.md).
-#define __constant__
+// Read through the constant cache on the GPU (no LDG): not counted (docs/frontend.md).
+#define __constant__ __attribute__((annotate("simt_constant")))
 #define __managed__
 
 #include "simt_cuda/device_builtins.h"
 #include "simt_cuda/device_math.h"
+#include "simt_cuda/runtime_extras.h"
 #include "simt_cuda/vector_types.h"

@@ -1,9 +1,12 @@
 // simtlab's instrumentation pass (an LLVM pass plugin, loaded by clang with
-// -fpass-plugin). In device code — functions annotated __global__/__device__ by
-// simtlab's CUDA headers, and every function they call — it puts a call of the
-// simulator's runtime before each load, store, atomic and memory intrinsic, and
-// before each floating-point add, subtract, multiply, divide, fma and square root,
-// each with the site of its source location. See docs/frontend.md.
+// -fpass-plugin), memory step: in device code — functions annotated
+// __global__/__device__ by simtlab's CUDA headers, and every function they call —
+// it puts a call of the simulator's runtime before each load, store, atomic and
+// memory intrinsic that remains after optimization, with the site of its source
+// location, and gives barriers, collectives and atomics their sites. The
+// floating-point step is count_fp.cpp. See docs/frontend.md.
+#include "count_fp.hpp"
+#include "device_code.hpp"
 #include "sites.hpp"
 
 #include <llvm/Analysis/ValueTracking.h>
@@ -23,81 +26,42 @@ using namespace llvm;
 
 namespace {
 
-// The values of simt::MemOp and simt::FpOp (sim/events.hpp).
-enum Mem : unsigned { Load = 0, Store = 1, Atomic = 2 };
-enum Fp : unsigned { FAdd = 0, FMul = 1, FFma = 2, DAdd = 3, DMul = 4, DFma = 5, FDiv = 6, DDiv = 7, FSqrt = 8, DSqrt = 9 };
-
-// simtlab's CUDA header defines __simt_runtime_header as its own path:
-// .../sim/compiler/include/cuda_runtime.h. Its root's sim/ holds the runtime.
-std::string runtime_prefix(const Module& m) {
-  const GlobalVariable* gv = m.getNamedGlobal("__simt_runtime_header");
-  if (!gv || !gv->hasInitializer()) return {};
-  const auto* data = dyn_cast<ConstantDataSequential>(gv->getInitializer());
-  if (!data || !data->isString()) return {};
-  std::string path(data->getAsCString());
-  std::size_t at = path.rfind("sim/compiler/include/");
-  return at == std::string::npos ? std::string() : path.substr(0, at + 4);
-}
-
-// Functions the user marked as device code: __global__ and __device__ expand to
-// annotate attributes, which clang lists in llvm.global.annotations.
-std::vector<Function*> annotated_device_functions(Module& m) {
-  std::vector<Function*> out;
-  GlobalVariable* ann = m.getNamedGlobal("llvm.global.annotations");
-  if (!ann || !ann->hasInitializer()) return out;
-  auto* array = dyn_cast<ConstantArray>(ann->getInitializer());
-  if (!array) return out;
-  for (Value* op : array->operands()) {
-    auto* entry = dyn_cast<ConstantStruct>(op);
-    if (!entry || entry->getNumOperands() < 2) continue;
-    auto* fn = dyn_cast<Function>(entry->getOperand(0)->stripPointerCasts());
-    auto* str = dyn_cast<GlobalVariable>(entry->getOperand(1)->stripPointerCasts());
-    if (!fn || !str || !str->hasInitializer()) continue;
-    auto* text = dyn_cast<ConstantDataSequential>(str->getInitializer());
-    if (!text || !text->isString()) continue;
-    StringRef s = text->getAsCString();
-    if ((s == "simt_global" || s == "simt_device") && !fn->isDeclaration()) out.push_back(fn);
-  }
-  return out;
-}
-
-bool is_runtime_function(const Function& f, const RuntimeFiles& runtime) {
-  const DISubprogram* sp = f.getSubprogram();
-  return f.getName().startswith("__simt_") || (sp && runtime.contains(sp));
-}
-
-// Device code: the annotated functions and everything they call that is defined
-// in this module and is not simtlab's own machinery.
-std::set<Function*> device_functions(Module& m, const RuntimeFiles& runtime) {
-  std::vector<Function*> work = annotated_device_functions(m);
-  std::set<Function*> seen(work.begin(), work.end());
-  while (!work.empty()) {
-    Function* f = work.back();
-    work.pop_back();
-    for (Instruction& i : instructions(*f)) {
-      auto* call = dyn_cast<CallBase>(&i);
-      Function* callee = call ? call->getCalledFunction() : nullptr;
-      if (!callee || callee->isDeclaration() || is_runtime_function(*callee, runtime)) continue;
-      if (seen.insert(callee).second) work.push_back(callee);
-    }
-  }
-  return seen;
-}
-
 // A pointer the simulated thread owns or that is not device memory: its locals
-// (allocas, by-value arguments) and host-side constant globals. __shared__
-// variables are thread_local globals and stay instrumented.
-bool statically_private(Value* ptr) {
+// (allocas, by-value arguments), constant data (string literals, tables) and
+// __constant__ variables (read through the constant cache: no LDG on the GPU).
+// __shared__ variables are thread_local globals and stay instrumented; any other
+// global goes to the runtime, which faults on it (it is host memory).
+bool statically_private(Value* ptr, const Annotated& marked) {
   const Value* base = getUnderlyingObject(ptr, 0);
   if (isa<AllocaInst>(base)) return true;
   if (const auto* arg = dyn_cast<Argument>(base)) return arg->hasByValAttr();
-  if (const auto* gv = dyn_cast<GlobalVariable>(base)) return !gv->isThreadLocal() && gv->isConstant();
+  if (const auto* gv = dyn_cast<GlobalVariable>(base))
+    return !gv->isThreadLocal() && (gv->isConstant() || marked.constant_variables.count(gv));
   return false;
+}
+
+// The simulator's own state: thread-locals the runtime library defines
+// (t_thread, t_geometry ...) and what is reached through them (threadIdx,
+// blockDim ...). Our headers' code is skipped by its debug location already; this
+// catches their loads that an optimization moved and left without one (LICM).
+bool runtime_state(Value* ptr) {
+  const Value* base = getUnderlyingObject(ptr, 0);
+  if (const auto* load = dyn_cast<LoadInst>(base)) base = getUnderlyingObject(load->getPointerOperand(), 0);
+  const auto* gv = dyn_cast<GlobalVariable>(base);
+  return gv && gv->isThreadLocal() && gv->isDeclaration();
+}
+
+// A __device__ variable would be host memory here: refused at compile time,
+// naming the line, rather than faulting at run time.
+const GlobalVariable* device_variable(Value* ptr, const Annotated& marked) {
+  const auto* gv = dyn_cast<GlobalVariable>(getUnderlyingObject(ptr, 0));
+  return gv && marked.device_variables.count(gv) && !marked.constant_variables.count(gv) ? gv : nullptr;
 }
 
 class Instrumenter {
  public:
-  Instrumenter(Module& m, const RuntimeFiles& runtime) : m_(m), runtime_(runtime), sites_(m, runtime) {
+  Instrumenter(Module& m, const RuntimeFiles& runtime, const Annotated& marked)
+      : m_(m), runtime_(runtime), marked_(marked), sites_(m, runtime) {
     LLVMContext& c = m.getContext();
     Type* i8p = Type::getInt8PtrTy(c);
     Type* i32 = Type::getInt32Ty(c);
@@ -105,13 +69,12 @@ class Instrumenter {
     Type* v = Type::getVoidTy(c);
     access_ = m.getOrInsertFunction("__simt_access", v, i8p, i32, i32, i8p);
     range_ = m.getOrInsertFunction("__simt_access_range", v, i8p, i64, i32, i32, i8p);
-    fp_ = m.getOrInsertFunction("__simt_fp", v, i32, i8p);
   }
 
   void run(Function& f) {
     std::vector<Instruction*> todo;
     for (Instruction& i : instructions(f))
-      if (!runtime_.contains_location(i.getDebugLoc().get())) todo.push_back(&i);
+      if (!runtime_.uninstrumented_location(i.getDebugLoc().get())) todo.push_back(&i);
     for (Instruction* i : todo) instrument(*i);
   }
   // Calls of __simt_site_NAME(args) in simtlab's headers become
@@ -122,33 +85,35 @@ class Instrumenter {
 
  private:
   void access(Instruction& at, Value* ptr, Type* type, unsigned op) {
-    if (statically_private(ptr)) return;
+    if (const GlobalVariable* gv = device_variable(ptr, marked_)) return refuse(at, *gv);
+    if (statically_private(ptr, marked_) || runtime_state(ptr)) return;
     IRBuilder<> b(&at);
     unsigned size = unsigned(m_.getDataLayout().getTypeStoreSize(type));
     b.CreateCall(access_, {b.CreatePointerCast(ptr, b.getInt8PtrTy()), b.getInt32(size), b.getInt32(op),
                            sites_.site_of(at, "mem")});
   }
   void range(Instruction& at, Value* ptr, Value* len, unsigned align, unsigned op) {
-    if (statically_private(ptr)) return;
+    if (const GlobalVariable* gv = device_variable(ptr, marked_)) return refuse(at, *gv);
+    if (statically_private(ptr, marked_)) return;
     IRBuilder<> b(&at);
     b.CreateCall(range_, {b.CreatePointerCast(ptr, b.getInt8PtrTy()), b.CreateZExtOrTrunc(len, b.getInt64Ty()),
                           b.getInt32(align), b.getInt32(op), sites_.site_of(at, "mem")});
   }
-  void fp(Instruction& at, Type* type, unsigned single, unsigned dbl) {
-    Type* scalar = type->getScalarType();
-    if (!scalar->isFloatTy() && !scalar->isDoubleTy()) return;  // half: counted with the fp16 work
-    unsigned op = scalar->isFloatTy() ? single : dbl;
-    unsigned lanes = type->isVectorTy() ? cast<FixedVectorType>(type)->getNumElements() : 1;
-    IRBuilder<> b(&at);
-    Constant* site = sites_.site_of(at, "fp" + std::to_string(op));
-    for (unsigned k = 0; k < lanes; ++k) b.CreateCall(fp_, {b.getInt32(op), site});
-  }
   void instrument(Instruction& i);
+  void refuse(Instruction& at, const GlobalVariable& gv) {
+    const DILocation* loc = runtime_.user_frame(at.getDebugLoc().get());
+    std::string where = loc ? (loc->getFilename() + ":" + Twine(loc->getLine()) + ":" + Twine(loc->getColumn())).str() : "?";
+    std::string name = gv.hasName() ? std::string(gv.getName()) : "?";
+    at.getContext().emitError(&at, where + ": __device__ variable " + name +
+                                       " is not supported by the simulator yet; cudaMalloc the data and pass a "
+                                       "pointer (docs/frontend.md)");
+  }
 
   Module& m_;
   const RuntimeFiles& runtime_;
+  const Annotated& marked_;
   SiteTable sites_;
-  FunctionCallee access_, range_, fp_;
+  FunctionCallee access_, range_;
 };
 
 void Instrumenter::instrument(Instruction& i) {
@@ -165,21 +130,6 @@ void Instrumenter::instrument(Instruction& i) {
   }
   if (auto* ms = dyn_cast<MemSetInst>(&i))
     return range(i, ms->getRawDest(), ms->getLength(), ms->getDestAlign().valueOrOne().value(), Store);
-  switch (i.getOpcode()) {
-    case Instruction::FAdd:
-    case Instruction::FSub: return fp(i, i.getType(), FAdd, DAdd);
-    case Instruction::FMul: return fp(i, i.getType(), FMul, DMul);
-    case Instruction::FDiv: return fp(i, i.getType(), FDiv, DDiv);
-    default: break;
-  }
-  if (auto* in = dyn_cast<IntrinsicInst>(&i)) {
-    switch (in->getIntrinsicID()) {
-      case Intrinsic::fma:
-      case Intrinsic::fmuladd: return fp(i, i.getType(), FFma, DFma);
-      case Intrinsic::sqrt: return fp(i, i.getType(), FSqrt, DSqrt);
-      default: break;
-    }
-  }
 }
 
 void Instrumenter::bind_marked_calls(Function& f) {
@@ -208,8 +158,9 @@ void Instrumenter::bind_marked_calls(Function& f) {
 struct SimtInstrumentPass : PassInfoMixin<SimtInstrumentPass> {
   PreservedAnalyses run(Module& m, ModuleAnalysisManager&) {
     RuntimeFiles runtime(runtime_prefix(m));
-    Instrumenter inst(m, runtime);
-    std::set<Function*> device = device_functions(m, runtime);
+    Annotated marked = annotated(m);
+    Instrumenter inst(m, runtime, marked);
+    std::set<Function*> device = device_functions(marked, runtime);
     for (Function* f : device) inst.run(*f);
     // Marked calls are bound in every function: host code reaches barriers only by
     // mistake, and the runtime diagnoses that; a site keeps the message precise.
@@ -225,8 +176,13 @@ struct SimtInstrumentPass : PassInfoMixin<SimtInstrumentPass> {
 
 }  // namespace simt::pass
 
+// Floating-point operations are counted where the source has them, before any
+// optimization (count_fp.cpp); memory accesses where they remain after it.
 extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "simt-instrument", "1", [](llvm::PassBuilder& pb) {
+            pb.registerPipelineStartEPCallback([](llvm::ModulePassManager& mpm, llvm::OptimizationLevel) {
+              mpm.addPass(simt::pass::count_fp_pass());
+            });
             pb.registerOptimizerLastEPCallback([](llvm::ModulePassManager& mpm, llvm::OptimizationLevel) {
               mpm.addPass(simt::pass::SimtInstrumentPass());
             });

@@ -33,6 +33,10 @@ bool RuntimeFiles::contains(const DIScope* scope) const {
   return !prefix_.empty() && scope && path_of(scope).rfind(prefix_, 0) == 0;
 }
 
+bool RuntimeFiles::counted(const DIScope* scope) const {
+  return scope && scope->getFilename().endswith("sim/cuda/portable_math.hpp");
+}
+
 const DILocation* RuntimeFiles::user_frame(const DILocation* loc) const {
   while (loc && contains(loc->getScope())) loc = loc->getInlinedAt();
   return loc;

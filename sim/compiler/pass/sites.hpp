@@ -17,7 +17,12 @@ class RuntimeFiles {
  public:
   explicit RuntimeFiles(std::string prefix) : prefix_(std::move(prefix)) {}
   bool contains(const llvm::DIScope* scope) const;
-  bool contains_location(const llvm::DILocation* loc) const { return loc && contains(loc->getScope()); }
+  // simtlab's code whose operations are the kernel's own (portable math: its FADDs
+  // and FFMAs run on the GPU as the kernel's). Sites still name the user's line.
+  bool counted(const llvm::DIScope* scope) const;
+  // Code the pass leaves alone: simtlab's, except what is counted.
+  bool uninstrumented(const llvm::DIScope* scope) const { return contains(scope) && !counted(scope); }
+  bool uninstrumented_location(const llvm::DILocation* loc) const { return loc && uninstrumented(loc->getScope()); }
   // The innermost frame of loc's inlining chain that is the user's code, or null.
   const llvm::DILocation* user_frame(const llvm::DILocation* loc) const;
 

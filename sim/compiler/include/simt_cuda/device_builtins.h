@@ -4,7 +4,7 @@
 // through a marker call (simt_cuda/markers.h) what the GPU instruction would do.
 #pragma once
 #include "simt_cuda/markers.h"
-#include "sim/context.hpp"
+#include "sim/exec/context.hpp"
 
 #include <atomic>
 #include <cstring>
@@ -30,11 +30,15 @@ template <class T> inline T collective(Collective kind, unsigned mask, const T& 
   return r;
 }
 
+// The compiler's builtins, not std::atomic_ref: its code lives in libstdc++'s
+// headers, which the pass would instrument (a second access per atomic).
 template <class T, class F> inline T atomic_rmw(T* address, F&& update) {
   __simt_site_access(address, sizeof(T), 2);
-  std::atomic_ref<T> ref(*address);
-  T old = ref.load(std::memory_order_relaxed);
-  while (!ref.compare_exchange_weak(old, update(old), std::memory_order_relaxed)) {}
+  T old;
+  __atomic_load(address, &old, __ATOMIC_RELAXED);
+  T desired = update(old);
+  while (!__atomic_compare_exchange(address, &old, &desired, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    desired = update(old);
   return old;
 }
 }  // namespace simt::cuda

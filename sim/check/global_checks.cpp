@@ -1,0 +1,95 @@
+#include "sim/check/global_checks.hpp"
+
+#include "sim/memory/global_memory.hpp"
+#include "sim/exec/worker.hpp"
+
+#include <fmt/format.h>
+
+#include <atomic>
+#include <bit>
+
+namespace simt {
+
+namespace {
+
+GlobalMemory& memory() {  // looked up once: the accessor's guard check showed in profiles
+  static GlobalMemory* const m = &GlobalMemory::instance();
+  return *m;
+}
+
+const char* op_name(MemOp op) { return op == MemOp::Load ? "read" : op == MemOp::Store ? "write" : "atomic"; }
+
+[[noreturn]] void fault(std::string msg, ThreadState* t, Site site, std::uintptr_t addr) {
+  Diagnostic d = t->block->make_diag(DiagKind::GlobalRace, std::move(msg), t, site);
+  d.address = addr;
+  if (const Allocation* a = memory().nearest(addr)) d.allocation = a->describe();
+  throw KernelFault(std::move(d));
+}
+
+constexpr std::uint32_t kManyBlocks = 0xFFFFFFFFu;
+struct Stamp {
+  std::uint16_t tag;
+  std::uint16_t epoch;  // top bit: several readers in this block and epoch
+  std::uint32_t thread; // global linear thread id
+  static Stamp of(std::uint64_t v) { return {std::uint16_t(v >> 48), std::uint16_t(v >> 32), std::uint32_t(v)}; }
+  std::uint64_t pack() const { return std::uint64_t(tag) << 48 | std::uint64_t(epoch) << 32 | thread; }
+};
+
+}  // namespace
+
+// Global races: per 4-byte word, the last writer and the last reader(s)
+// of this launch. Threads of one block are ordered by barriers; different
+// blocks are never ordered within a launch.
+void check_global_race(BlockState& b, std::uint32_t thread, std::uintptr_t addr, unsigned size, MemOp op,
+                       Site site) {
+  const LaunchContext& L = *b.launch;
+  ThreadState* t = &b.threads[thread];
+  const std::uint32_t me = static_cast<std::uint32_t>(b.linear * L.threads_per_block + thread);
+  const std::uint16_t epoch = static_cast<std::uint16_t>(b.epoch & 0x7FFF);
+  auto ordered = [&](std::uint32_t other, std::uint16_t other_epoch) {
+    return other != kManyBlocks && other / L.threads_per_block == b.linear && (other_epoch & 0x7FFF) != epoch;
+  };
+  auto& gm = memory();
+  for (std::uintptr_t a = addr & ~std::uintptr_t(3); a < addr + size; a += 4) {
+    std::atomic_ref<std::uint64_t> wref(gm.race_shadow(a)[0]), rref(gm.race_shadow(a)[1]);
+    Stamp w = Stamp::of(wref.load(std::memory_order_relaxed));
+    if (w.tag == L.tag && w.thread != me && !ordered(w.thread, w.epoch))
+      fault(fmt::format("data race on global memory: this {} conflicts with a write by block {} {} in the same launch "
+                        "(no barrier orders them)",
+                        op_name(op), w.thread / L.threads_per_block, b.thread_name(w.thread % L.threads_per_block)),
+            t, site, a);
+    Stamp r = Stamp::of(rref.load(std::memory_order_relaxed));
+    if (op == MemOp::Store && r.tag == L.tag && (r.thread != me || (r.epoch & 0x8000)) && !ordered(r.thread, r.epoch))
+      fault(fmt::format("data race on global memory: this write conflicts with a read by {} in the same launch",
+                        r.thread == kManyBlocks ? std::string("threads of other blocks")
+                                                : fmt::format("block {} {}", r.thread / L.threads_per_block,
+                                                              b.thread_name(r.thread % L.threads_per_block))),
+            t, site, a);
+    if (op == MemOp::Store) {
+      wref.store(Stamp{L.tag, epoch, me}.pack(), std::memory_order_relaxed);
+    } else {
+      Stamp n{L.tag, epoch, me};
+      if (r.tag == L.tag && r.thread != me) {
+        if (r.thread == kManyBlocks || r.thread / L.threads_per_block != b.linear) n.thread = kManyBlocks;
+        else if ((r.epoch & 0x7FFF) == epoch) n = {L.tag, std::uint16_t(epoch | 0x8000), r.thread};
+      } else if (r.tag == L.tag && r.thread == me && (r.epoch & 0x7FFF) == epoch) {
+        n = r;
+      }
+      if (n.pack() != r.pack()) rref.store(n.pack(), std::memory_order_relaxed);  // no write, no cache-line ping-pong
+    }
+  }
+}
+
+
+void check_global_row(BlockState& b, unsigned warp, const WarpAccess& row, bool races, std::uint64_t* sectors,
+                      std::uint32_t nsectors) {
+  Counters& totals = b.worker->totals;
+  for (std::uint32_t i = 0; i < nsectors; ++i) account_dram_sector(totals, b.launch->serial, sectors[i] << 5, row.op);
+  if (!races || row.op == MemOp::Atomic) return;
+  for (std::uint32_t active = row.active; active; active &= active - 1) {
+    const unsigned lane = static_cast<unsigned>(std::countr_zero(active));
+    check_global_race(b, warp * 32 + lane, row.addr[lane], row.size, row.op, row.site);
+  }
+}
+
+}  // namespace simt

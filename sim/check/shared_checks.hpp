@@ -1,0 +1,78 @@
+// The checks on shared memory that may wait for the barrier: races between two
+// barriers and reads of words the block never wrote. A convergent warp's accesses
+// are checked a whole row (one warp instruction) at a time when its interval ends;
+// a divergent warp's as they happen. Either way each 4-byte word goes through
+// check_shared_word once per access. Bounds are never deferred (sim/memory/access.cpp).
+#pragma once
+#include "sim/exec/block.hpp"
+#include "sim/count/shared_patterns.hpp"
+#include "sim/memory/warp_log.hpp"
+
+namespace simt {
+
+// Who made a shared access, enough to check it and to name it in a diagnostic.
+struct SharedAccessor {
+  std::uint16_t thread;      // linear index in the block
+  std::uint32_t sync_count;  // its warp's completed collectives at the time
+  Site site;
+};
+
+struct SharedCheckFlags {
+  bool races = true, uninitialized = true;
+  // Reads must be noted in the shadow because writes of this interval are still
+  // to be checked. False when an interval closes with no deferred shared stores:
+  // every access of it has been seen, so no later write can conflict.
+  bool note_readers = true;
+  // Loads need checking at all: false when nothing was written in the interval
+  // (no race is possible) and the block has written every word it may use (no
+  // read can be uninitialised). The inner loop of a tiled kernel is such an interval.
+  bool check_loads = true;
+};
+
+// Builds the diagnostic and throws KernelFault.
+[[noreturn]] void shared_race(BlockState& b, const SharedAccessor& who, MemOp op, std::uintptr_t word,
+                              std::uint16_t other, bool other_wrote);
+
+SIMT_INLINE void check_shared_word(BlockState& b, SharedWindows& sw, std::uintptr_t word, MemOp op,
+                              const SharedAccessor& who, SharedCheckFlags on) {
+  SharedShadow& s = sw.window_of(word).at(word);
+  const std::uint32_t now = sw.interval;
+  // Threads of one warp are ordered by any warp collective between their accesses.
+  auto ordered = [&](std::uint16_t other, std::uint32_t other_sync) {
+    return other / 32 == who.thread / 32 && who.sync_count > other_sync;
+  };
+  if (on.races && s.w_interval == now && s.w_thread != who.thread && !ordered(s.w_thread, s.w_sync))
+    shared_race(b, who, op, word, s.w_thread, true);
+  if (op == MemOp::Store) {
+    if (s.w_interval < sw.block_start && sw.unwritten_words > 0) --sw.unwritten_words;
+    sw.stores_this_interval = true;
+    if (on.races && s.r_interval == now && s.r_thread != who.thread &&
+        (s.r_thread == kManyReaders || !ordered(s.r_thread, s.r_sync)))
+      shared_race(b, who, op, word, s.r_thread, false);
+    s.w_interval = now;
+    s.w_thread = who.thread;
+    s.w_sync = who.sync_count;
+  } else {
+    if (on.uninitialized && s.w_interval < sw.block_start) sw.pending.push_back({word, who.thread, who.site});
+    if (s.r_interval != now) s.r_thread = who.thread;
+    else if (s.r_thread != who.thread) s.r_thread = kManyReaders;
+    s.r_interval = now;
+    s.r_sync = who.sync_count;
+  }
+}
+
+// Every word of one thread's shared load or store.
+SIMT_INLINE void check_shared_access(BlockState& b, SharedWindows& sw, std::uintptr_t addr, std::uint32_t size, MemOp op,
+                                const SharedAccessor& who, SharedCheckFlags on) {
+  for (std::uintptr_t w = addr & ~std::uintptr_t(3); w < addr + size; w += 4) check_shared_word(b, sw, w, op, who, on);
+}
+
+// The deferred checks of one row (a convergent warp's shared load or store), given
+// the warp's collective count when it ran. With `pattern` (the row's analysis, when
+// one wavefront) a word read by several lanes is checked once for all of them.
+// Throws KernelFault.
+void check_shared_row(BlockState& b, unsigned warp, const WarpAccess& row, std::uint32_t sync_count,
+                      SharedCheckFlags on, const SharedPattern* pattern);
+
+
+}  // namespace simt

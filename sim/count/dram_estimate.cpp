@@ -1,0 +1,40 @@
+#include "sim/count/dram_estimate.hpp"
+
+#include "sim/memory/global_memory.hpp"
+
+#include <atomic>
+
+namespace simt {
+
+namespace {
+
+GlobalMemory& memory() {  // looked up once: the accessor's guard check showed in profiles
+  static GlobalMemory* const m = &GlobalMemory::instance();
+  return *m;
+}
+
+}  // namespace
+
+// DRAM estimate: a sector costs DRAM traffic the first time a launch reads it
+// (unless written first) and once if the launch writes it.
+void account_dram_sector(Counters& totals, std::uint32_t serial, std::uintptr_t sector, MemOp op) {
+  std::atomic_ref<std::uint32_t> shadow(*memory().sector_shadow(sector));
+  const std::uint32_t want = op == MemOp::Load ? 1u : op == MemOp::Store ? 2u : 3u;
+  std::uint32_t old = shadow.load(std::memory_order_relaxed);
+  for (;;) {
+    std::uint32_t flags = (old >> 2) == serial ? (old & 3u) : 0u;
+    if ((flags & want) == want || (want == 1u && (flags & 2u))) return;
+    std::uint32_t now = (serial << 2) | flags | want;
+    if (shadow.compare_exchange_weak(old, now, std::memory_order_relaxed)) {
+      if ((want & 1u) && !(flags & 3u)) totals[Counter::DramReadBytes] += 32;
+      if ((want & 2u) && !(flags & 2u)) totals[Counter::DramWriteBytes] += 32;
+      return;
+    }
+  }
+}
+
+void account_dram(Counters& totals, std::uint32_t serial, std::uintptr_t addr, unsigned size, MemOp op) {
+  for (std::uintptr_t s = addr & ~std::uintptr_t(31); s < addr + size; s += 32) account_dram_sector(totals, serial, s, op);
+}
+
+}  // namespace simt

@@ -1,0 +1,50 @@
+#include "sim/count/instruction_cost.hpp"
+
+#include <bit>
+
+namespace simt {
+
+InstructionCost cost_of(const WarpAccess& a) {
+  InstructionCost cost;
+  if (a.space == Space::Global) cost.sectors = count_sectors(a);
+  else if (a.op != MemOp::Atomic) cost.shared = shared_wavefronts(a);
+  return cost;
+}
+
+void count_access(const WarpAccess& a, const InstructionCost& cost, Counters& c) {
+  const SharedCost& s = cost.shared;
+  // A full warp is the usual case; without -mpopcnt std::popcount is a library call.
+  const unsigned lanes = a.active == ~0u ? 32u : static_cast<unsigned>(std::popcount(a.active));
+  c[Counter::WarpInst] += 1;
+  c[Counter::ThreadInst] += lanes;
+  if (a.space == Space::Global) {
+    const std::uint32_t sectors = cost.sectors;
+    switch (a.op) {
+      case MemOp::Load:
+        c[Counter::GlobalLdRequests] += 1;
+        c[Counter::GlobalLdSectors] += sectors;
+        c[Counter::GlobalLdBytes] += std::uint64_t(lanes) * a.size;
+        break;
+      case MemOp::Store:
+        c[Counter::GlobalStRequests] += 1;
+        c[Counter::GlobalStSectors] += sectors;
+        c[Counter::GlobalStBytes] += std::uint64_t(lanes) * a.size;
+        break;
+      case MemOp::Atomic:
+        c[Counter::GlobalAtomRequests] += 1;
+        c[Counter::GlobalAtomSectors] += sectors;
+        break;
+    }
+    return;
+  }
+  if (a.op == MemOp::Atomic) {
+    c[Counter::SharedAtomInst] += 1;
+    return;
+  }
+  const bool load = a.op == MemOp::Load;
+  c[load ? Counter::SharedLdInst : Counter::SharedStInst] += 1;
+  c[load ? Counter::SharedLdWavefronts : Counter::SharedStWavefronts] += s.wavefronts;
+  c[load ? Counter::SharedLdConflicts : Counter::SharedStConflicts] += s.wavefronts - s.ideal;
+}
+
+}  // namespace simt

@@ -1,0 +1,21 @@
+// What the memory pipeline makes of one warp instruction, and how it is counted.
+#pragma once
+#include "sim/count/bank_rule.hpp"
+#include "sim/count/counters.hpp"
+#include "sim/count/sector_rule.hpp"
+#include "sim/memory/warp_access.hpp"
+
+namespace simt {
+
+// What the memory pipeline makes of one instruction: sectors for global memory,
+// wavefronts for a shared load or store.
+struct InstructionCost {
+  std::uint32_t sectors = 0;
+  SharedCost shared;
+};
+InstructionCost cost_of(const WarpAccess& a);
+
+// Adds one instruction to the counters, given its cost (the caller may know it already).
+void count_access(const WarpAccess& a, const InstructionCost& cost, Counters& c);
+
+}  // namespace simt

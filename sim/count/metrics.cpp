@@ -1,0 +1,72 @@
+#include "sim/count/metrics.hpp"
+
+namespace simt {
+
+namespace {
+using C = Counter;
+using F = Fidelity;
+constexpr MetricInfo kCatalog[] = {
+    {C::GlobalLdRequests, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", F::Exact,
+     "warp-level global load instructions with at least one active lane"},
+    {C::GlobalLdSectors, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", F::Exact,
+     "distinct 32-byte sectors touched by the active lanes of each global load, summed"},
+    {C::GlobalStRequests, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", F::Exact,
+     "warp-level global store instructions"},
+    {C::GlobalStSectors, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", F::Exact,
+     "distinct 32-byte sectors written by each global store, summed"},
+    {C::GlobalAtomRequests, "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", F::Exact,
+     "warp-level global atomic instructions (ncu splits these into op_atom and op_red by whether the result is used)"},
+    {C::GlobalAtomSectors, "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", F::Exact,
+     "sectors touched by global atomics"},
+    {C::GlobalLdBytes, "simt__global_ld_bytes_requested.sum", F::Simtlab,
+     "bytes the active lanes asked for in global loads; / (sectors*32) is the sector efficiency"},
+    {C::GlobalStBytes, "simt__global_st_bytes_requested.sum", F::Simtlab, "bytes the active lanes stored"},
+    {C::SharedLdInst, "smsp__sass_inst_executed_op_shared_ld.sum", F::Exact, "warp-level shared-memory loads"},
+    {C::SharedLdWavefronts, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", F::Exact,
+     "passes the shared-memory pipeline needs for the loads (1 per instruction without bank conflicts)"},
+    {C::SharedLdConflicts, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", F::Exact,
+     "wavefronts beyond the ideal: extra passes caused by bank conflicts on loads"},
+    {C::SharedStInst, "smsp__sass_inst_executed_op_shared_st.sum", F::Exact, "warp-level shared-memory stores"},
+    {C::SharedStWavefronts, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", F::Exact,
+     "passes the shared-memory pipeline needs for the stores"},
+    {C::SharedStConflicts, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", F::Exact,
+     "extra store passes caused by bank conflicts"},
+    {C::SharedAtomInst, "smsp__sass_inst_executed_op_shared_atom.sum", F::Exact, "warp-level shared-memory atomics"},
+    {C::FAdd, "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", F::Exact,
+     "thread-level FP32 add/subtract instructions"},
+    {C::FMul, "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum", F::Exact, "thread-level FP32 multiplies"},
+    {C::FFma, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", F::Exact,
+     "thread-level FP32 fused multiply-adds (only where the source says fmaf)"},
+    {C::DAdd, "smsp__sass_thread_inst_executed_op_dadd_pred_on.sum", F::Exact, "thread-level FP64 adds"},
+    {C::DMul, "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum", F::Exact, "thread-level FP64 multiplies"},
+    {C::DFma, "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum", F::Exact, "thread-level FP64 fused multiply-adds"},
+    {C::FDiv, "simt__thread_inst_fdiv.sum", F::Simtlab,
+     "FP32 divisions in the source (the GPU runs each as a short sequence of FFMA/MUFU instructions)"},
+    {C::DDiv, "simt__thread_inst_ddiv.sum", F::Simtlab, "FP64 divisions in the source"},
+    {C::FSqrt, "simt__thread_inst_fsqrt.sum", F::Simtlab, "FP32 square roots in the source"},
+    {C::DSqrt, "simt__thread_inst_dsqrt.sum", F::Simtlab, "FP64 square roots in the source"},
+    {C::WarpInst, "simt__warp_inst_counted.sum", F::Simtlab,
+     "warp-level executions of the instructions simtlab counts (FP arithmetic, memory, warp collectives)"},
+    {C::ThreadInst, "simt__thread_inst_counted.sum", F::Simtlab,
+     "the same at thread level; thread/warp is the average number of active lanes (32 = no divergence)"},
+    {C::WarpCollectives, "simt__warp_collectives.sum", F::Simtlab,
+     "warp-level shuffles, votes and __syncwarp executed"},
+    {C::DramReadBytes, "dram__bytes_read.sum", F::Estimate,
+     "compulsory DRAM reads: each 32-byte sector the launch reads before writing it, once"},
+    {C::DramWriteBytes, "dram__bytes_write.sum", F::Estimate,
+     "compulsory DRAM writes: each 32-byte sector the launch writes, once"},
+};
+}  // namespace
+
+std::span<const MetricInfo> metric_catalog() { return kCatalog; }
+
+const char* fidelity_name(Fidelity f) {
+  switch (f) {
+    case Fidelity::Exact: return "exact";
+    case Fidelity::Estimate: return "estimate";
+    case Fidelity::Simtlab: return "simtlab";
+  }
+  return "?";
+}
+
+}  // namespace simt

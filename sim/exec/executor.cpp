@@ -1,0 +1,104 @@
+// execute_launch: check the configuration, run the blocks on the worker pool,
+// gather the counters and the first fault into the launch's record.
+#include "sim/exec/executor.hpp"
+
+#include "sim/exec/launch_checks.hpp"
+#include "sim/exec/worker_pool.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+
+namespace simt {
+
+namespace {
+
+std::uint32_t next_serial() {
+  static std::atomic<std::uint32_t> serial{0};
+  return ++serial;
+}
+
+}  // namespace
+
+int execute_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody& body) {
+  auto start = std::chrono::steady_clock::now();
+  LaunchRecord rec;
+  rec.kernel_fn = kernel_fn;
+  rec.kernel = function_name(kernel_fn);
+  rec.grid = cfg.grid;
+  rec.block = cfg.block;
+  rec.dynamic_shared_bytes = cfg.dynamic_shared;
+  const Module& module = module_of(kernel_fn);
+  std::string full = full_function_name(kernel_fn);
+  if (full.rfind("void ", 0) == 0) full.erase(0, 5);
+  rec.static_shared_bytes = module.shared_bytes_of(full);
+
+  if (auto [code, why] = check_config(kernel_fn, cfg, rec.static_shared_bytes); code != 0) {
+    Diagnostic d;
+    d.kind = DiagKind::LaunchConfig;
+    d.kernel = rec.kernel;
+    d.message = why;
+    rec.diagnostics.push_back(d);
+    rec.error = code;
+    append_launch_record(std::move(rec));
+    return code;
+  }
+
+  LaunchContext launch;
+  launch.kernel_fn = kernel_fn;
+  launch.body = &body;
+  launch.cfg = cfg;
+  launch.geometry = {cfg.grid, cfg.block};
+  launch.kernel = rec.kernel;
+  launch.full_name = full_function_name(kernel_fn);
+  if (launch.full_name.rfind("void ", 0) == 0) launch.full_name.erase(0, 5);  // templates carry their return type
+  launch.module = &module;
+  launch.nblocks = volume(cfg.grid);
+  launch.threads_per_block = static_cast<unsigned>(volume(cfg.block));
+  launch.serial = next_serial();
+  launch.tag = static_cast<std::uint16_t>(launch.serial % 65535 + 1);
+
+  unsigned n = static_cast<unsigned>(std::min<std::uint64_t>(worker_count(), launch.nblocks));
+  launch.started = launch.last_report = std::chrono::steady_clock::now();
+  launch.progress_worker = WorkerPool::instance().calling_worker();
+  for (Worker* w : WorkerPool::instance().run(launch, n)) {
+    rec.totals += w->totals;
+    for (auto& [site, c] : w->per_site) rec.per_site[site] += c;
+    w->totals = {};
+    w->per_site.clear();
+  }
+  rec.workers = n;
+  if (progress_callback() && std::chrono::steady_clock::now() - launch.started >= std::chrono::milliseconds(500))
+    progress_callback()(launch.kernel, launch.nblocks, launch.nblocks);  // let the display finish its line
+  if (!launch.faults.empty()) {  // report the lowest-numbered failing block: stable across runs
+    auto first = std::min_element(launch.faults.begin(), launch.faults.end(),
+                                  [](auto& a, auto& b) { return a.first < b.first; });
+    Diagnostic d = first->second;
+    d.kernel = rec.kernel;
+    if (d.site) {
+      auto loc = resolve_sites({d.site});
+      d.location = fmt::format("{}:{}", loc[0].short_file(), loc[0].line);
+    }
+    rec.error = error_code_for(d.kind);
+    rec.diagnostics.push_back(d);
+  } else if (!launch.warnings.empty()) {  // the lowest-numbered block's, like faults
+    Diagnostic d = std::min_element(launch.warnings.begin(), launch.warnings.end(),
+                                    [](auto& a, auto& b) { return a.first < b.first; })->second;
+    d.kernel = rec.kernel;
+    if (d.site) {
+      auto loc = resolve_sites({d.site});
+      d.location = fmt::format("{}:{}", loc[0].short_file(), loc[0].line);
+    }
+    d.message += fmt::format(" ({} block{} of {})", launch.warnings.size(), launch.warnings.size() == 1 ? "" : "s",
+                             launch.nblocks);
+    rec.diagnostics.push_back(d);
+  }
+  rec.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  int code = rec.error;
+  append_launch_record(std::move(rec));
+  return code;
+}
+
+}  // namespace simt

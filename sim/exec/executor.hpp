@@ -1,0 +1,44 @@
+// Runs a kernel launch: checks the configuration, spreads blocks over worker
+// threads, runs each block's threads as fibers, and collects the record.
+#pragma once
+#include "sim/exec/device_limits.hpp"
+#include "sim/report/launch_record.hpp"
+#include "sim/cuda/vector_types.hpp"
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace simt {
+
+// The kernel function with its arguments bound; run() executes one thread.
+struct KernelBody {
+  virtual ~KernelBody() = default;
+  virtual void run() const = 0;
+};
+
+struct LaunchConfig {
+  dim3 grid, block;
+  std::size_t dynamic_shared = 0;
+};
+
+// Returns a cudaError_t value and appends a LaunchRecord.
+int execute_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody& body);
+void append_launch_record(LaunchRecord r);  // settings.cpp; read with launch_records()
+
+// Settings of the simulated device and of the executor.
+DeviceLimits& device_limits();
+void set_worker_count(unsigned n);  // 0: all cores (default, or $SIMT_THREADS)
+unsigned worker_count();
+struct Checks {
+  bool races = true;       // shared and global race detection
+  bool uninitialized = true;
+};
+Checks& checks();
+// Called now and then during long launches (from the launching thread) with the
+// blocks started so far; the CLI draws a progress bar with it. Empty: no reports.
+using ProgressFn = std::function<void(const std::string& kernel, std::uint64_t done, std::uint64_t total)>;
+ProgressFn& progress_callback();
+
+}  // namespace simt

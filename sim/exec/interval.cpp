@@ -1,0 +1,117 @@
+// Closing an interval (at each barrier and at the end of a block): the checks
+// that waited for it, and the counting of its memory instructions and operations.
+#include "sim/check/global_checks.hpp"
+#include "sim/check/shared_checks.hpp"
+#include "sim/exec/worker.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace simt {
+
+void Worker::check_pending_reads(BlockState& b) {
+  if (shared.pending.empty() || !checks().uninitialized) return;
+  // The lowest-numbered thread's: the same report whatever order the checks ran in.
+  const PendingRead& p = *std::min_element(shared.pending.begin(), shared.pending.end(),
+                                           [](const PendingRead& x, const PendingRead& y) { return x.thread < y.thread; });
+  Diagnostic d = b.make_diag(
+      DiagKind::UninitializedShared,
+      fmt::format("read of shared memory that no thread of this block had written ({})", shared.describe(p.addr)),
+      &threads_[p.thread], p.site);
+  d.address = p.addr;
+  b.fail(std::move(d));
+}
+
+// At each barrier and at the end of the block: the checks that waited for the
+// interval to end, and the counting of its memory instructions. A convergent
+// warp's rows are checked and counted in one pass (process_rows).
+void Worker::close_interval(BlockState& b) {
+  SharedCheckFlags on{t_address_map.races, t_address_map.uninitialized, false};
+  for (unsigned w = 0; w < b.nwarps; ++w)
+    if (!logs_[w].divergent() && logs_[w].has_shared_stores()) on.note_readers = true;
+  on.check_loads = on.note_readers || shared.stores_this_interval || shared.unwritten_words > 0;
+  try {
+    for (unsigned w = 0; w < b.nwarps; ++w)
+      if (!logs_[w].divergent()) process_rows(b, w, on, true);
+  } catch (const KernelFault& f) {
+    b.fail(f.diag);
+    return;
+  }
+  check_pending_reads(b);
+  if (b.failed) return;
+  for (unsigned w = 0; w < b.nwarps; ++w) {
+    WarpLog& log = logs_[w];
+    if (log.divergent()) {  // checked as it ran; group the lanes' logs now
+      std::array<const std::vector<MemEvent>*, 32> lanes{};
+      for (unsigned l = 0; l < 32; ++l) lanes[l] = &log.lane_logs()[l];
+      scratch_.clear();
+      group_warp_accesses(lanes, scratch_);
+      for (const WarpAccess& a : scratch_) count_instruction(a, cost_of(a));
+    }
+    log.clear_interval();
+  }
+}
+
+// A convergent warp's rows: the deferred checks and the DRAM estimate, then (with
+// `count`) the counters, sharing the work (bank patterns, sectors) between them.
+void Worker::process_rows(BlockState& b, unsigned warp, SharedCheckFlags on, bool count) {
+  WarpLog& log = logs_[warp];
+  const bool checking = on.races || on.uninitialized;
+  const auto rows = log.rows();
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const WarpAccess& row = rows[k];
+    InstructionCost cost;
+    if (row.space == Space::Global) {
+      std::uint64_t sectors[64];
+      cost.sectors = distinct_sectors(row, sectors);
+      check_global_row(b, warp, row, on.races, sectors, cost.sectors);
+    } else if (row.op != MemOp::Atomic) {
+      const SharedPattern& pattern = shared_patterns_.analyse(row);
+      cost.shared = pattern.cost;
+      if (checking) check_shared_row(b, warp, row, log.row_sync_count(k), on, &pattern);
+    }
+    if (count) count_instruction(row, cost);
+  }
+}
+
+void Worker::count_instruction(const WarpAccess& a, const InstructionCost& cost) {
+  count_access(a, cost, totals);
+  count_access(a, cost, site_counters(a.site));
+}
+
+Counters& Worker::site_counters(Site site) {
+  SiteSlot& slot = site_cache_[(reinterpret_cast<std::uintptr_t>(site) >> 3) % site_cache_.size()];
+  if (slot.site != site) slot = {site, &per_site[site]};  // map nodes never move
+  return *slot.counters;
+}
+
+// Per warp and site: thread-level count = sum over lanes, warp-level = max.
+void Worker::count_operations(BlockState& b) {
+  std::vector<OpTotal>& agg = op_scratch_;
+  for (unsigned w = 0; w < b.nwarps; ++w) {
+    agg.clear();
+    for (unsigned l = 0; l < 32 && w * 32 + l < b.nthreads; ++l) {
+      threads_[w * 32 + l].ops.for_each([&](const SiteCounts::Entry& e) {
+        for (OpTotal& a : agg)  // a warp touches few sites: a linear search beats a map
+          if (a.site == e.site) {
+            a.sum += e.count;
+            a.max = std::max(a.max, e.count);
+            return;
+          }
+        agg.push_back({e.site, e.kind, e.count, e.count});
+      });
+    }
+    for (const OpTotal& a : agg) {
+      Counters& s = site_counters(a.site);
+      for (Counters* c : {&totals, &s}) {
+        if (a.kind < static_cast<std::uint32_t>(kFpOpCount)) (*c)[fp_counter(a.kind)] += a.sum;
+        else (*c)[Counter::WarpCollectives] += a.max;
+        (*c)[Counter::WarpInst] += a.max;
+        (*c)[Counter::ThreadInst] += a.sum;
+      }
+    }
+  }
+}
+
+}  // namespace simt

@@ -1,0 +1,55 @@
+// The executor's settings and the launch records: process-wide state that the CLI,
+// the runtime and the workers share.
+#include "sim/exec/executor.hpp"
+#include "sim/exec/worker.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <thread>
+
+namespace simt {
+
+thread_local constinit ThreadState* t_thread SIMT_FAST_TLS = nullptr;
+thread_local constinit const LaunchGeometry* t_geometry SIMT_FAST_TLS = nullptr;
+thread_local constinit uint3 t_block_idx SIMT_FAST_TLS{};
+thread_local constinit std::uintptr_t t_stack_lo SIMT_FAST_TLS = 0, t_stack_size SIMT_FAST_TLS = 0;
+
+namespace {
+
+std::vector<LaunchRecord>& records() {
+  static std::vector<LaunchRecord> r;
+  return r;
+}
+
+unsigned default_workers() {
+  if (const char* env = std::getenv("SIMT_THREADS")) {
+    int n = std::atoi(env);
+    if (n > 0) return static_cast<unsigned>(n);
+  }
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+unsigned g_workers = 0;
+
+}  // namespace
+
+const std::vector<LaunchRecord>& launch_records() { return records(); }
+void clear_launch_records() { records().clear(); }
+
+DeviceLimits& device_limits() {
+  static DeviceLimits limits;
+  return limits;
+}
+void set_worker_count(unsigned n) { g_workers = n; }
+unsigned worker_count() { return g_workers ? g_workers : default_workers(); }
+Checks& checks() {
+  static Checks c;
+  return c;
+}
+ProgressFn& progress_callback() {
+  static ProgressFn fn;
+  return fn;
+}
+
+void append_launch_record(LaunchRecord r) { records().push_back(std::move(r)); }
+
+}  // namespace simt

@@ -1,0 +1,254 @@
+// Barriers and warp collectives: where simulated threads wait for each other.
+// A thread parks (fiber switch) only here; everything else runs straight through.
+#include "sim/exec/block.hpp"
+#include "sim/exec/worker.hpp"
+
+#include <fmt/format.h>
+
+#include <bit>
+#include <map>
+
+namespace simt {
+
+namespace {
+
+const char* collective_name(Collective k) {
+  switch (k) {
+    case Collective::Sync: return "__syncwarp";
+    case Collective::Shfl: return "__shfl_sync";
+    case Collective::ShflUp: return "__shfl_up_sync";
+    case Collective::ShflDown: return "__shfl_down_sync";
+    case Collective::ShflXor: return "__shfl_xor_sync";
+    case Collective::Ballot: return "__ballot_sync";
+    case Collective::Any: return "__any_sync";
+    case Collective::All: return "__all_sync";
+    case Collective::ActiveMask: return "__activemask";
+  }
+  return "?";
+}
+
+std::string lane_list(std::uint32_t mask) {
+  std::string s;
+  for (int l = 0; l < 32; ++l) {
+    if (!(mask >> l & 1)) continue;
+    int e = l;
+    while (e + 1 < 32 && (mask >> (e + 1) & 1)) ++e;
+    if (!s.empty()) s += ',';
+    s += e == l ? fmt::format("{}", l) : fmt::format("{}-{}", l, e);
+    l = e;
+  }
+  return s;
+}
+
+std::string thread_list(const BlockState& b, Run state) {
+  std::vector<unsigned> ids;
+  for (unsigned t = 0; t < b.nthreads; ++t)
+    if (b.run[t] == state) ids.push_back(t);
+  std::string s;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    std::size_t j = i;
+    while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
+    if (!s.empty()) s += ',';
+    s += i == j ? fmt::format("{}", ids[i]) : fmt::format("{}-{}", ids[i], ids[j]);
+    i = j;
+  }
+  return s;
+}
+
+// Computes every participant's result once the last lane of the group arrives.
+void complete(BlockState& b, WarpState& w, std::uint32_t group) {
+  const WarpSlot& first = w.slots[std::countr_zero(group)];
+  std::uint32_t votes = 0;
+  for (int l = 0; l < 32; ++l)
+    if ((group >> l & 1) && w.slots[l].value) votes |= 1u << l;
+  for (int l = 0; l < 32; ++l) {
+    if (!(group >> l & 1)) continue;
+    WarpSlot& s = w.slots[l];
+    const int width = s.width, base = l & ~(width - 1);
+    int src = l;
+    switch (first.kind) {
+      case Collective::Shfl: src = base + (s.arg & (width - 1)); break;
+      case Collective::ShflUp: src = (l - base) >= s.arg ? l - s.arg : l; break;
+      case Collective::ShflDown: src = (l - base) + s.arg < width ? l + s.arg : l; break;
+      case Collective::ShflXor: src = ((l ^ s.arg) & ~(width - 1)) == base ? (l ^ s.arg) : l; break;
+      default: break;
+    }
+    switch (first.kind) {
+      case Collective::Shfl: case Collective::ShflUp: case Collective::ShflDown: case Collective::ShflXor:
+        // A source lane outside the group gives an undefined value on hardware; we return our own.
+        s.result = (group >> src & 1) ? w.slots[src].value : s.value;
+        break;
+      case Collective::Ballot: s.result = votes; break;
+      case Collective::Any: s.result = votes != 0; break;
+      case Collective::All: s.result = votes == group; break;
+      case Collective::ActiveMask: s.result = group; break;
+      case Collective::Sync: s.result = 0; break;
+    }
+  }
+  w.waiting &= ~group;
+  const unsigned warp_index = static_cast<unsigned>(&w - b.warps.data());
+  ++b.logs[warp_index].sync_count;
+  for (int l = 0; l < 32; ++l)
+    if (group >> l & 1) b.run[warp_index * 32 + l] = Run::Runnable;
+}
+
+}  // namespace
+
+void BlockState::fail(Diagnostic d) {
+  if (failed) return;
+  failed = true;
+  fault = std::move(d);
+}
+
+Diagnostic BlockState::make_diag(DiagKind k, std::string msg, const ThreadState* t, Site site) const {
+  Diagnostic d;
+  d.kind = k;
+  d.message = std::move(msg);
+  d.block = idx;
+  if (t) d.thread = t->thread_idx;
+  d.site = site;
+  return d;
+}
+
+std::string BlockState::thread_name(std::uint32_t linear) const {
+  const dim3 bd = launch->cfg.block;
+  return fmt::format("thread ({},{},{})", linear % bd.x, linear / bd.x % bd.y, linear / (bd.x * bd.y));
+}
+
+void yield_thread(ThreadState* t) {
+  Worker& w = *t->block->worker;
+  boost::context::fiber& next = w.next_context(*t->block, t->linear);
+  w.switched_from = t->linear;
+  w.accept(std::move(next).resume());
+  set_current_thread(t);
+}
+
+void block_barrier(int value, Site site) {
+  ThreadState* t = current_thread();
+  BlockState& b = *t->block;
+  b.run[t->linear] = Run::AtBarrier;
+  b.barrier_site[t->linear] = site;
+  b.barrier_value[t->linear] = value;
+  yield_thread(t);
+}
+
+std::uint64_t warp_collective(Collective kind, std::uint32_t mask, std::uint64_t value, int arg, int width,
+                              Site site) {
+  ThreadState* t = current_thread();
+  BlockState& b = *t->block;
+  WarpState& w = b.warps[t->warp];
+  const std::uint32_t me = 1u << t->lane;
+  if (kind != Collective::ActiveMask) {
+    if (!(mask & me))
+      throw KernelFault(b.make_diag(DiagKind::WarpSyncMisuse,
+                                    fmt::format("{} called by lane {} with mask 0x{:08x}, which does not include it",
+                                                collective_name(kind), t->lane, mask),
+                                    t, site));
+    if (mask & ~w.present)
+      throw KernelFault(b.make_diag(DiagKind::WarpSyncMisuse,
+                                    fmt::format("{} mask 0x{:08x} names lanes {} that do not exist in this warp",
+                                                collective_name(kind), mask, lane_list(mask & ~w.present)),
+                                    t, site));
+    if (width < 1 || width > 32 || (width & (width - 1)))
+      throw KernelFault(b.make_diag(DiagKind::WarpSyncMisuse,
+                                    fmt::format("{} width {} is not a power of two in 1..32", collective_name(kind), width),
+                                    t, site));
+  }
+  w.slots[t->lane] = WarpSlot{kind, mask, value, arg, width, site, 0};
+  t->ops.add(site, 255);  // a warp-level instruction, counted per site
+  w.waiting |= me;
+  b.run[t->linear] = Run::AtWarpSync;
+  if (kind != Collective::ActiveMask && (w.waiting & mask) == mask) {
+    for (int l = 0; l < 32; ++l)
+      if ((mask >> l & 1) && (w.slots[l].kind != kind || w.slots[l].mask != mask))
+        throw KernelFault(b.make_diag(
+            DiagKind::WarpSyncMisuse,
+            fmt::format("lanes of one warp meet at different collectives: lane {} at {} (mask 0x{:08x}), lane {} at {} "
+                        "(mask 0x{:08x})",
+                        t->lane, collective_name(kind), mask, l, collective_name(w.slots[l].kind), w.slots[l].mask),
+            t, site));
+    complete(b, w, mask);
+  } else {
+    yield_thread(t);
+  }
+  return w.slots[t->lane].result;
+}
+
+// No thread can run. Complete __activemask groups; release a barrier that every
+// remaining thread has reached; otherwise name what is stuck.
+bool Worker::settle(BlockState& b) {
+  bool progressed = false;
+  for (unsigned wi = 0; wi < b.nwarps; ++wi) {
+    WarpState& w = b.warps[wi];
+    std::map<Site, std::uint32_t> groups;
+    for (int l = 0; l < 32; ++l)
+      if ((w.waiting >> l & 1) && w.slots[l].kind == Collective::ActiveMask) groups[w.slots[l].site] |= 1u << l;
+    for (auto& [site, group] : groups) {
+      complete(b, w, group);
+      progressed = true;
+    }
+  }
+  if (progressed) return true;
+
+  for (unsigned wi = 0; wi < b.nwarps; ++wi) {
+    WarpState& w = b.warps[wi];
+    if (!w.waiting) continue;
+    int l = std::countr_zero(w.waiting);
+    const WarpSlot& s = w.slots[l];
+    std::uint32_t missing = s.mask & ~w.waiting;
+    std::uint32_t gone = missing & w.exited;
+    b.fail(b.make_diag(DiagKind::Deadlock,
+                       fmt::format("deadlock: lanes {} of warp {} wait at {} (mask 0x{:08x}) for lanes {} that {}",
+                                   lane_list(w.waiting), wi, collective_name(s.kind), s.mask, lane_list(missing),
+                                   gone == missing ? "have exited" : "wait at __syncthreads() or have exited"),
+                       &b.threads[wi * 32 + l], s.site));
+    return false;
+  }
+
+  unsigned first = 0;
+  while (first < b.nthreads && b.run[first] != Run::AtBarrier) ++first;
+  if (first == b.nthreads) {
+    b.fail(b.make_diag(DiagKind::Deadlock, "deadlock: no thread can make progress", nullptr, nullptr));
+    return false;
+  }
+  const Site site = b.barrier_site[first];
+  for (unsigned t = 0; t < b.nthreads; ++t) {
+    if (b.run[t] == Run::Done) {  // exited threads count as arrived, as on the H200 (CUDA 13)
+      if (!b.warned) {
+        b.warned = true;
+        b.warning = b.make_diag(DiagKind::ExitedBeforeBarrier,
+                                fmt::format("__syncthreads() reached by threads {}; threads {} had exited. The GPU "
+                                            "counts exited threads as arrived, so this runs, but a barrier not "
+                                            "every thread reaches is undefined behaviour in CUDA",
+                                            thread_list(b, Run::AtBarrier), thread_list(b, Run::Done)),
+                                &b.threads[first], site);
+        b.warning.warning = true;
+      }
+      continue;
+    }
+    if (b.barrier_site[t] != site) {
+      b.fail(b.make_diag(DiagKind::DivergentBarrier,
+                         fmt::format("threads wait at different __syncthreads() calls: thread {} at one, thread {} at "
+                                     "another (divergent barriers)",
+                                     first, t),
+                         &b.threads[first], site));
+      return false;
+    }
+  }
+  release_barrier(b);
+  return true;
+}
+
+void Worker::release_barrier(BlockState& b) {
+  close_interval(b);
+  if (b.failed) return;
+  int count = 0;
+  for (unsigned t = 0; t < b.nthreads; ++t) count += b.barrier_value[t] != 0;
+  b.barrier_result = count;
+  ++b.epoch;
+  b.shared->next_interval();
+  for (unsigned t = 0; t < b.nthreads; ++t)
+    if (b.run[t] != Run::Done) b.run[t] = Run::Runnable;  // exited threads stay exited
+}
+
+}  // namespace simt

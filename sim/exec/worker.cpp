@@ -1,0 +1,210 @@
+// A worker runs blocks one after another: it owns the fiber stacks of one block's
+// threads and schedules them round by round until every thread has finished.
+#include "sim/exec/crash_guard.hpp"
+#include "sim/check/global_checks.hpp"
+#include "sim/memory/global_memory.hpp"
+#include "sim/check/shared_checks.hpp"
+#include "sim/exec/worker.hpp"
+
+#include <fmt/format.h>
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <chrono>
+
+namespace simt {
+
+namespace ctx = boost::context;
+
+namespace {
+
+constexpr std::size_t kStackBytes = 128 * 1024;
+constexpr std::size_t kGuardBytes = 4096;
+constexpr unsigned kMaxThreads = 1024;
+
+struct PoolStack {  // hands boost a stack from the worker's pool; never frees it
+  ctx::stack_context sc;
+  ctx::stack_context allocate() { return sc; }
+  void deallocate(ctx::stack_context&) noexcept {}
+};
+
+}  // namespace
+
+Worker::Worker() {
+  std::size_t bytes = kMaxThreads * (kStackBytes + kGuardBytes);
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) throw std::runtime_error("simtlab: cannot reserve fiber stacks");
+  stacks_ = reinterpret_cast<std::uintptr_t>(p);
+  for (unsigned i = 0; i < kMaxThreads; ++i)  // a guard page below each stack
+    mprotect(reinterpret_cast<void*>(stacks_ + i * (kStackBytes + kGuardBytes)), kGuardBytes, PROT_NONE);
+  threads_.resize(kMaxThreads);
+  to_thread.resize(kMaxThreads);
+}
+
+Worker::~Worker() { munmap(reinterpret_cast<void*>(stacks_), kMaxThreads * (kStackBytes + kGuardBytes)); }
+
+void Worker::run_launch(LaunchContext& launch) {
+  guard_this_thread();
+  shared.prepare(*launch.module, launch.cfg.dynamic_shared);
+  shared.set_kernel(launch.full_name);
+  map_addresses();
+  t_geometry = &launch.geometry;
+  recent_allocations[0] = recent_allocations[1] = nullptr;
+  site_cache_.fill({});  // per_site was emptied after the last launch
+  const bool reports_progress = this == launch.progress_worker && progress_callback();
+  for (;;) {
+    if (launch.failed.load(std::memory_order_relaxed)) break;
+    std::uint64_t b = launch.next_block.fetch_add(1);
+    if (b >= launch.nblocks) break;
+    run_block(launch, b);
+    if (reports_progress) report_progress(launch);
+  }
+  t_geometry = nullptr;
+  t_address_map = AddressMap{};  // host code after the launch must not look like a kernel
+}
+
+void Worker::map_addresses() {
+  const GlobalMemory& gm = GlobalMemory::instance();
+  AddressMap& m = t_address_map;
+  m.global_lo = gm.base();
+  m.global_size = gm.arena_bytes();
+  static_assert(GlobalMemory::kPageShift == 12, "record_fast (sim/exec/context.hpp) indexes pages by 4 KiB");
+  m.global_page_bytes = gm.page_bytes();
+  m.statics_lo = shared.statics.lo;
+  m.statics_size = shared.statics.hi - shared.statics.lo;
+  m.statics_allowed = shared.allowed_words();
+  m.dynamic_lo = shared.dynamic.lo;
+  m.dynamic_bytes = shared.dynamic_bytes;
+  m.dynamic_reserved = shared.dynamic.hi - shared.dynamic.lo;
+  m.races = checks().races;
+  m.uninitialized = checks().uninitialized;
+}
+
+// Only the calling thread's worker reports, at most ten times a second, and only
+// once a launch has run for half a second: short launches print nothing.
+void Worker::report_progress(LaunchContext& launch) {
+  auto now = std::chrono::steady_clock::now();
+  if (now - launch.started < std::chrono::milliseconds(500) || now - launch.last_report < std::chrono::milliseconds(100))
+    return;
+  launch.last_report = now;
+  std::uint64_t started = std::min(launch.next_block.load(std::memory_order_relaxed), launch.nblocks);
+  progress_callback()(launch.kernel, started, launch.nblocks);
+}
+
+void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
+  const dim3 g = launch.cfg.grid, bd = launch.cfg.block;
+  BlockState b;
+  b.launch = &launch;
+  b.worker = this;
+  b.linear = linear;
+  b.idx = {unsigned(linear % g.x), unsigned(linear / g.x % g.y), unsigned(linear / (std::uint64_t(g.x) * g.y))};
+  b.nthreads = launch.threads_per_block;
+  b.nwarps = (b.nthreads + 31) / 32;
+  b.threads = threads_.data();
+  b.run.assign(b.nthreads, Run::Runnable);
+  b.warps.assign(b.nwarps, WarpState{});
+  for (unsigned w = 0; w < b.nwarps; ++w) logs_[w].reset_block();
+  b.logs = logs_.data();
+  b.barrier_site.assign(b.nthreads, nullptr);
+  b.barrier_value.assign(b.nthreads, 0);
+  b.shared = &shared;
+  shared.begin_block();
+  t_block_idx = b.idx;
+
+  for (unsigned t = 0; t < b.nthreads; ++t) {
+    ThreadState& ts = threads_[t];
+    ts.thread_idx = {t % bd.x, t / bd.x % bd.y, t / (bd.x * bd.y)};
+    ts.linear = t;
+    ts.lane = t % 32;
+    ts.warp = t / 32;
+    ts.block = &b;
+    ts.stack_lo = stacks_ + t * (kStackBytes + kGuardBytes) + kGuardBytes;
+    ts.stack_size = kStackBytes;
+    ts.log = &logs_[ts.warp];
+    ts.ops.clear();
+    ts.abandoned = false;
+    b.warps[ts.warp].present |= 1u << ts.lane;
+    ctx::stack_context sc;
+    sc.size = kStackBytes;
+    sc.sp = reinterpret_cast<void*>(ts.stack_lo + kStackBytes);
+    to_thread[t] = ctx::fiber(std::allocator_arg, PoolStack{sc}, [this, &b, &launch, t](ctx::fiber&& from) {
+      accept(std::move(from));
+      set_current_thread(&threads_[t]);
+      try {
+        launch.body->run();
+      } catch (const KernelFault& f) {
+        b.fail(f.diag);
+      } catch (const ctx::detail::forced_unwind&) {
+        throw;
+      } catch (const std::exception& e) {
+        b.fail(b.make_diag(DiagKind::DeviceAssert, fmt::format("kernel threw: {}", e.what()), &threads_[t], nullptr));
+      }
+      b.run[t] = Run::Done;
+      b.warps[t / 32].exited |= 1u << (t % 32);
+      set_current_thread(nullptr);
+      switched_from = kFinished;
+      return std::move(next_context(b, t));
+    });
+  }
+
+  // A round: the first runnable thread runs until it parks or ends, then hands
+  // control straight to the next runnable one, and the last back here. When none
+  // can run, settle (barriers, collectives, deadlocks).
+  while (!b.failed) {
+    if (unsigned t = next_runnable(b, 0); t < b.nthreads) {
+      switched_from = kFromScheduler;
+      accept(std::move(to_thread[t]).resume());
+      set_current_thread(nullptr);
+    }
+    if (b.failed || std::all_of(b.run.begin(), b.run.end(), [](Run r) { return r == Run::Done; })) break;
+    if (std::none_of(b.run.begin(), b.run.end(), [](Run r) { return r == Run::Runnable; }) && !settle(b)) break;
+  }
+  if (!b.failed) close_interval(b);
+  if (b.failed) {
+    stop_fibers(b);
+    std::lock_guard lock(launch.diag_mutex);
+    launch.faults.emplace_back(linear, b.fault);
+    launch.failed = true;
+    return;
+  }
+  if (b.warned) {
+    std::lock_guard lock(launch.diag_mutex);
+    launch.warnings.emplace_back(linear, b.warning);
+  }
+  count_operations(b);
+}
+
+unsigned Worker::next_runnable(const BlockState& b, unsigned from) const {
+  while (from < b.nthreads && b.run[from] != Run::Runnable) ++from;
+  return from;
+}
+
+boost::context::fiber& Worker::next_context(const BlockState& b, unsigned after) {
+  const unsigned next = b.failed ? b.nthreads : next_runnable(b, after + 1);
+  return next < b.nthreads ? to_thread[next] : to_scheduler;
+}
+
+void Worker::accept(boost::context::fiber&& from) {
+  if (switched_from == kFromScheduler) to_scheduler = std::move(from);
+  else if (switched_from != kFinished) to_thread[switched_from] = std::move(from);
+}
+
+void Worker::stop_fibers(BlockState& b) {
+  for (unsigned t = 0; t < b.nthreads; ++t) {
+    if (threads_[t].abandoned)  // parked inside a C function that must not be unwound: leak the handle
+      new ctx::fiber(std::move(to_thread[t]));
+    else
+      to_thread[t] = ctx::fiber{};  // unwinds the parked thread's stack
+  }
+}
+
+void abandon_thread(ThreadState* t) {
+  BlockState& b = *t->block;
+  t->abandoned = true;
+  b.run[t->linear] = Run::Done;
+  b.warps[t->warp].exited |= 1u << t->lane;
+  yield_thread(t);  // never resumed: the block has failed
+  std::abort();     // unreachable
+}
+
+}  // namespace simt

@@ -1,0 +1,101 @@
+// A worker is one host thread that runs blocks one after another. It owns the
+// fiber stacks, the per-thread state and the counters of the blocks it ran.
+#pragma once
+#include "sim/exec/block.hpp"
+#include "sim/exec/executor.hpp"
+#include "sim/memory/global_memory.hpp"
+#include "sim/report/symbols.hpp"
+#include "sim/count/warp_grouping.hpp"
+#include "sim/check/shared_checks.hpp"
+#include "sim/memory/warp_log.hpp"
+
+#include <boost/context/fiber.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace simt {
+
+struct LaunchContext {
+  const void* kernel_fn = nullptr;
+  const KernelBody* body = nullptr;
+  LaunchConfig cfg;
+  LaunchGeometry geometry;
+  std::string kernel;
+  std::string full_name;  // demangled, with signature
+  const Module* module = nullptr;
+  std::uint64_t nblocks = 0;
+  unsigned threads_per_block = 0;
+  std::uint32_t serial = 0;      // launch number, for global shadows
+  std::uint16_t tag = 0;         // serial folded to 16 bits, never 0
+  std::atomic<std::uint64_t> next_block{0};
+  const Worker* progress_worker = nullptr;  // the calling thread's worker
+  std::chrono::steady_clock::time_point started, last_report;
+  std::atomic<bool> failed{false};
+  std::mutex diag_mutex;
+  std::vector<std::pair<std::uint64_t, Diagnostic>> faults;  // (block, diagnostic)
+  std::vector<std::pair<std::uint64_t, Diagnostic>> warnings;  // (block, diagnostic), launch still succeeds
+};
+
+class Worker {
+ public:
+  Worker();
+  ~Worker();
+  void run_launch(LaunchContext& launch);  // takes blocks until none are left
+  // The deferred checks of a convergent warp's rows, and with `count` their
+  // counters (throws KernelFault). Without: just before the warp diverges.
+  void process_rows(BlockState& b, unsigned warp, SharedCheckFlags on, bool count);
+
+  Counters totals;
+  SiteCounters per_site;
+  SharedWindows shared;
+  const Allocation* recent_allocations[2] = {};  // lookup cache for global accesses, most recent first
+  // Fiber handles: of each parked thread, and of the scheduler while threads run.
+  // Control passes from a parking thread straight to the next runnable one (one
+  // switch, not two); the context that gains control files the handle of the one
+  // that left, named by switched_from, with accept().
+  std::vector<boost::context::fiber> to_thread;
+  boost::context::fiber to_scheduler;
+  static constexpr unsigned kFromScheduler = ~0u, kFinished = ~0u - 1;
+  unsigned switched_from = kFromScheduler;
+  void accept(boost::context::fiber&& from);
+  // The next runnable thread after `after` in this round, or the scheduler.
+  boost::context::fiber& next_context(const BlockState& b, unsigned after);
+
+ private:
+  void run_block(LaunchContext& launch, std::uint64_t linear);
+  void report_progress(LaunchContext& launch);
+  bool settle(BlockState& b);  // no thread runnable: complete what can complete
+  void release_barrier(BlockState& b);
+  void map_addresses();  // t_address_map for this launch
+  void check_pending_reads(BlockState& b);
+  void close_interval(BlockState& b);  // at a barrier and at the end of the block
+  Counters& site_counters(Site site);  // per_site[site], through a small cache
+  void count_instruction(const WarpAccess& a, const InstructionCost& cost);  // in totals and per site
+  void count_operations(BlockState& b);
+  void stop_fibers(BlockState& b);
+  unsigned next_runnable(const BlockState& b, unsigned from) const;  // nthreads if none
+
+  std::uintptr_t stacks_ = 0;
+  std::vector<ThreadState> threads_;
+  std::array<WarpLog, 32> logs_;  // a block has at most 32 warps
+  std::vector<WarpAccess> scratch_;
+  struct SiteSlot {
+    Site site = nullptr;
+    Counters* counters = nullptr;
+  };
+  std::array<SiteSlot, 16> site_cache_{};
+  SharedPatternCache shared_patterns_;
+  struct OpTotal {
+    Site site;
+    std::uint32_t kind;
+    std::uint64_t sum, max;
+  };
+  std::vector<OpTotal> op_scratch_;
+
+};
+
+}  // namespace simt

@@ -1,0 +1,155 @@
+#include "sim/report/report.hpp"
+
+#include "sim/count/metrics.hpp"
+#include "sim/report/symbols.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+namespace simt {
+
+namespace {
+
+std::string dim(const uint3& d) { return fmt::format("({},{},{})", d.x, d.y, d.z); }
+std::string dim(const dim3& d) { return fmt::format("({},{},{})", d.x, d.y, d.z); }
+
+struct LineStats {
+  SourceLocation loc;
+  Counters c;
+};
+
+std::vector<LineStats> per_line(const LaunchRecord& r) {
+  std::vector<Site> sites;
+  for (auto& [site, c] : r.per_site) sites.push_back(site);
+  auto locs = resolve_sites(sites);
+  std::map<std::pair<std::string, int>, LineStats> lines;
+  for (std::size_t i = 0; i < sites.size(); ++i) {
+    LineStats& l = lines[{locs[i].file, locs[i].line}];
+    l.loc = locs[i];
+    l.c += r.per_site.at(sites[i]);
+  }
+  std::vector<LineStats> out;
+  for (auto& [k, v] : lines) out.push_back(v);
+  return out;
+}
+
+}  // namespace
+
+const char* diag_kind_name(DiagKind k) {
+  switch (k) {
+    case DiagKind::OutOfBoundsGlobal: return "out-of-bounds global access";
+    case DiagKind::OutOfBoundsShared: return "out-of-bounds shared access";
+    case DiagKind::InvalidAddress: return "invalid address";
+    case DiagKind::Misaligned: return "misaligned access";
+    case DiagKind::SharedRace: return "shared-memory race";
+    case DiagKind::GlobalRace: return "global-memory race";
+    case DiagKind::UninitializedShared: return "uninitialised shared-memory read";
+    case DiagKind::DivergentBarrier: return "divergent barrier";
+    case DiagKind::Deadlock: return "deadlock";
+    case DiagKind::WarpSyncMisuse: return "warp-collective misuse";
+    case DiagKind::DeviceAssert: return "device assertion";
+    case DiagKind::StackOverflow: return "stack overflow";
+    case DiagKind::LaunchConfig: return "invalid launch";
+    case DiagKind::ExitedBeforeBarrier: return "warning: threads exited before a barrier";
+  }
+  return "error";
+}
+
+std::string format_diagnostic(const Diagnostic& d) {
+  if (d.kind == DiagKind::LaunchConfig)
+    return fmt::format("simt: {} of kernel {}: {}", diag_kind_name(d.kind), d.kernel, d.message);
+  std::string s = fmt::format("simt: {} in kernel {}, block {}, thread {}{}:\n  {}", diag_kind_name(d.kind), d.kernel,
+                              dim(d.block), dim(d.thread), d.location.empty() ? "" : ", at " + d.location, d.message);
+  if (!d.allocation.empty()) s += fmt::format("\n  nearest allocation: {}", d.allocation);
+  return s;
+}
+
+std::string counter_table(const LaunchRecord& r) {
+  std::string s = fmt::format("kernel {}  grid {}  block {}  dynamic shared {} B  static shared {} B\n", r.kernel,
+                              dim(r.grid), dim(r.block), r.dynamic_shared_bytes, r.static_shared_bytes);
+  s += fmt::format("  {:<58} {:>14}  {}\n", "metric", "value", "fidelity");
+  int hidden = 0;
+  for (const MetricInfo& m : metric_catalog()) {
+    std::uint64_t v = r.totals[m.counter];
+    if (v == 0) {
+      ++hidden;
+      continue;
+    }
+    s += fmt::format("  {:<58} {:>14}  {}\n", m.name, v, fidelity_name(m.fidelity));
+  }
+  const Counters& c = r.totals;
+  std::uint64_t moved = 32 * (c[Counter::GlobalLdSectors] + c[Counter::GlobalStSectors]);
+  std::uint64_t asked = c[Counter::GlobalLdBytes] + c[Counter::GlobalStBytes];
+  s += fmt::format("  {:<58} {:>14}  derived\n", "FLOPs (fadd + fmul + 2*ffma, + fp64)", c.flops());
+  s += fmt::format("  {:<58} {:>14}  estimate\n", "dram__bytes.sum", c[Counter::DramReadBytes] + c[Counter::DramWriteBytes]);
+  if (moved)
+    s += fmt::format("  {:<58} {:>13.1f}%  derived\n", "global sector efficiency (bytes asked / bytes moved)",
+                     100.0 * double(asked) / double(moved));
+  if (c[Counter::WarpInst])
+    s += fmt::format("  {:<58} {:>14.2f}  derived\n", "average active lanes per warp instruction",
+                     double(c[Counter::ThreadInst]) / double(c[Counter::WarpInst]));
+  if (hidden) s += fmt::format("  ({} counters are zero and not shown; simt metrics lists them all)\n", hidden);
+  return s;
+}
+
+std::string hot_lines_table(const LaunchRecord& r, std::size_t max_lines) {
+  auto lines = per_line(r);
+  auto score = [](const LineStats& l) {
+    const Counters& c = l.c;
+    return double(c[Counter::GlobalLdSectors] + c[Counter::GlobalStSectors] + c[Counter::GlobalAtomSectors]) * 32 +
+           double(c[Counter::SharedLdWavefronts] + c[Counter::SharedStWavefronts]) * 128 + double(c.flops());
+  };
+  std::sort(lines.begin(), lines.end(), [&](auto& a, auto& b) { return score(a) > score(b); });
+  std::string s = fmt::format("  {:<34} {:>10} {:>10} {:>10} {:>9} {:>12}  {}\n", "hottest lines", "requests",
+                              "sectors", "shared wf", "conflicts", "FLOPs", "source");
+  for (std::size_t i = 0; i < std::min(max_lines, lines.size()); ++i) {
+    const Counters& c = lines[i].c;
+    std::string where = fmt::format("{}:{}", lines[i].loc.short_file(), lines[i].loc.line);
+    if (where.size() > 34) where = "..." + where.substr(where.size() - 31);
+    std::string text = source_line_text(lines[i].loc.file, lines[i].loc.line);
+    if (text.size() > 60) text = text.substr(0, 57) + "...";
+    s += fmt::format("  {:<34} {:>10} {:>10} {:>10} {:>9} {:>12}  {}\n", where,
+                     c[Counter::GlobalLdRequests] + c[Counter::GlobalStRequests] + c[Counter::GlobalAtomRequests],
+                     c[Counter::GlobalLdSectors] + c[Counter::GlobalStSectors] + c[Counter::GlobalAtomSectors],
+                     c[Counter::SharedLdWavefronts] + c[Counter::SharedStWavefronts],
+                     c[Counter::SharedLdConflicts] + c[Counter::SharedStConflicts], c.flops(), text);
+  }
+  return s;
+}
+
+nlohmann::json launch_json(const LaunchRecord& r) {
+  nlohmann::json metrics = nlohmann::json::object();
+  for (const MetricInfo& m : metric_catalog()) metrics[m.name] = r.totals[m.counter];
+  metrics["dram__bytes.sum"] = r.totals[Counter::DramReadBytes] + r.totals[Counter::DramWriteBytes];
+  nlohmann::json diags = nlohmann::json::array();
+  for (const Diagnostic& d : r.diagnostics) {
+    diags.push_back({{"kind", diag_kind_name(d.kind)},
+                     {"severity", d.warning ? "warning" : "error"},
+                     {"message", d.message},
+                     {"block", {d.block.x, d.block.y, d.block.z}},
+                     {"thread", {d.thread.x, d.thread.y, d.thread.z}},
+                     {"location", d.location},
+                     {"address", d.address},
+                     {"allocation", d.allocation}});
+  }
+  nlohmann::json lines = nlohmann::json::array();
+  for (const LineStats& l : per_line(r)) {
+    nlohmann::json m = nlohmann::json::object();
+    for (const MetricInfo& info : metric_catalog())
+      if (l.c[info.counter]) m[info.name] = l.c[info.counter];
+    lines.push_back({{"file", l.loc.short_file()}, {"line", l.loc.line}, {"metrics", m}});
+  }
+  return {{"kernel", r.kernel},
+          {"grid", {r.grid.x, r.grid.y, r.grid.z}},
+          {"block", {r.block.x, r.block.y, r.block.z}},
+          {"dynamic_shared_bytes", r.dynamic_shared_bytes},
+          {"static_shared_bytes", r.static_shared_bytes},
+          {"error", r.error},
+          {"metrics", metrics},
+          {"lines", lines},
+          {"diagnostics", diags}};
+}
+
+}  // namespace simt

@@ -1,0 +1,17 @@
+// Turning launch records into what people read: diagnostics, counter tables,
+// per-line tables and the JSON the CLI prints.
+#pragma once
+#include "sim/check/diagnostic.hpp"
+#include "sim/report/launch_record.hpp"
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace simt {
+
+std::string format_diagnostic(const Diagnostic& d);
+std::string counter_table(const LaunchRecord& r);
+std::string hot_lines_table(const LaunchRecord& r, std::size_t max_lines = 8);
+nlohmann::json launch_json(const LaunchRecord& r);
+
+}  // namespace simt
