@@ -23,13 +23,13 @@ struct PortArgs {
 };
 
 struct ExecArgs {
-  std::string file, device = "H200", json, frontend = "port";
+  std::string file, device = "H200", json, frontend;
   bool json_flag = false;
   std::vector<std::string> program_args;
 };
 
 struct CcArgs {
-  std::string file, output, frontend = "port";
+  std::string file, output, frontend;
   bool shared = false;
 };
 
@@ -129,8 +129,8 @@ void add_program_commands(CLI::App& app) {
   // A flag that takes its value only as --json=PATH, so `--json prog.cu` stays unambiguous.
   exec->add_flag("--json{-}", exec_args->json, "launch reports as JSON: --json (stderr) or --json=PATH");
   exec->add_option("--frontend", exec_args->frontend,
-                   "clang: compile the file unchanged, instrumented by simtlab's LLVM pass; port: the f32 rewrite "
-                   "(docs/frontend.md)");
+                   "clang (the default): compile the file unchanged, instrumented by simtlab's LLVM pass; port: the "
+                   "f32 rewrite (docs/frontend.md)");
   exec->add_option("args", exec_args->program_args, "arguments for the program (after --)");
   exec->callback([exec_args] {
     exec_args->json_flag = !exec_args->json.empty();

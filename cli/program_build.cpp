@@ -227,6 +227,12 @@ BuildProduct build_program(const BuildRequest& req) {
 bool clang_frontend_available() { return !clang_compiler().empty() && fs::exists(pass_plugin()); }
 
 Frontend parse_frontend(const std::string& name) {
+  if (name.empty()) {  // the default: the compiler front end where this build has it
+    if (clang_frontend_available()) return Frontend::Clang;
+    fmt::print(stderr, "simt: this build has no clang front end (no LLVM development files were found); using "
+                       "--frontend=port (docs/frontend.md)\n");
+    return Frontend::Port;
+  }
   if (name == "clang") return Frontend::Clang;
   if (name == "port") return Frontend::Port;
   throw std::runtime_error(fmt::format("--frontend must be clang or port, not {}", name));

@@ -20,7 +20,8 @@ struct BuildRequest {
 
 // Whether this build of simtlab has the clang front end (LLVM was found).
 bool clang_frontend_available();
-// Parses --frontend's value ("clang" or "port"); throws for anything else.
+// Parses --frontend's value ("clang" or "port"; empty: clang where available, else
+// port with a note on stderr); throws for anything else.
 Frontend parse_frontend(const std::string& name);
 
 struct BuildProduct {
