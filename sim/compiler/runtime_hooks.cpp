@@ -3,28 +3,16 @@
 // site, and goes on into the same paths the f32 types use (sim/context.hpp).
 #include "sim/exec/block.hpp"
 #include "sim/compiler/sites.hpp"
+#include "sim/compiler/spin_watch.hpp"
 #include "sim/exec/context.hpp"
 
 #include <fmt/format.h>
 
 namespace simt {
 
-namespace {
+thread_local constinit SpinWatch t_spin SIMT_FAST_TLS;
 
-// A spin-wait (a thread re-reading one address at one site, waiting for a write
-// that another block or the host would make) never reaches a barrier: its warp's
-// log would grow without bound. Such a streak ends the block with a diagnostic.
-constexpr std::uint64_t kSpinLimit = std::uint64_t(1) << 18;
-
-struct SpinWatch {
-  const ThreadState* thread = nullptr;
-  Site site = nullptr;
-  std::uintptr_t addr = 0;
-  std::uint64_t repeats = 0;
-};
-thread_local SpinWatch t_spin;
-
-[[noreturn]] __attribute__((noinline)) void spinning(ThreadState* t, Site site, std::uintptr_t a) {
+void spin_detected(ThreadState* t, Site site, std::uintptr_t a) {
   t_spin = {};
   throw KernelFault(t->block->make_diag(
       DiagKind::Deadlock,
@@ -34,17 +22,6 @@ thread_local SpinWatch t_spin;
       t, site));
 }
 
-SIMT_INLINE void watch(ThreadState* t, Site site, std::uintptr_t a) {
-  SpinWatch& w = t_spin;
-  if (w.site == site && w.addr == a && w.thread == t) {
-    if (++w.repeats == kSpinLimit) spinning(t, site, a);
-    return;
-  }
-  w = {t, site, a, 0};
-}
-
-}  // namespace
-
 }  // namespace simt
 
 using simt::MemOp;
@@ -52,13 +29,23 @@ using simt::Site;
 
 extern "C" {
 
+// The out-of-line entry, for modules without simtlab's CUDA headers (whose inlined
+// copy is simt_cuda/hooks.h: keep the two alike).
 void __simt_access(const void* p, unsigned size, unsigned op, Site site) {
   const auto a = reinterpret_cast<std::uintptr_t>(p);
   if (a - simt::t_stack_lo < simt::t_stack_size) return;  // the thread's own locals
   simt::ThreadState* t = simt::t_thread;
   if (!t) return;  // host code calling a __host__ __device__ function
-  if (op == unsigned(MemOp::Load)) simt::watch(t, site, a);
+  if (op == unsigned(MemOp::Load)) simt::watch_load(t, site, a);
   if (simt::detail::record_fast(a, size, MemOp(op), site)) return;
+  simt::detail::on_access(p, size, MemOp(op), site);
+}
+
+// Everything the inlined fast path does not settle.
+void __simt_access_slow(const void* p, unsigned size, unsigned op, Site site) {
+  simt::ThreadState* t = simt::t_thread;
+  if (!t) return;
+  if (op == unsigned(MemOp::Load)) simt::watch_load(t, site, reinterpret_cast<std::uintptr_t>(p));
   simt::detail::on_access(p, size, MemOp(op), site);
 }
 

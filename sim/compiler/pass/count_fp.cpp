@@ -44,8 +44,8 @@ PreservedAnalyses CountFpPass::run(Module& m, ModuleAnalysisManager&) {
   Annotated marked = annotated(m);
   SiteTable sites(m, runtime);
   LLVMContext& c = m.getContext();
-  FunctionCallee count = m.getOrInsertFunction("__simt_fp", Type::getVoidTy(c), Type::getInt32Ty(c),
-                                               Type::getInt8PtrTy(c));
+  FunctionCallee count = entry_point(
+      m, "__simt_fp", FunctionType::get(Type::getVoidTy(c), {Type::getInt32Ty(c), Type::getInt8PtrTy(c)}, false));
   for (Function* f : device_functions(marked, runtime)) {
     std::vector<std::pair<Instruction*, unsigned>> todo;
     for (Instruction& i : instructions(*f)) {

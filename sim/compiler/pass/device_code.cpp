@@ -18,6 +18,12 @@ std::string runtime_prefix(const Module& m) {
   return at == std::string::npos ? std::string() : path.substr(0, at + 4);
 }
 
+FunctionCallee entry_point(Module& m, const std::string& name, FunctionType* type) {
+  if (Function* inline_copy = m.getFunction(name + "_inline"); inline_copy && !inline_copy->isDeclaration())
+    return FunctionCallee(type, inline_copy);
+  return m.getOrInsertFunction(name, type);
+}
+
 Annotated annotated(Module& m) {
   Annotated out;
   GlobalVariable* ann = m.getNamedGlobal("llvm.global.annotations");

@@ -29,6 +29,10 @@ struct Annotated {
 };
 Annotated annotated(llvm::Module& m);
 
+// The runtime's entry point NAME: NAME_inline where simtlab's headers define it
+// (inlined later), else the library's out-of-line NAME.
+llvm::FunctionCallee entry_point(llvm::Module& m, const std::string& name, llvm::FunctionType* type);
+
 // Device code: the annotated functions and everything they call that is defined
 // in this module and is not simtlab's own machinery.
 std::set<llvm::Function*> device_functions(const Annotated& marked, const RuntimeFiles& runtime);

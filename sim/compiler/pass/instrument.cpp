@@ -16,6 +16,7 @@
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Passes/PassPlugin.h>
+#include <llvm/Transforms/IPO/AlwaysInliner.h>
 
 #include <set>
 #include <vector>
@@ -67,7 +68,7 @@ class Instrumenter {
     Type* i32 = Type::getInt32Ty(c);
     Type* i64 = Type::getInt64Ty(c);
     Type* v = Type::getVoidTy(c);
-    access_ = m.getOrInsertFunction("__simt_access", v, i8p, i32, i32, i8p);
+    access_ = entry_point(m, "__simt_access", FunctionType::get(v, {i8p, i32, i32, i8p}, false));
     range_ = m.getOrInsertFunction("__simt_access_range", v, i8p, i64, i32, i32, i8p);
   }
 
@@ -185,6 +186,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo llvmGetPassPluginIn
             });
             pb.registerOptimizerLastEPCallback([](llvm::ModulePassManager& mpm, llvm::OptimizationLevel) {
               mpm.addPass(simt::pass::SimtInstrumentPass());
+              mpm.addPass(llvm::AlwaysInlinerPass());  // the entry points' fast paths (simt_cuda/hooks.h)
             });
           }};
 }
