@@ -1,9 +1,12 @@
 // simt budget train | serve: parse flags, call cost/budget_*, print text or JSON.
 #include "commands.hpp"
+#include "options.hpp"
 
 #include "cost/budget_serve.hpp"
 #include "cost/budget_train.hpp"
 #include "cost/catalog.hpp"
+#include "cost/layout_check.hpp"
+#include "cost/precision.hpp"
 #include "cost/units.hpp"
 #include "models/zoo.hpp"
 
@@ -20,7 +23,8 @@ struct TrainFlags {
   std::string model, params, tokens, device, dtype = "bf16", recompute = "none";
   int gpus = 0, zero = 0, tp = 1, pp = 1, bytes_per_param = 16;
   double mfu = 0, hfu = 0, achieved_tflops = 0, price = 0;
-  int64_t seq = 0, micro_batch = 1;
+  int64_t seq = 0, micro_batch = 1, global_batch = 0;
+  std::string attention = "flash";
   bool seq_parallel = false, causal = false, json = false, explain = false;
 };
 
@@ -31,9 +35,15 @@ cost::TrainBudgetInput train_input(const TrainFlags& f) {
   if (!f.params.empty()) in.params_override = cost::parse_quantity(f.params, "--params");
   in.tokens = cost::parse_quantity(f.tokens, "--tokens");
   in.gpus = f.gpus;
-  in.device = &cost::Catalog::builtin().device(f.device);
+  in.device = &cost::Catalog::builtin().accelerator(f.device);
+  cost::require_non_negative(f.mfu, "--mfu");
+  cost::require_non_negative(f.hfu, "--hfu");
+  cost::require_non_negative(f.achieved_tflops, "--achieved-tflops");
+  cost::require_non_negative(f.price, "--price-per-gpu-hour");
   const int given = (f.mfu > 0) + (f.hfu > 0) + (f.achieved_tflops > 0);
-  if (given != 1) throw std::invalid_argument("give exactly one of --mfu, --hfu and --achieved-tflops (each > 0)");
+  if (given > 1) throw std::invalid_argument("give at most one of --mfu, --hfu and --achieved-tflops");
+  // None given: the MFU of the per-operator roofline step (an upper bound).
+  if (given == 0) in.util_kind = cost::UtilizationKind::Roofline;
   if (f.mfu > 0) in.util_kind = cost::UtilizationKind::Mfu, in.util = f.mfu;
   if (f.hfu > 0) in.util_kind = cost::UtilizationKind::Hfu, in.util = f.hfu;
   if (f.achieved_tflops > 0) in.util_kind = cost::UtilizationKind::Achieved, in.util = f.achieved_tflops * 1e12;
@@ -43,6 +53,10 @@ cost::TrainBudgetInput train_input(const TrainFlags& f) {
   in.sequence_parallel = f.seq_parallel;
   in.seq = f.seq;
   in.micro_batch = f.micro_batch;
+  in.global_batch = f.global_batch;
+  if (f.attention != "flash" && f.attention != "standard")
+    throw std::invalid_argument("--attention must be flash or standard, got '" + f.attention + "'");
+  in.flash_attention = f.attention == "flash";
   in.causal_halving = f.causal;
   in.dtype = cost::parse_dtype(f.dtype);
   in.price_per_gpu_hour = f.price;
@@ -52,11 +66,11 @@ cost::TrainBudgetInput train_input(const TrainFlags& f) {
 void add_train(CLI::App& budget) {
   auto f = std::make_shared<TrainFlags>();
   auto* c = budget.add_subcommand("train", "Training FLOPs, time, cost, energy and memory per GPU");
-  c->add_option("--model", f->model, "model name (simt model list)");
+  add_model_option(c, f->model);
   c->add_option("--params", f->params, "parameter count instead of a model (e.g. 7.5e9): 6ND and model states only");
   c->add_option("--tokens", f->tokens, "training tokens D (e.g. 300e9, 15T)")->required();
   c->add_option("--gpus", f->gpus, "GPU count G")->required();
-  c->add_option("--device", f->device, "device name (simt devices)")->required();
+  add_accelerator_option(c, f->device)->required();
   c->add_option("--mfu", f->mfu, "model FLOPs utilisation in (0,1]");
   c->add_option("--hfu", f->hfu, "hardware FLOPs utilisation in (0,1] (counts recomputation)");
   c->add_option("--achieved-tflops", f->achieved_tflops, "measured hardware TFLOP/s per GPU (Megatron's X)");
@@ -67,14 +81,19 @@ void add_train(CLI::App& budget) {
       ->capture_default_str();
   c->add_option("--recompute", f->recompute, "activation recomputation: none, selective, full")->capture_default_str();
   c->add_flag("--seq-parallel", f->seq_parallel, "sequence parallelism (with tp > 1)");
-  c->add_option("--seq", f->seq, "sequence length (default: the model's context)");
+  auto* seq = c->add_option("--seq", f->seq, "sequence length (default: the model's context)");
   c->add_option("--micro-batch", f->micro_batch, "micro-batch size b for activations")->capture_default_str();
   c->add_flag("--causal", f->causal, "halve the attention-score FLOPs (causal mask)");
+  c->add_option("--global-batch", f->global_batch, "sequences per optimizer step (for gradient accumulation)");
+  c->add_option("--attention", f->attention, "flash (no s^2 activations) or standard")->capture_default_str();
   c->add_option("--dtype", f->dtype, "compute dtype for the peak")->capture_default_str();
   c->add_option("--price-per-gpu-hour", f->price, "USD per GPU-hour (default: the catalog's, if any)");
   c->add_flag("--json", f->json, "print JSON");
   c->add_flag("--explain", f->explain, "show formulas' sources and plugged-in values");
-  c->callback([f] {
+  c->callback([f, seq] {
+    // 0 means "the model's context" inside; a user who types --seq 0 gets an error, not 8192.
+    if (seq->count() > 0 && f->seq <= 0)
+      throw std::invalid_argument(fmt::format("--seq must be a positive token count, got {}", f->seq));
     const auto b = cost::train_budget(train_input(*f));
     if (f->json) fmt::print("{}\n", cost::to_json(b).dump(2));
     else fmt::print("{}", cost::to_text(b, f->explain));
@@ -82,35 +101,63 @@ void add_train(CLI::App& budget) {
 }
 
 struct ServeFlags {
-  std::string model, device, dtype = "bf16";
-  int gpus = 1;
+  std::string model, device, dtype = "bf16", weights, activations, kv, link;
+  int gpus = 1, tp = 0, pp = 1, int4_group = 128;
   int64_t batch = 1, context = 0;
-  double memory_fraction = 0.9;
+  double memory_fraction = 0.9, price = 0;
   bool json = false, explain = false;
 };
 
+// --weights/--activations/--kv each default to --dtype.
+cost::Precisions serve_precisions(const ServeFlags& f) {
+  const auto pick = [&](const std::string& given) {
+    return cost::parse_format(given.empty() ? f.dtype : given, f.int4_group);
+  };
+  cost::Precisions p{pick(f.weights), pick(f.activations), pick(f.kv)};
+  if (p.activations.name == "int4")
+    throw std::invalid_argument("--activations int4 is not supported: int4 is a weight format (W4A16)");
+  return p;
+}
+
+cost::ServeBudgetInput serve_input(const ServeFlags& f, bool gpus_given) {
+  cost::ServeBudgetInput in;
+  in.model = &models::find_model(f.model);
+  in.device = &cost::Catalog::builtin().accelerator(f.device);
+  in.tp = f.tp;
+  in.pp = f.pp;
+  // Without --gpus the replica is the whole job; without --tp every GPU of it is tensor-parallel.
+  in.gpus = gpus_given || f.tp == 0 ? f.gpus : f.tp * f.pp;
+  in.batch = f.batch;
+  in.context = f.context;
+  in.precisions = serve_precisions(f);
+  in.memory_fraction = f.memory_fraction;
+  if (!f.link.empty()) in.link = &cost::Catalog::builtin().link(f.link);
+  in.price_per_gpu_hour = f.price;
+  return in;
+}
+
 void add_serve(CLI::App& budget) {
   auto f = std::make_shared<ServeFlags>();
-  auto* c = budget.add_subcommand("serve", "Weights, KV cache, largest batch, prefill and decode bounds");
-  c->add_option("--model", f->model, "model name (simt model list)")->required();
-  c->add_option("--device", f->device, "device name (simt devices)")->required();
-  c->add_option("--gpus", f->gpus, "tensor-parallel GPUs")->capture_default_str();
-  c->add_option("--batch", f->batch, "concurrent sequences")->capture_default_str();
+  auto* c = budget.add_subcommand("serve", "Weights, KV cache, largest batch, prefill and decode step times");
+  add_model_option(c, f->model)->required();
+  add_accelerator_option(c, f->device)->required();
+  auto* gpus = c->add_option("--gpus", f->gpus, "all GPUs: tp x pp x dp (default: tp x pp)")->capture_default_str();
+  c->add_option("--tp", f->tp, "tensor-parallel degree (default: --gpus / --pp)");
+  c->add_option("--pp", f->pp, "pipeline stages")->capture_default_str();
+  c->add_option("--batch", f->batch, "concurrent sequences per replica")->capture_default_str();
   c->add_option("--context", f->context, "tokens per sequence in the KV cache")->required();
-  c->add_option("--dtype", f->dtype, "weights, KV cache and compute dtype")->capture_default_str();
+  c->add_option("--dtype", f->dtype, "default for the three precisions below")->capture_default_str();
+  c->add_option("--weights", f->weights, "weight precision: int4, int8, fp8, bf16, fp16, fp32");
+  c->add_option("--activations", f->activations, "activation precision: int8, fp8, bf16, fp16, fp32");
+  c->add_option("--kv", f->kv, "KV-cache precision: int8, fp8, bf16, fp16, fp32");
+  c->add_option("--int4-group", f->int4_group, "int4 weights per fp16 scale + zero")->capture_default_str();
   c->add_option("--memory-fraction", f->memory_fraction, "fraction of HBM for weights + KV")->capture_default_str();
+  c->add_option("--link", f->link, "link between the GPUs (simt links; default: the device's NVLink or PCIe)");
+  c->add_option("--price-per-gpu-hour", f->price, "USD per GPU-hour, for $ per million tokens");
   c->add_flag("--json", f->json, "print JSON");
-  c->add_flag("--explain", f->explain, "show formulas and sources");
-  c->callback([f] {
-    cost::ServeBudgetInput in;
-    in.model = &models::find_model(f->model);
-    in.device = &cost::Catalog::builtin().device(f->device);
-    in.gpus = f->gpus;
-    in.batch = f->batch;
-    in.context = f->context;
-    in.dtype = cost::parse_dtype(f->dtype);
-    in.memory_fraction = f->memory_fraction;
-    const auto b = cost::serve_budget(in);
+  c->add_flag("--explain", f->explain, "per-operator table with each operator's binding term");
+  c->callback([f, gpus] {
+    const auto b = cost::serve_budget(serve_input(*f, gpus->count() > 0));
     if (f->json) fmt::print("{}\n", cost::to_json(b).dump(2));
     else fmt::print("{}", cost::to_text(b, f->explain));
   });
@@ -123,6 +170,7 @@ void add_budget_commands(CLI::App& app) {
   budget->require_subcommand(1);
   add_train(*budget);
   add_serve(*budget);
+  add_finetune_command(*budget);
 }
 
 }  // namespace simt::cli

@@ -9,6 +9,8 @@ void add_bench_command(CLI::App& app);    // bench                          (cmd
 void add_device_commands(CLI::App& app);  // devices, device show, roofline (cmd_devices.cpp)
 void add_model_commands(CLI::App& app);   // model list/show, layer         (cmd_models.cpp)
 void add_budget_commands(CLI::App& app);  // budget train/serve             (cmd_budget.cpp)
+void add_finetune_command(CLI::App& budget);  // budget finetune            (cmd_finetune.cpp)
+void add_serve_sim_command(CLI::App& app);  // serve-sim                  (cmd_serve_sim.cpp)
 void add_comm_commands(CLI::App& app);    // comm, pipeline                 (cmd_comm.cpp)
 void add_program_commands(CLI::App& app); // port, exec, cc, validate       (cmd_program.cpp)
 }  // namespace simt::cli

@@ -1,5 +1,6 @@
 #include "cost/budget_train.hpp"
 
+#include "cost/layout_check.hpp"
 #include "models/params.hpp"
 
 #include <fmt/core.h>
@@ -15,16 +16,20 @@ void validate(const TrainBudgetInput& in) {
   if (!in.device) throw std::invalid_argument("a device is required");
   if (!in.model && in.params_override <= 0) throw std::invalid_argument("give a model or a parameter count");
   if (!(in.tokens > 0)) throw std::invalid_argument(fmt::format("tokens must be positive, got {}", in.tokens));
-  if (in.gpus <= 0) throw std::invalid_argument(fmt::format("GPU count must be positive, got {}", in.gpus));
-  if (in.layout.tp < 1 || in.layout.pp < 1)
-    throw std::invalid_argument(fmt::format("tp and pp must be >= 1 (tp {}, pp {})", in.layout.tp, in.layout.pp));
-  if (in.gpus % (in.layout.tp * in.layout.pp) != 0)
-    throw std::invalid_argument(fmt::format("{} GPUs are not a multiple of tp x pp = {} x {}", in.gpus,
-                                            in.layout.tp, in.layout.pp));
-  if (in.util_kind == UtilizationKind::Achieved ? !(in.util > 0) : !(in.util > 0 && in.util <= 1))
+  if (!std::isfinite(in.tokens) || in.tokens > 1e18)
+    throw std::invalid_argument(fmt::format("tokens must be finite and at most 1e18, got {}", in.tokens));
+  check_layout(in.model, in.gpus, in.layout.tp, in.layout.pp);
+  if (in.layout.zero_stage < 0 || in.layout.zero_stage > 3)
+    throw std::invalid_argument(fmt::format("ZeRO stage must be 0, 1, 2 or 3, got {}", in.layout.zero_stage));
+  require_non_negative(in.price_per_gpu_hour, "the price per GPU-hour");
+  if (in.util_kind == UtilizationKind::Roofline && (!in.model || in.params_override > 0))
+    throw std::invalid_argument("the roofline MFU needs --model (operators, not a bare parameter count)");
+  const bool util_given = in.util_kind != UtilizationKind::Roofline;
+  if (util_given && (in.util_kind == UtilizationKind::Achieved ? !(in.util > 0) : !(in.util > 0 && in.util <= 1)))
     throw std::invalid_argument(fmt::format("utilisation must be in (0, 1], got {}", in.util));
   if (in.micro_batch <= 0) throw std::invalid_argument("micro-batch must be positive");
-  if (in.seq < 0) throw std::invalid_argument("sequence length must be positive");
+  if (in.global_batch < 0) throw std::invalid_argument("global batch must be positive");
+  if (in.seq < 0) throw std::invalid_argument(fmt::format("sequence length must be positive, got {}", in.seq));
   if (in.sequence_parallel && in.layout.tp == 1)
     throw std::invalid_argument("sequence parallelism needs tp > 1 (it shards along the TP group)");
 }
@@ -49,6 +54,20 @@ TrainBudget train_budget(TrainBudgetInput in) {
                 ? models::train_flops(*in.model, {in.tokens, in.seq, in.causal_halving, in.recompute})
                 : params_only_flops(in.params_override, in.tokens);
   b.peak = in.device->peak_for(in.dtype.peak_key).value;
+  if (in.model && in.params_override <= 0)
+    b.step = train_step_time({.model = in.model, .device = in.device, .dtype = in.dtype, .seq = in.seq,
+                              .micro_batch = in.micro_batch, .tp = in.layout.tp, .pp = in.layout.pp,
+                              .recompute = in.recompute, .flash_attention = in.flash_attention,
+                              .causal_halving = in.causal_halving});
+  if (in.util_kind == UtilizationKind::Roofline) {
+    in.util_kind = UtilizationKind::Mfu;
+    in.util = b.step->roofline_mfu;
+    b.in = in;
+    b.util_from_roofline = true;
+  }
+  if (in.util_kind == UtilizationKind::Achieved && in.util > b.peak)
+    throw std::invalid_argument(fmt::format("achieved {:.4g} TFLOP/s per GPU exceeds the {} {} peak of {:.4g} TFLOP/s",
+                                            in.util / 1e12, in.device->name, in.dtype.peak_key, b.peak / 1e12));
 
   // MFU is quoted against useful (model) FLOPs; HFU and measured FLOP/s against
   // what the hardware executes, recomputation included.
@@ -70,9 +89,16 @@ TrainBudget train_budget(TrainBudgetInput in) {
   b.states = model_state_memory(stored, in.layout, in.bytes_per_param);
   if (in.model)
     b.activations = activation_memory(*in.model, {in.seq, in.micro_batch, in.layout.tp, in.sequence_parallel,
-                                                  in.recompute});
+                                                  in.recompute, in.flash_attention});
   b.bytes_per_gpu = b.states.total() + (b.activations ? b.activations->total : 0);
   b.fits = b.bytes_per_gpu <= in.device->hbm_bytes;
+  if (b.activations) {
+    const double per_sequence = b.activations->total / double(in.micro_batch);
+    const double free_bytes = in.device->hbm_bytes - b.states.total();
+    b.max_micro_batch = free_bytes > 0 ? int64_t(std::floor(free_bytes / per_sequence)) : 0;
+  }
+  if (in.global_batch > 0)
+    b.grad_accumulation = (in.global_batch + in.micro_batch * in.layout.dp - 1) / (in.micro_batch * in.layout.dp);
   return b;
 }
 

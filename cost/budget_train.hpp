@@ -4,6 +4,7 @@
 #include "cost/catalog.hpp"
 #include "cost/llm_dtype.hpp"
 #include "cost/memory.hpp"
+#include "cost/train_step.hpp"
 #include "models/model.hpp"
 #include "models/train_flops.hpp"
 
@@ -18,6 +19,7 @@ enum class UtilizationKind {
   Mfu,       // model FLOPs utilisation: model FLOPs / (G x peak x U)
   Hfu,       // hardware FLOPs utilisation: hardware FLOPs (with recompute) / (G x peak x U)
   Achieved,  // measured hardware FLOP/s per GPU, as Megatron reports it
+  Roofline,  // the MFU of the per-operator roofline step (cost/train_step): a bound
 };
 
 struct TrainBudgetInput {
@@ -34,6 +36,8 @@ struct TrainBudgetInput {
   bool sequence_parallel = false;
   int64_t seq = 0;                  // 0: the model's context
   int64_t micro_batch = 1;
+  int64_t global_batch = 0;         // sequences per optimizer step; 0: not given (no accumulation count)
+  bool flash_attention = false;     // activations without the s^2 scores (the CLI's default is on)
   bool causal_halving = false;
   Dtype dtype{"bf16", 2, "bf16"};
   double price_per_gpu_hour = 0;    // 0: the catalog's, if any
@@ -50,10 +54,17 @@ struct TrainBudget {
   double simple_flops = 0, simple_days = 0;
   double price = 0, cost_usd = 0;  // 0 price: unknown
   double energy_kwh = 0;      // G x TDP x time (an upper bound: GPUs only, at TDP)
+  std::optional<TrainStep> step;
+  bool util_from_roofline = false;  // the MFU used is step->roofline_mfu  // per micro-batch, per operator (needs a model)
   ModelStateMemory states;
   std::optional<ActivationMemory> activations;
   double bytes_per_gpu = 0;
   bool fits = false;
+  // Activations grow linearly in the micro-batch: the largest b whose activations
+  // fit beside the model states, and the gradient-accumulation steps it implies,
+  // ceil(global batch / (micro-batch x dp)) (0 when no global batch was given).
+  int64_t max_micro_batch = 0;
+  int64_t grad_accumulation = 0;
 };
 
 // Validates and computes; throws std::invalid_argument with a clear message.

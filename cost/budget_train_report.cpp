@@ -12,6 +12,7 @@ const char* util_name(UtilizationKind k) {
     case UtilizationKind::Mfu: return "MFU";
     case UtilizationKind::Hfu: return "HFU";
     case UtilizationKind::Achieved: return "achieved";
+    case UtilizationKind::Roofline: return "roofline MFU";
   }
   return "?";
 }
@@ -54,6 +55,29 @@ std::string flops_section(const TrainBudget& b, bool explain) {
   return o;
 }
 
+std::string step_section(const TrainBudget& b, bool explain) {
+  if (!b.step) return "";
+  const auto& st = *b.step;
+  const auto& in = b.in;
+  std::string o = fmt::format(
+      "\nRoofline step (one micro-batch of {} x {} tokens, per operator, tp {} pp {}{})\n", in.micro_batch, in.seq,
+      in.layout.tp, in.layout.pp, in.flash_attention ? ", fused kernels" : ", unfused");
+  o += fmt::format("  {:.4g} ms per micro-batch: {:.4g} ms compute-bound ops, {:.4g} ms memory-bound, {:.4g} ms "
+                   "all-reduces/sends (summed over stages, / pp)\n",
+                   st.time_s * 1e3, st.compute_s * 1e3 / in.layout.pp, st.memory_s * 1e3 / in.layout.pp,
+                   st.comm_s * 1e3 / in.layout.pp);
+  o += fmt::format("  MFU bound {:.1f}% = model FLOPs {:.4g} / (tp x pp x peak x step){}\n", 100 * st.roofline_mfu,
+                   st.model_flops, b.util_from_roofline ? " (used for the time below)" : "");
+  if (explain) {
+    StepTime view;
+    view.ops = st.ops;
+    for (const auto& op : st.ops) view.time_s += op.total_s();
+    o += step_table(view);
+    o += "    no pipeline bubble and no data-parallel gradient all-reduce in this step; see simt pipeline, simt ddp.\n";
+  }
+  return o;
+}
+
 std::string time_section(const TrainBudget& b, bool explain) {
   const auto& in = b.in;
   std::string o = "\nTime\n";
@@ -63,7 +87,7 @@ std::string time_section(const TrainBudget& b, bool explain) {
     o += fmt::format("  time = {} FLOPs / (G x achieved) = {:.4g} / ({} x {:.4g} FLOP/s) = {:.4g} s\n", basis,
                      b.counted_flops, in.gpus, in.util, b.time_s);
   else
-    o += fmt::format("  time = {} FLOPs / (G x peak x {}) = {:.4g} / ({} x {:.4g} x {}) = {:.4g} s\n", basis,
+    o += fmt::format("  time = {} FLOPs / (G x peak x {}) = {:.4g} / ({} x {:.4g} x {:.3g}) = {:.4g} s\n", basis,
                      util_name(in.util_kind), b.counted_flops, in.gpus, b.peak, in.util, b.time_s);
   o += fmt::format("  {:.4g} days, {:.4g} GPU-hours\n", b.days, b.gpu_hours);
   o += fmt::format("  {:.4g} days counting {} only ({:.4g} FLOPs; the attention term dropped)\n",
@@ -103,6 +127,12 @@ std::string memory_section(const TrainBudget& b, bool explain) {
     o += "  activations            not estimated (needs --model)\n";
   o += fmt::format("  {:<22} {:>24}   of {} HBM: {}\n", "total", gb_and_gib(b.bytes_per_gpu),
                    gb_and_gib(in.device->hbm_bytes), b.fits ? "fits" : "does NOT fit");
+  if (b.activations) {
+    o += fmt::format("  largest micro-batch that fits: {} (activations are linear in it)\n", b.max_micro_batch);
+    if (b.grad_accumulation > 0)
+      o += fmt::format("  gradient accumulation: {} steps = ceil(global batch {} / (micro-batch {} x dp {}))\n",
+                       b.grad_accumulation, in.global_batch, in.micro_batch, in.layout.dp);
+  }
   if (explain) {
     o += "    model states: mixed-precision Adam. 16 B/param = 2 weights + 2 grads + 12 (fp32 master,\n"
          "      momentum, variance) (Rajbhandari et al. 2020, Sec. 3.1, K = 12); 18 B/param keeps fp32\n"
@@ -110,10 +140,10 @@ std::string memory_section(const TrainBudget& b, bool explain) {
          "      shards the optimizer states over dp, 2 also gradients, 3 also weights.\n"
          "      Parameters are split evenly over tp x pp (an approximation for embeddings).\n";
     if (b.activations)
-      o += "    activations: Korthikanti et al. 2022 (arXiv:2205.05198), Table 2, 16-bit activations:\n"
-           "      34sbh + 5as^2b per layer; with 1F1B the first pipeline stage holds L layers' worth.\n"
-           "      Derived for GPT layers (MHA, 4h MLP); approximate for GQA/SwiGLU/MoE.\n      " +
-           b.activations->plugged + "\n";
+      o += "    activations: every tensor kept for backward, counted as Korthikanti et al. 2022\n"
+           "      (arXiv:2205.05198, Table 2) count a GPT layer (34sbh + 5as^2b), for this architecture:\n      " +
+           b.activations->breakdown + "\n      " + (in.flash_attention ? "FlashAttention: no s^2 term. " : "") +
+           "With 1F1B the first pipeline stage holds L layers' worth.\n      " + b.activations->plugged + "\n";
   }
   return o;
 }
@@ -124,11 +154,11 @@ std::string to_text(const TrainBudget& b, bool explain) {
   const auto& in = b.in;
   const std::string util = in.util_kind == UtilizationKind::Achieved
                                ? fmt::format("{:.4g} TFLOP/s per GPU achieved", in.util / 1e12)
-                               : fmt::format("{} {}", util_name(in.util_kind), in.util);
+                               : fmt::format("{} {:.3g}", util_name(in.util_kind), in.util);
   std::string o = fmt::format("budget train: {} on {} x {}, {:.4g} tokens, {}\n\n",
                               in.model ? in.model->name : fmt::format("{:.4g}-parameter model", in.params_override),
                               in.gpus, in.device->name, in.tokens, util);
-  o += flops_section(b, explain) + time_section(b, explain) + memory_section(b, explain);
+  o += flops_section(b, explain) + step_section(b, explain) + time_section(b, explain) + memory_section(b, explain);
   o += fmt::format(
       "\nConventions: utilisation is {} ({} FLOPs); attention {}; {} B/param; GB = 1e9 B, GiB = 2^30 B;\n"
       "dtype {} dense peak (no 2:4 sparsity).{}\n",
@@ -173,6 +203,14 @@ nlohmann::json to_json(const TrainBudget& b) {
   j["bytes_per_gpu"] = b.bytes_per_gpu;
   j["hbm_bytes"] = in.device->hbm_bytes;
   j["fits"] = b.fits;
+  if (b.step)
+    j["roofline_step"] = {{"time_s", b.step->time_s}, {"compute_s", b.step->compute_s},
+                          {"memory_s", b.step->memory_s}, {"comm_s", b.step->comm_s},
+                          {"model_flops", b.step->model_flops}, {"mfu", b.step->roofline_mfu},
+                          {"used_for_time", b.util_from_roofline}};
+  j["max_micro_batch"] = b.max_micro_batch;
+  j["grad_accumulation"] = b.grad_accumulation;
+  j["flash_attention"] = in.flash_attention;
   j["conventions"] = {{"causal_halving", in.causal_halving}, {"bytes", "GB = 1e9"}, {"dtype", in.dtype.name}};
   return j;
 }

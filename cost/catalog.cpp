@@ -1,7 +1,7 @@
 // Catalog lookup: the built-in file, $SIMT_CATALOG, and forgiving name matching.
 #include "cost/catalog.hpp"
 
-#include "cost/near_miss.hpp"
+#include "util/near_miss.hpp"
 
 #include <fmt/format.h>
 
@@ -15,7 +15,7 @@ const Sourced& DeviceSpec::peak_for(const std::string& precision) const {
   if (it != peak.end()) return it->second;
   std::vector<std::string> keys;
   for (auto& [k, v] : peak) keys.push_back(k);
-  throw std::runtime_error(fmt::format("device '{}' has no published {} peak; it has: {}", name,
+  throw std::invalid_argument(fmt::format("device '{}' has no published {} peak; it has: {}", name,
                                        precision, fmt::join(keys, ", ")));
 }
 
@@ -38,13 +38,25 @@ const Spec& lookup(const std::vector<Spec>& specs, const std::string& name, cons
   std::vector<std::string> names;
   for (const Spec& s : specs) names.push_back(s.name);
   if (auto i = find_name(name, names)) return specs[*i];
-  throw std::runtime_error(unknown_name_message(kind, name, names));
+  throw std::invalid_argument(unknown_name_message(kind, name, names));
 }
 
 }  // namespace
 
 const DeviceSpec& Catalog::device(const std::string& name) const {
   return lookup(devices_, name, "device");
+}
+
+const DeviceSpec& Catalog::accelerator(const std::string& name) const {
+  std::vector<const DeviceSpec*> all;
+  std::vector<std::string> names;
+  for (const auto* list : {&devices_, &tpus_})
+    for (const DeviceSpec& d : *list) {
+      all.push_back(&d);
+      names.push_back(d.name);
+    }
+  if (auto i = find_name(name, names)) return *all[*i];
+  throw std::runtime_error(unknown_name_message("device", name, names));
 }
 
 const LinkSpec& Catalog::link(const std::string& name) const { return lookup(links_, name, "link"); }

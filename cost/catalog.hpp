@@ -83,6 +83,10 @@ class Catalog {
   // otherwise throws "unknown device 'H10'; did you mean 'H100-SXM'?".
   const DeviceSpec& device(const std::string& name) const;
   const LinkSpec& link(const std::string& name) const;
+  // A GPU or a TPU chip (the "tpus" array: no SIMT fields), for the LLM cost
+  // model; the same name matching and near-miss message as device().
+  const DeviceSpec& accelerator(const std::string& name) const;
+  const std::vector<DeviceSpec>& tpus() const { return tpus_; }
   const std::vector<DeviceSpec>& devices() const { return devices_; }
   const std::vector<LinkSpec>& links() const { return links_; }
   const std::string& origin() const { return origin_; }
@@ -91,6 +95,7 @@ class Catalog {
   std::string origin_;
   std::vector<DeviceSpec> devices_;
   std::vector<LinkSpec> links_;
+  std::vector<DeviceSpec> tpus_;
 };
 
 }  // namespace simt::cost

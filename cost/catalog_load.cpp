@@ -166,6 +166,26 @@ DeviceSpec read_device(const EntryReader& r) {
   return d;
 }
 
+// A TPU chip: no SIMT fields (warps, shared memory), only what the LLM cost
+// model needs; `arch` is "TPU" so SIMT commands can refuse it.
+DeviceSpec read_tpu(const EntryReader& r) {
+  DeviceSpec d;
+  d.name = r.text("name");
+  d.full_name = r.text("full_name");
+  d.arch = r.text("arch");
+  if (d.arch != "TPU") r.fail("arch", "expected \"TPU\" in the tpus array");
+  auto num = [&](const char* key, double scale, bool nullable = false) {
+    return keep(d.fields, key, r.number(key, scale, nullable), scale);
+  };
+  d.hbm_bytes = num("memory_gib", GiB);
+  d.hbm_bandwidth = num("memory_bandwidth_gbs", 1e9);
+  num("ici_bandwidth_gbs", 1e9);
+  d.tdp_watts = num("tdp_w", 1, true);
+  if (r.entry().contains("price_per_hour_usd")) d.price_per_hour_usd = num("price_per_hour_usd", 1, true);
+  read_peaks(r, d);
+  return d;
+}
+
 LinkSpec read_link(const EntryReader& r) {
   LinkSpec l;
   l.name = r.text("name");
@@ -221,6 +241,7 @@ Catalog Catalog::parse(const std::string& text, const std::string& origin) {
   c.origin_ = origin;
   c.devices_ = read_array<DeviceSpec>(root, origin, "devices", "device", sources, read_device);
   c.links_ = read_array<LinkSpec>(root, origin, "links", "link", sources, read_link);
+  if (root.contains("tpus")) c.tpus_ = read_array<DeviceSpec>(root, origin, "tpus", "TPU", sources, read_tpu);
   return c;
 }
 

@@ -4,7 +4,7 @@
 
 namespace simt::cost {
 
-KvCacheSize kv_cache_size(const models::ModelConfig& m, int bytes_per_element) {
+KvCacheSize kv_cache_size(const models::ModelConfig& m, double bytes_per_element) {
   KvCacheSize k;
   if (m.is_mla()) {
     k.elements_per_token_per_layer = double(m.mla.kv_lora_rank + m.mla.qk_rope_dim);
@@ -17,6 +17,11 @@ KvCacheSize kv_cache_size(const models::ModelConfig& m, int bytes_per_element) {
   }
   k.bytes_per_token = k.elements_per_token_per_layer * m.layers * bytes_per_element;
   return k;
+}
+
+double kv_replication(const models::ModelConfig& m, int tp) {
+  if (m.is_mla()) return tp;
+  return m.kv_heads < tp ? double(tp) / double(m.kv_heads) : 1.0;
 }
 
 }  // namespace simt::cost

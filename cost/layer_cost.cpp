@@ -1,10 +1,12 @@
 #include "cost/layer_cost.hpp"
 
+#include "cost/step_time.hpp"
+
 namespace simt::cost {
 
 namespace {
 OpCost price(const models::Op& op, const DeviceSpec& device, const Dtype& dtype) {
-  OpCost c{op, op.kind == models::OpKind::Matmul ? dtype.peak_key : "fp32", 0, 0, "fused"};
+  OpCost c{op, op.kind == models::OpKind::Matmul ? dtype.peak_key : elementwise_peak_key(device), 0, 0, "fused"};
   if (op.flops == 0 && op.bytes == 0) return c;  // folded into a neighbour's epilogue
   if (op.bytes == 0) {
     // Work done in registers of another kernel: it costs FLOPs, never traffic.

@@ -40,16 +40,24 @@ struct ActivationInput {
   int tp = 1;              // t
   bool sequence_parallel = false;
   models::Recompute recompute = models::Recompute::None;
+  // FlashAttention keeps only the output and a log-sum-exp per row, not the s x s
+  // scores (Dao et al. 2022); false: the scores, softmax and dropout as in Korthikanti.
+  bool flash_attention = false;
 };
 
 struct ActivationMemory {
   double per_layer = 0;    // bytes
   double total = 0;        // per GPU: L layers' worth (see .cpp)
-  std::string formula;     // the Korthikanti expression used, symbolic
+  std::string formula;     // the expression used, symbolic
   std::string plugged;     // with the numbers in
+  std::string breakdown;   // per-layer tensors, "Q 2sbh ..." (cost/activations.cpp)
 };
 
-// Korthikanti et al. 2022, Table 2 (16-bit activations, dropout masks 1 byte).
+// Every tensor a layer keeps for its backward pass, for this architecture
+// (GQA's smaller K and V, SwiGLU's three MLP tensors, MoE's k routed copies, MLA's
+// latents, dropout masks only for models trained with dropout); for a GPT layer
+// without FlashAttention it is exactly Korthikanti et al. 2022, Table 2
+// (16-bit activations, 1-byte dropout masks). See cost/activations.cpp.
 ActivationMemory activation_memory(const models::ModelConfig& m, const ActivationInput& in);
 
 }  // namespace simt::cost

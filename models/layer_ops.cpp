@@ -30,16 +30,18 @@ constexpr double kFlashBackwardRatio = 2.5;
 struct Builder {
   const ModelConfig& m;
   LayerShape s;
-  double e;            // bytes per element
+  double e;            // bytes per activation element
+  double ew;           // bytes per weight element
+  double ekv;          // bytes per K/V element
   std::vector<Op> ops;
 
   // X[M,K] * W[K,N] with `weight_elems` weight elements read (all of K*N for a
   // dense layer; only the touched experts for MoE).
   void matmul(const std::string& name, double M, double K, double N, double weight_elems,
               const std::string& note) {
-    Op f{name, "fwd", OpKind::Matmul, 2 * M * K * N, e * (M * K + weight_elems + M * N), note};
-    Op b{name, "bwd", OpKind::Matmul, 4 * M * K * N,
-         e * (M * N + weight_elems + M * K + M * K + weight_elems), "dX = dY W^T, dW = X^T dY"};
+    Op f{name, "fwd", OpKind::Matmul, 2 * M * K * N, e * (M * K + M * N) + ew * weight_elems, note};
+    Op b{name, "bwd", OpKind::Matmul, 4 * M * K * N, e * (M * N + M * K + M * K) + ew * 2 * weight_elems,
+         "dX = dY W^T, dW = X^T dY"};
     push(f, b);
   }
   void matmul(const std::string& name, double M, double K, double N, const std::string& note) {
@@ -103,20 +105,20 @@ void add_attention_core(Builder& b, double heads, double dk, double dv, double k
   if (s.fused) {
     const double kv_read = kv_shared_read ? k_elems : k_elems + v_elems;
     Op f{"flash_attention", "fwd", OpKind::Matmul, qk_flops + av_flops + cf * kSoftmaxFlops * score_elems,
-         b.e * (q_elems + kv_read + o_elems), "QK^T, softmax, PV in one kernel; S, P never reach HBM" + half};
+         b.e * (q_elems + o_elems) + b.ekv * kv_read, "QK^T, softmax, PV in one kernel; S, P never reach HBM" + half};
     Op bw{"flash_attention", "bwd", OpKind::Matmul, kFlashBackwardRatio * (qk_flops + av_flops),
-          b.e * (2 * q_elems + 2 * kv_read + 2 * o_elems),
+          b.e * (2 * q_elems + 2 * o_elems) + b.ekv * 2 * kv_read,
           "recomputes S, P; reads Q K V O dO, writes dQ dK dV"};
     b.push(f, bw);
     return;
   }
-  Op f1{"qk_scores", "fwd", OpKind::Matmul, qk_flops, b.e * (q_elems + k_elems + score_elems),
+  Op f1{"qk_scores", "fwd", OpKind::Matmul, qk_flops, b.e * (q_elems + score_elems) + b.ekv * k_elems,
         "S = Q K^T written to HBM" + half};
   Op b1{"qk_scores", "bwd", OpKind::Matmul, 2 * qk_flops, b.e * (score_elems + q_elems + k_elems + q_elems + k_elems),
         "dQ = dS K, dK = dS^T Q"};
   b.push(f1, b1);
   b.elementwise("softmax", score_elems, cf * kSoftmaxFlops, 3, 1, "unfused: max, sum, normalise passes");
-  Op f2{"attn_v", "fwd", OpKind::Matmul, av_flops, b.e * (score_elems + v_elems + o_elems), "O = P V" + half};
+  Op f2{"attn_v", "fwd", OpKind::Matmul, av_flops, b.e * (score_elems + o_elems) + b.ekv * v_elems, "O = P V" + half};
   Op b2{"attn_v", "bwd", OpKind::Matmul, 2 * av_flops, b.e * (o_elems + score_elems + v_elems + score_elems + v_elems),
         "dP = dO V^T, dV = P^T dO"};
   b.push(f2, b2);
@@ -202,7 +204,8 @@ void add_moe(Builder& b) {
 void validate(const ModelConfig& m, const LayerShape& s) {
   if (s.batch <= 0) throw std::invalid_argument(fmt::format("batch must be positive, got {}", s.batch));
   if (s.seq <= 0) throw std::invalid_argument(fmt::format("sequence length must be positive, got {}", s.seq));
-  if (s.bytes_per_element <= 0) throw std::invalid_argument("bytes per element must be positive");
+  if (s.bytes_per_element <= 0 || s.weight_bytes < 0 || s.kv_bytes < 0)
+    throw std::invalid_argument("bytes per element must be positive");
   if (s.layer_index >= m.layers)
     throw std::invalid_argument(fmt::format("layer index {} out of range: {} has {} layers", s.layer_index, m.name, m.layers));
 }
@@ -232,7 +235,8 @@ int resolve_layer_index(const ModelConfig& m, const LayerShape& s) {
 
 std::vector<Op> layer_ops(const ModelConfig& m, const LayerShape& shape) {
   validate(m, shape);
-  Builder b{m, shape, double(shape.bytes_per_element), {}, {}};
+  const double e = shape.bytes_per_element;
+  Builder b{m, shape, e, shape.weight_bytes > 0 ? shape.weight_bytes : e, shape.kv_bytes > 0 ? shape.kv_bytes : e, {}, {}};
   add_norm(b, "attn_norm", m.d_model);
   if (m.is_mla()) add_mla_attention(b);
   else add_standard_attention(b);

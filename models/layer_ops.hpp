@@ -33,7 +33,9 @@ struct LayerShape {
   int64_t seq = 1;
   bool fused = false;          // FlashAttention, fused norms/softmax, GEMM epilogues
   bool causal_halving = false; // count only the unmasked half of QK^T and attn*V
-  int bytes_per_element = 2;   // activations and weights (bf16 = 2)
+  int bytes_per_element = 2;   // activations (and weights and KV unless given below; bf16 = 2)
+  double weight_bytes = 0;     // per weight element (int4 with scales: 0.53); 0 = bytes_per_element
+  double kv_bytes = 0;         // per K/V element read by attention (fp8 KV: 1); 0 = bytes_per_element
   int layer_index = -1;        // -1: the first MoE layer for MoE models, else layer 0
 };
 

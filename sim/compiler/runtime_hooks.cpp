@@ -76,6 +76,23 @@ std::uint64_t __simt_collective_at(int kind, std::uint32_t mask, std::uint64_t v
   return simt::warp_collective(simt::Collective(kind), mask, value, arg, width, site);
 }
 
+// The C library's assert, as the pass redirects it from compiled code: a library
+// loaded by Python's ctypes would otherwise reach libc's __assert_fail, loaded
+// first, and abort the interpreter. In a kernel the launch fails with
+// cudaErrorAssert; on the host it aborts as usual.
+void __simt_assert_fail(const char* expr, const char* file, unsigned line, const char* function) {
+  simt::ThreadState* t = simt::current_thread();
+  if (!t) {
+    std::fprintf(stderr, "%s:%u: %s: Assertion `%s' failed.\n", file, line, function, expr);
+    std::abort();
+  }
+  simt::Diagnostic d = t->block->make_diag(simt::DiagKind::DeviceAssert,
+                                           fmt::format("device assertion `{}` failed", expr), t, nullptr);
+  d.location = fmt::format("{}:{}", file, line);
+  t->block->fail(std::move(d));
+  simt::abandon_thread(t);
+}
+
 }  // extern "C"
 
 int __simt_barrier_result() { return simt::t_thread->block->barrier_result; }

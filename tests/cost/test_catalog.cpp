@@ -2,7 +2,7 @@
 // entries are rejected with a message naming file, entry and field, and unknown
 // names get a near-miss suggestion.
 #include "cost/catalog.hpp"
-#include "cost/near_miss.hpp"
+#include "util/near_miss.hpp"
 
 #include <doctest/doctest.h>
 
@@ -155,9 +155,43 @@ TEST_CASE("unknown names get a near-miss suggestion") {
 TEST_CASE("near_misses ranks prefixes before typos") {
   std::vector<std::string> names = {"gpt2-small", "gpt2-medium", "llama3-8b", "llama3-70b"};
   // One edit from both llama3 names: both offered, nothing else.
-  auto near = near_misses("llama3-7b", names);
+  auto near = simt::near_misses("llama3-7b", names);
   CHECK(near == std::vector<std::string>{"llama3-8b", "llama3-70b"});
-  CHECK(near_misses("gpt2-smal", names) == std::vector<std::string>{"gpt2-small"});
-  CHECK(near_misses("gpt2", names).size() == 2);
-  CHECK(near_misses("zzzzzzzz", names).empty());
+  CHECK(simt::near_misses("gpt2-smal", names) == std::vector<std::string>{"gpt2-small"});
+  CHECK(simt::near_misses("gpt2", names).size() == 2);
+  CHECK(simt::near_misses("zzzzzzzz", names).empty());
+}
+
+TEST_CASE("TPUs beside GPUs: published per-chip figures, usable by the LLM cost model only") {
+  const auto& cat = Catalog::builtin();
+  // Google Cloud TPU pages (cloud.google.com/tpu/docs/v5e, v5p, v6e, tpu7x), key specifications.
+  const auto& v5e = cat.accelerator("TPU-v5e");
+  CHECK(v5e.peak_for("bf16").value == 197e12);
+  CHECK(v5e.hbm_bandwidth == 819e9);
+  CHECK(cat.accelerator("TPU-v5p").peak_for("bf16").value == 459e12);
+  CHECK(cat.accelerator("TPU-v6e").hbm_bandwidth == 1638e9);
+  const auto& ironwood = cat.accelerator("tpu7x");
+  CHECK(ironwood.peak_for("fp8").value == 2 * ironwood.peak_for("bf16").value);
+  CHECK(ironwood.hbm_bytes == 192.0 * (1ull << 30));
+  // Not SIMT devices: the simulator's lookup does not return them.
+  CHECK_THROWS(cat.device("TPU-v5e"));
+  CHECK(cat.accelerator("H100-SXM").name == "H100-SXM");
+  CHECK_THROWS_WITH(cat.accelerator("TPU-v9"), doctest::Contains("did you mean"));
+}
+
+TEST_CASE("GPU-hour prices are catalog data with a dated source") {
+  const auto& cat = Catalog::builtin();
+  int priced = 0;
+  for (const auto* list : {&cat.devices(), &cat.tpus()})
+    for (const auto& d : *list) {
+      if (d.price_per_hour_usd == 0) continue;
+      ++priced;
+      const auto& f = d.fields.at("price_per_hour_usd");
+      INFO(d.name);
+      CHECK(d.price_per_hour_usd > 0.1);
+      CHECK(d.price_per_hour_usd < 100);
+      CHECK(f.source.find("http") != std::string::npos);
+      CHECK(f.note.find("20") != std::string::npos);  // a year: prices are dated
+    }
+  CHECK(priced >= 6);
 }

@@ -103,3 +103,59 @@ TEST_CASE("bad sizes and batches that do not fit exit non-zero with a message") 
   const Run fit = simt(bad[0]);
   CHECK(fit.out.find("largest batch that fits is 57") != std::string::npos);
 }
+
+TEST_CASE("issue 12's impossible inputs are refused, each naming its constraint") {
+  const std::pair<std::string, std::string> cases[] = {
+      {"budget train --model llama3-8b --tokens 1e9 --gpus 64 --pp 64 --device H100-SXM --mfu 0.4", "layers % pp"},
+      {"budget train --model llama3-8b --tokens 1e9 --gpus 3 --tp 3 --device H100-SXM --mfu 0.4", "heads % tp"},
+      {"budget serve --model llama3-8b --device H100-SXM --gpus 3 --context 1024", "heads % tp"},
+      {"budget train --model llama3-8b --tokens 1e9 --gpus 12 --tp 8 --device H100-SXM --mfu 0.4", "tp x pp x dp"},
+      {"budget train --model llama3-8b --tokens 1e9 --gpus 2000000000 --device H100-SXM --mfu 0.4",
+       "beyond any cluster"},
+      {"budget train --model llama3-8b --tokens 1e9 --gpus 8 --device H100-SXM --mfu 0.4 --seq 0", "--seq must be"},
+      {"budget train --model llama3-8b --tokens 1e9 --gpus 8 --device H100-SXM --mfu 0.4 --price-per-gpu-hour -2",
+       "--price-per-gpu-hour"},
+      {"budget serve --model llama3-8b --device H100-SXM --context 1024 --price-per-gpu-hour -2", "price"},
+      {"budget train --model llama3-8b --tokens nan --gpus 8 --device H100-SXM --mfu 0.4", "tokens"},
+      {"budget train --model llama3-8b --tokens 1e9 --gpus 8 --device H100-SXM --achieved-tflops 5000",
+       "exceeds"},
+      {"budget serve --model llama3-8b --device A100-80GB-SXM --context 1024 --dtype fp8", "no published fp8"},
+      {"budget serve --model llama3-8b --device H100-SXM --context 1024 --activations int4", "int4"},
+      {"serve-sim --model llama3-8b --device H100-SXM --requests 5 --prefix-hit 1.5", "prefix hit rate"},
+      {"budget finetune --model llama3-8b --rank 0 --method lora", "rank"},
+  };
+  for (const auto& [args, constraint] : cases) {
+    const Run r = simt(args);
+    INFO(args << "\n" << r.out);
+    CHECK(r.status != 0);
+    CHECK(r.out.find(constraint) != std::string::npos);
+  }
+}
+
+TEST_CASE("budget serve: the decode step is the sum of its operators, with TP all-reduces") {
+  const auto s = json_of("budget serve --model llama3-8b --device A100-80GB-SXM --batch 256 --context 512");
+  double sum = 0;
+  for (const auto& op : s["decode_ops"]) sum += op["count"].get<double>() * op["time_s"].get<double>();
+  CHECK(s["decode_step_s"].get<double>() == doctest::Approx(sum));
+  CHECK(s["decode_step_s"].get<double>() > s["decode_aggregate_s"].get<double>());
+  const auto tp = json_of("budget serve --model llama3-70b --device H100-SXM --gpus 8 --context 1024");
+  CHECK(tp["tp"] == 8);
+  CHECK(tp["decode_comm_s"].get<double>() > 0);
+  const auto w4 = json_of("budget serve --model llama3-70b --device H100-SXM --gpus 2 --context 1024 --weights int4");
+  CHECK(w4["weights_precision"] == "int4");
+  CHECK(w4["weights_bytes"].get<double>() < 0.3 * 2 * 70.5e9);
+}
+
+TEST_CASE("budget train without a utilisation uses the roofline step's MFU; finetune and serve-sim run") {
+  const auto t = json_of("budget train --model llama3-8b --tokens 1e12 --gpus 64 --tp 8 --device H100-SXM --seq 4096");
+  CHECK(t["roofline_step"]["used_for_time"] == true);
+  const double mfu = t["roofline_step"]["mfu"].get<double>();
+  CHECK(mfu > 0);
+  CHECK(mfu < 1);
+  const auto f = json_of("budget finetune --model llama3-8b");
+  CHECK(f["methods"].size() == 3);
+  const auto sim = json_of("serve-sim --model llama3-8b --device H100-SXM --requests 50 --rate 5");
+  CHECK(sim["requests"] == 50);
+  const auto cmp = json_of("serve-sim --model llama3-8b --device H100-SXM --requests 50 --rate 5 --compare");
+  CHECK(cmp.size() == 4);
+}

@@ -70,3 +70,27 @@ TEST_CASE("bad memory inputs") {
   CHECK_THROWS_AS(model_state_memory(1e9, {.tp = 0}, 16), std::invalid_argument);
   CHECK_THROWS_AS(activation_memory(models::find_model("gpt2-small"), {.seq = 0}), std::invalid_argument);
 }
+
+TEST_CASE("activations per architecture: GQA, SwiGLU, no dropout, FlashAttention") {
+  // Llama-3 8B (h 4096, 32 heads, 8 KV heads of 128, SwiGLU 14336, no dropout), s 4096, b 1:
+  // norm/block inputs 8sbh + Q 2sbh + K,V 1sbh + out 2sbh + SwiGLU 3 x 2 x 3.5sbh = 34sbh
+  // with FlashAttention's log-sum-exp on top; the GPT formula sbh(34 + 5as/h) gives 194sbh.
+  const auto& m = models::find_model("llama3-8b");
+  const double sbh = 4096.0 * 4096;
+  ActivationInput in{.seq = 4096, .micro_batch = 1};
+  in.flash_attention = true;
+  const auto flash = activation_memory(m, in);
+  CHECK(flash.per_layer == doctest::Approx(34 * sbh + 4.0 * 32 * 4096));
+  in.flash_attention = false;
+  const auto standard = activation_memory(m, in);
+  CHECK(standard.per_layer == doctest::Approx(34 * sbh + 2.0 * 32 * 4096 * 4096));  // softmax only: no dropout
+  // Selective recomputation and FlashAttention both remove the s^2 term.
+  in.recompute = models::Recompute::Selective;
+  CHECK(activation_memory(m, in).per_layer == doctest::Approx(34 * sbh));
+  // MoE: each token's routed copies add up (Mixtral: same attention as Llama-3 8B, top-2 of
+  // 8 experts of width 14336): 13sbh + 2 routed inputs 4sbh + 2 x 21sbh + fp32 router logits 4 x 8 B/token.
+  const auto& mix = models::find_model("mixtral-8x7b");
+  ActivationInput mi{.seq = 4096, .micro_batch = 1};
+  mi.flash_attention = true;
+  CHECK(activation_memory(mix, mi).per_layer == doctest::Approx((59 + 32.0 / 4096) * sbh + 4.0 * 32 * 4096));
+}

@@ -181,7 +181,7 @@ TEST_CASE("simt cc -o never overwrites its input") {
   std::ofstream(src) << "int main() { return 0; }\n";
   Run r = run(std::string(SIMT_BIN) + " cc --frontend=clang " + src + " -o " + src + " 2>&1");
   CHECK(r.status != 0);
-  CHECK(r.out.find("refusing to overwrite") != std::string::npos);
+  CHECK(r.out.find("would overwrite the input file") != std::string::npos);
   CHECK(read(src) == "int main() { return 0; }\n");
   std::remove(src.c_str());
 }
@@ -212,4 +212,26 @@ TEST_CASE("__constant__ data: cudaMemcpyToSymbol, reads not counted as global lo
   CHECK(metric(e.launches[0], kLdReq) == 0);
   CHECK(metric(e.launches[0], kStReq) == 1);
   CHECK(metric(e.launches[0], kFmul) == 32);
+}
+
+TEST_CASE("llm.c-style set-up: cuBLAS handles, a user cudaCheck, managed memory, 128-bit packed accesses") {
+  Exec e = exec(kTests + "llmc_style.cu");
+  CHECK(e.run.status == 0);
+  CHECK(e.run.out == "sms>0 1, major 9, out[4095] = 2047.5\n");
+  REQUIRE(e.launches.size() == 1);
+  CHECK(metric(e.launches[0], kLdReq) == 32);   // one 16-byte load per thread (LDG.128): 32 warps
+  CHECK(metric(e.launches[0], kLdSec) == 512);  // 512 bytes = 16 sectors per request
+  CHECK(metric(e.launches[0], kStReq) == 32);
+  CHECK(metric(e.launches[0], kFmul) == 4096);
+}
+
+TEST_CASE("a device assert in a ctypes-loaded library fails the launch, not the Python process") {
+  std::string lib = temp("assert_lib.so");
+  Run b = run(std::string(SIMT_BIN) + " cc --shared " + kTests + "assert_lib.cu -o " + lib + " 2>&1");
+  REQUIRE(b.status == 0);
+  Run r = run("/usr/bin/python3 -c \"import ctypes; l = ctypes.CDLL('" + lib +
+              "'); print('code', l.run_assert()); print('alive')\" 2>/dev/null");
+  CHECK(r.status == 0);
+  CHECK(r.out == "code 710\nalive\n");
+  std::remove(lib.c_str());
 }

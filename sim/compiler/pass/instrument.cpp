@@ -81,6 +81,7 @@ class Instrumenter {
   // Calls of __simt_site_NAME(args) in simtlab's headers become
   // __simt_NAME_at(args, site): barriers, collectives and atomics learn their site.
   void bind_marked_calls(Function& f);
+  void redirect_assert(Function& f);
   void finish() { sites_.emit_registration(); }
   std::size_t sites() const { return sites_.size(); }
 
@@ -133,12 +134,22 @@ void Instrumenter::instrument(Instruction& i) {
     return range(i, ms->getRawDest(), ms->getLength(), ms->getDestAlign().valueOrOne().value(), Store);
 }
 
+// assert() calls the C library's __assert_fail, which the first-loaded libc would
+// answer in a ctypes-loaded library (abort); simtlab's copy fails the launch.
+void Instrumenter::redirect_assert(Function& f) {
+  for (Instruction& i : instructions(f))
+    if (auto* call = dyn_cast<CallInst>(&i))
+      if (Function* callee = call->getCalledFunction(); callee && callee->getName() == "__assert_fail")
+        call->setCalledFunction(m_.getOrInsertFunction("__simt_assert_fail", callee->getFunctionType()));
+}
+
 void Instrumenter::bind_marked_calls(Function& f) {
   std::vector<CallInst*> marked;
   for (Instruction& i : instructions(f))
     if (auto* call = dyn_cast<CallInst>(&i))
       if (Function* callee = call->getCalledFunction(); callee && callee->getName().startswith("__simt_site_"))
         marked.push_back(call);
+  redirect_assert(f);
   for (CallInst* call : marked) {
     Function* marker = call->getCalledFunction();
     std::string name = "__simt_" + marker->getName().drop_front(12).str() + "_at";
