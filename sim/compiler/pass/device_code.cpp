@@ -61,11 +61,14 @@ std::set<Function*> device_functions(const Annotated& marked, const RuntimeFiles
   while (!work.empty()) {
     Function* f = work.back();
     work.pop_back();
+    // Called functions, and functions whose address device code takes (function
+    // pointers, e.g. a reduction passed to a helper): either may run on a thread.
     for (Instruction& i : instructions(*f)) {
-      auto* call = dyn_cast<CallBase>(&i);
-      Function* callee = call ? call->getCalledFunction() : nullptr;
-      if (!callee || callee->isDeclaration() || is_runtime_function(*callee, runtime)) continue;
-      if (seen.insert(callee).second) work.push_back(callee);
+      for (Value* op : i.operands()) {
+        auto* callee = dyn_cast<Function>(op->stripPointerCasts());
+        if (!callee || callee->isDeclaration() || is_runtime_function(*callee, runtime)) continue;
+        if (seen.insert(callee).second) work.push_back(callee);
+      }
     }
   }
   return seen;
