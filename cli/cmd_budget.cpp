@@ -100,8 +100,8 @@ void add_train(CLI::App& budget) {
 }
 
 struct ServeFlags {
-  std::string model, device, dtype = "bf16", weights, activations, kv, link;
-  int gpus = 1, tp = 0, pp = 1, int4_group = 128;
+  std::string model, device, dtype = "bf16", weights, activations, kv, link, inter_link;
+  int gpus = 1, tp = 0, pp = 1, int4_group = 128, gpus_per_node = 8;
   int64_t batch = 1, context = 0;
   double memory_fraction = 0.9, price = 0;
   bool json = false, explain = false;
@@ -130,7 +130,9 @@ cost::ServeBudgetInput serve_input(const ServeFlags& f, bool gpus_given) {
   in.context = f.context;
   in.precisions = serve_precisions(f);
   in.memory_fraction = f.memory_fraction;
-  if (!f.link.empty()) in.link = &cost::Catalog::builtin().link(f.link);
+  if (!f.link.empty()) in.topology.intra = &cost::Catalog::builtin().link(f.link);
+  if (!f.inter_link.empty()) in.topology.inter = &cost::Catalog::builtin().link(f.inter_link);
+  in.topology.gpus_per_node = f.gpus_per_node;
   in.price_per_gpu_hour = f.price;
   return in;
 }
@@ -151,7 +153,10 @@ void add_serve(CLI::App& budget) {
   c->add_option("--kv", f->kv, "KV-cache precision: int8, fp8, bf16, fp16, fp32");
   c->add_option("--int4-group", f->int4_group, "int4 weights per fp16 scale + zero")->capture_default_str();
   c->add_option("--memory-fraction", f->memory_fraction, "fraction of HBM for weights + KV")->capture_default_str();
-  c->add_option("--link", f->link, "link between the GPUs (simt links; default: the device's NVLink or PCIe)");
+  c->add_option("--link", f->link, "link inside a server (simt links; default: the device's NVLink or PCIe)");
+  c->add_option("--inter-link", f->inter_link, "link between servers (default: IB-NDR for Hopper/Blackwell, else IB-HDR)");
+  c->add_option("--gpus-per-node", f->gpus_per_node, "GPUs per server: groups larger than this cross the network")
+      ->capture_default_str();
   c->add_option("--price-per-gpu-hour", f->price, "USD per GPU-hour, for $ per million tokens");
   c->add_flag("--json", f->json, "print JSON");
   c->add_flag("--explain", f->explain, "per-operator table with each operator's binding term");

@@ -39,7 +39,7 @@ DecodePoint summarise(const StepTime& st, int64_t batch, int dp) {
 
 StepTime step(const ServeBudget& b, models::Phase phase, int64_t batch) {
   return step_time({.model = b.in.model, .device = b.in.device, .phase = phase, .batch = batch, .seq = b.in.context,
-                    .precisions = b.precisions, .tp = b.tp, .pp = b.pp, .link = b.in.link});
+                    .precisions = b.precisions, .tp = b.tp, .pp = b.pp, .topology = b.in.topology});
 }
 
 void size_memory(ServeBudget& b) {

@@ -23,7 +23,8 @@ std::string layout_line(const ServeBudget& b) {
 std::string step_summary(const StepTime& s) {
   std::string o = fmt::format("{:.4g} ms = sum of operators: {:.4g} ms in compute-bound ops, {:.4g} ms memory-bound",
                               s.time_s * 1e3, s.compute_s * 1e3, s.memory_s * 1e3);
-  if (s.comm_s > 0) o += fmt::format(", {:.4g} ms on {} ({:.0f}%)", s.comm_s * 1e3, s.link, 100 * s.comm_s / s.time_s);
+  if (s.comm_s > 0)
+    o += fmt::format(", {:.4g} ms communicating ({:.0f}%: {})", s.comm_s * 1e3, 100 * s.comm_s / s.time_s, s.link);
   o += fmt::format("\n    (aggregate bound max(FLOPs/peak, bytes/BW) = {:.4g} ms, {}-bound: it assumes every kernel "
                    "overlaps every other)\n",
                    s.aggregate_s * 1e3, s.aggregate_bound);

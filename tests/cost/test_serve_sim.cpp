@@ -56,8 +56,11 @@ TEST_CASE("one request alone: TTFT is its prefill step, TPOT its decode step (sa
   in.trace = {{0, 0.0, 1024, 65}};
   const auto r = simulate_serving(in);
   REQUIRE(r.requests.size() == 1);
-  const StepInput base{.model = in.model, .device = in.device, .phase = models::Phase::Prefill, .batch = 1,
-                       .seq = 1024};
+  StepInput base;
+  base.model = in.model;
+  base.device = in.device;
+  base.phase = models::Phase::Prefill;
+  base.seq = 1024;
   CHECK(r.requests[0].ttft() == doctest::Approx(step_time(base).time_s).epsilon(0.02));
   StepInput decode = base;
   decode.phase = models::Phase::Decode;
