@@ -176,3 +176,21 @@ TEST_CASE("two tiers: a TP group larger than a server all-reduces across the net
   in.tp = 8;
   CHECK(tp16.comm_s > step_time(in).comm_s);
 }
+
+TEST_CASE("the roofline MFU bounds what Megatron-LM achieved for GPT-3 175B") {
+  // Narayanan et al. 2021 (arXiv:2104.04473), Table 1 / sec. 5.1: 175B on 1024 A100s,
+  // tp 8, pp 16, full recomputation, 140 TFLOP/s per GPU of hardware FLOPs (recompute
+  // included) against a 312 TFLOP/s peak. Their MFU is that times model / hardware FLOPs.
+  TrainStepInput in;
+  in.model = &models::find_model("gpt3-175b");
+  in.device = &Catalog::builtin().device("A100-80GB-SXM");
+  in.tp = 8;
+  in.pp = 16;
+  in.recompute = models::Recompute::Full;
+  const TrainStep st = train_step_time(in);
+  const auto f = models::train_flops(*in.model, {2048, 2048, false, models::Recompute::Full});
+  const double achieved_mfu = 140.0 / 312.0 * f.model_flops / f.hardware_flops;
+  CHECK(achieved_mfu == doctest::Approx(0.337).epsilon(0.01));
+  CHECK(st.roofline_mfu > achieved_mfu);  // a bound must not be beaten by a real run
+  CHECK(st.roofline_mfu < 0.75);          // recomputation alone costs a quarter
+}
