@@ -83,7 +83,8 @@ struct Sim {
     waiting.push_front(victim);
   }
 
-  // Every decoding sequence needs room for one more token; the newest yield.
+  // Every decoding sequence needs room for one more token. When the pool is full
+  // the newest running sequence is preempted, possibly this one.
   void make_room_for_decodes() {
     for (size_t i = 0; i < running.size(); ++i) {
       Seq* s = running[i];
@@ -91,7 +92,7 @@ struct Sim {
       while (!pool.reserve_for(*s, s->kv_tokens + 1)) {
         Seq* victim = running.back();
         preempt(victim);
-        if (victim == s) { --i; break; }
+        if (victim == s) break;  // s was the newest: it left the batch and the loop ends
       }
     }
   }

@@ -125,3 +125,15 @@ TEST_CASE("serve-sim refuses what cannot run") {
   in.tp = 3;
   CHECK_THROWS_WITH_AS(simulate_serving(in), doctest::Contains("heads % tp"), std::invalid_argument);
 }
+
+TEST_CASE("a pool too small for the offered load preempts and still finishes every request") {
+  ServeSimInput in = llama_on_a100(300, 1e9);  // everything arrives at once
+  in.memory_fraction = 0.25;                   // ~4.7 GB of KV: far less than 256 growing sequences need
+  in.sched.max_model_len = 2048;
+  in.trace = synthetic_trace({.requests = 300, .rate_per_s = 1e9, .max_len = 2048});
+  const auto r = simulate_serving(in);
+  CHECK(r.preemptions > 0);
+  CHECK(r.requests.size() == 300);
+  CHECK(r.mean_kv_used <= 1.0);
+  for (const auto& q : r.requests) CHECK(q.finish_s >= q.first_token_s);
+}
