@@ -16,7 +16,7 @@ namespace simt::cli {
 namespace {
 
 struct SimFlags {
-  std::string model, device, dtype = "bf16", weights, kv, trace, dist = "exponential";
+  std::string model, device, dtype = "bf16", weights, kv, trace, dist = "exponential", disaggregate, transfer_link;
   int tp = 1, requests = 500, block = 16, max_seqs = 256, int4_group = 128;
   double rate = 10, memory_fraction = 0.9, prefix_hit = 0, slo_ttft = 1.0, slo_tpot = 0.1;
   int64_t prompt_mean = 512, output_mean = 256, max_batched_tokens = 2048, max_model_len = 0;
@@ -24,6 +24,21 @@ struct SimFlags {
   bool static_batching = false, contiguous = false, no_chunked = false, compare = false, json = false,
        samples = false;
 };
+
+// "P:D": P prefill and D decode instances.
+cost::Disaggregation parse_disaggregation(const std::string& text) {
+  const auto colon = text.find(':');
+  int p = 0, d = 0;
+  try {
+    if (colon != std::string::npos) p = std::stoi(text.substr(0, colon)), d = std::stoi(text.substr(colon + 1));
+  } catch (const std::exception&) {
+    p = d = 0;
+  }
+  if (p < 1 || d < 1)
+    throw std::invalid_argument("--disaggregate takes PREFILL:DECODE instance counts, each >= 1 (e.g. 1:3), got '" +
+                                text + "'");
+  return {p, d, nullptr};
+}
 
 cost::ServeSimInput input_for(const SimFlags& f) {
   cost::ServeSimInput in;
@@ -46,6 +61,8 @@ cost::ServeSimInput input_for(const SimFlags& f) {
                                       .output_mean = f.output_mean, .dist = cost::parse_length_dist(f.dist),
                                       .max_len = max_len, .seed = f.seed});
   }
+  if (!f.disaggregate.empty()) in.disagg = parse_disaggregation(f.disaggregate);
+  if (!f.transfer_link.empty()) in.disagg.transfer_link = &cost::Catalog::builtin().link(f.transfer_link);
   in.slo_ttft_s = f.slo_ttft;
   in.slo_tpot_s = f.slo_tpot;
   return in;
@@ -107,6 +124,8 @@ void add_serve_sim_command(CLI::App& app) {
   c->add_option("--max-model-len", f->max_model_len, "longest request (default: the model's context)");
   c->add_option("--slo-ttft", f->slo_ttft, "goodput SLO: time to first token, s")->capture_default_str();
   c->add_option("--slo-tpot", f->slo_tpot, "goodput SLO: time per output token, s")->capture_default_str();
+  c->add_option("--disaggregate", f->disaggregate, "P:D prefill and decode instances of --tp GPUs each (DistServe)");
+  c->add_option("--transfer-link", f->transfer_link, "KV transfer link, per GPU (default: IB-NDR/HDR by generation)");
   c->add_flag("--compare", f->compare, "static vs continuous x contiguous vs paged on the same trace");
   c->add_flag("--json", f->json, "print JSON");
   c->add_flag("--samples", f->samples, "with --json: KV use and batch per iteration (for plots/serve_sim.py)");

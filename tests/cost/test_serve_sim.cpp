@@ -1,6 +1,7 @@
 // The serving simulator: traces, the iteration model against the step model,
 // and the mechanisms the lectures attribute to each scheduler feature.
 #include "cost/catalog.hpp"
+#include "cost/comm.hpp"
 #include "cost/kv_cache.hpp"
 #include "cost/serve_iteration.hpp"
 #include "cost/serve_sim.hpp"
@@ -136,4 +137,29 @@ TEST_CASE("a pool too small for the offered load preempts and still finishes eve
   CHECK(r.requests.size() == 300);
   CHECK(r.mean_kv_used <= 1.0);
   for (const auto& q : r.requests) CHECK(q.finish_s >= q.first_token_s);
+}
+
+TEST_CASE("disaggregated prefill and decode: the KV transfer, and decodes free of prefill stalls") {
+  // One lone request: TTFT is its prefill (as colocated); the decode side starts after the
+  // prompt's KV crossed one 400 Gb/s NIC (IB-NDR for H100, DGX H100 guide): alpha + bytes / B.
+  ServeSimInput in = llama_on_a100(1, 1);
+  in.device = &Catalog::builtin().device("H100-SXM");
+  in.trace = {{0, 0.0, 2000, 33}};
+  const auto colocated = simulate_serving(in);
+  in.disagg = {1, 1, nullptr};
+  const auto split = simulate_serving(in);
+  const auto& ib = Catalog::builtin().link("IB-NDR");
+  CHECK(split.kv_transfer_mean_s == doctest::Approx(ib.latency_s + 2000 * 131072.0 / ib.bandwidth));
+  CHECK(split.requests[0].ttft() == doctest::Approx(colocated.requests[0].ttft()));
+  CHECK(split.requests[0].finish_s > colocated.requests[0].finish_s);  // the transfer is on the critical path
+  // Under load, decode iterations no longer wait behind whole prompts (DistServe, Zhong et al. OSDI 2024).
+  in = llama_on_a100(600, 30);
+  in.sched.chunked_prefill = false;
+  const auto mixed = simulate_serving(in);
+  in.disagg = {1, 1, nullptr};
+  const auto disagg = simulate_serving(in);
+  CHECK(disagg.tpot_p99 < mixed.tpot_p99);
+  CHECK(disagg.requests.size() == 600);
+  in.disagg = {0, 2, nullptr};
+  CHECK_THROWS_WITH_AS(simulate_serving(in), doctest::Contains("prefill"), std::invalid_argument);
 }
