@@ -1,5 +1,6 @@
 // simt budget train | serve: parse flags, call cost/budget_*, print text or JSON.
 #include "commands.hpp"
+#include "options.hpp"
 
 #include "cost/budget_serve.hpp"
 #include "cost/budget_train.hpp"
@@ -65,11 +66,11 @@ cost::TrainBudgetInput train_input(const TrainFlags& f) {
 void add_train(CLI::App& budget) {
   auto f = std::make_shared<TrainFlags>();
   auto* c = budget.add_subcommand("train", "Training FLOPs, time, cost, energy and memory per GPU");
-  c->add_option("--model", f->model, "model name (simt model list)");
+  add_model_option(c, f->model);
   c->add_option("--params", f->params, "parameter count instead of a model (e.g. 7.5e9): 6ND and model states only");
   c->add_option("--tokens", f->tokens, "training tokens D (e.g. 300e9, 15T)")->required();
   c->add_option("--gpus", f->gpus, "GPU count G")->required();
-  c->add_option("--device", f->device, "device name (simt devices)")->required();
+  add_accelerator_option(c, f->device)->required();
   c->add_option("--mfu", f->mfu, "model FLOPs utilisation in (0,1]");
   c->add_option("--hfu", f->hfu, "hardware FLOPs utilisation in (0,1] (counts recomputation)");
   c->add_option("--achieved-tflops", f->achieved_tflops, "measured hardware TFLOP/s per GPU (Megatron's X)");
@@ -140,8 +141,8 @@ cost::ServeBudgetInput serve_input(const ServeFlags& f, bool gpus_given) {
 void add_serve(CLI::App& budget) {
   auto f = std::make_shared<ServeFlags>();
   auto* c = budget.add_subcommand("serve", "Weights, KV cache, largest batch, prefill and decode step times");
-  c->add_option("--model", f->model, "model name (simt model list)")->required();
-  c->add_option("--device", f->device, "device name (simt devices)")->required();
+  add_model_option(c, f->model)->required();
+  add_accelerator_option(c, f->device)->required();
   auto* gpus = c->add_option("--gpus", f->gpus, "all GPUs: tp x pp x dp (default: tp x pp)")->capture_default_str();
   c->add_option("--tp", f->tp, "tensor-parallel degree (default: --gpus / --pp)");
   c->add_option("--pp", f->pp, "pipeline stages")->capture_default_str();

@@ -1,6 +1,7 @@
 // simt devices | links | device show NAME | roofline: the catalog and the roofline on the
 // command line. Glue only: the numbers come from cost/.
 #include "commands.hpp"
+#include "options.hpp"
 
 #include "cost/catalog.hpp"
 #include "cost/json.hpp"
@@ -220,7 +221,7 @@ void add_roofline(CLI::App& app) {
   auto o = std::make_shared<RooflineOptions>();
   auto* cmd = app.add_subcommand(
       "roofline", "Time bound of a kernel on a device: max(FLOPs/peak, bytes/bandwidth), binding term named");
-  cmd->add_option("--device,-d", o->device, "device name (see `simt devices`)")->required();
+  add_device_option(cmd, o->device)->required();
   cmd->add_option("--flops", o->flops, "floating-point operations (e.g. 2e12, 4G)");
   cmd->add_option("--bytes", o->bytes, "DRAM bytes moved (e.g. 1e9, 256MiB)");
   cmd->add_option("--dtype", o->dtype, "precision: fp64 fp32 tf32 fp16 bf16 fp8 int8 (default fp32)")

@@ -1,5 +1,6 @@
 // simt budget finetune: memory of full fine-tuning, LoRA and QLoRA on one GPU.
 #include "commands.hpp"
+#include "options.hpp"
 
 #include "cost/finetune_memory.hpp"
 #include "cost/llm_dtype.hpp"
@@ -68,7 +69,7 @@ void run(const FinetuneFlags& f) {
 void add_finetune_command(CLI::App& budget) {
   auto f = std::make_shared<FinetuneFlags>();
   auto* c = budget.add_subcommand("finetune", "Fine-tuning memory on one GPU: full vs LoRA vs QLoRA");
-  c->add_option("--model", f->model, "model name (simt model list)")->required();
+  add_model_option(c, f->model)->required();
   c->add_option("--method", f->method, "full, lora or qlora (default: all three)");
   c->add_option("--states", f->states, "trainable-parameter states: bf16 (8 B/param) or mixed (16 B/param)")
       ->capture_default_str();

@@ -1,6 +1,8 @@
 // simt list | run | metrics: the course kernels on the simulated device.
 // Glue only: kernels/ runs and checks, sim/ counts, cost/ turns counts into time.
 #include "commands.hpp"
+#include "exit_codes.hpp"
+#include "options.hpp"
 #include "progress.hpp"
 #include "simulated_device.hpp"
 
@@ -148,7 +150,7 @@ int run_kernel(const RunOptions& o) {
     }
     fmt::print("check: {} — {}\n", failed ? "FAILED" : check.ok ? "OK" : "MISMATCH", check.detail);
   }
-  return failed ? 2 : check.ok ? 0 : 1;
+  return failed || !check.ok ? kExitFailed : kExitOk;
 }
 
 void print_metrics(bool as_json) {
@@ -180,10 +182,10 @@ void add_kernel_commands(CLI::App& app) {
   auto* run = app.add_subcommand("run", "Run a built-in kernel on the simulated device; check it; print its counters");
   auto o = std::make_shared<RunOptions>();
   run->add_option("kernel", o->kernel, "Kernel name (see simt list)")->required();
-  run->add_option("--device", o->device, "Simulated device from the catalog (simt devices)")->capture_default_str();
+  add_device_option(run, o->device, "Simulated device from the catalog (simt devices)")->capture_default_str();
   run->add_flag("--json", o->json, "Print one JSON object per launch");
-  run->add_option("--threads", o->threads, "Host threads to run blocks on (0 = all cores)");
-  run->add_option("--lines", o->lines, "Hottest source lines to show")->capture_default_str();
+  add_count_option(run, "--threads", o->threads, "Host threads to run blocks on (0 = all cores)", 0, 4096);
+  add_count_option(run, "--lines", o->lines, "Hottest source lines to show", 0, 1000);
   run->add_flag("--no-races", o->no_races, "Skip race detection (faster)");
   run->allow_extras();
   run->footer("Kernel parameters follow as --name value (simt list shows each kernel's).");

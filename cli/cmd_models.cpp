@@ -1,5 +1,6 @@
 // simt model list | show, simt layer: parse flags, call models/ and cost/, print.
 #include "commands.hpp"
+#include "options.hpp"
 
 #include "cost/catalog.hpp"
 #include "cost/layer_cost_report.hpp"
@@ -74,11 +75,11 @@ void add_model_commands(CLI::App& app) {
 
   auto f = std::make_shared<LayerFlags>();
   auto* layer = app.add_subcommand("layer", "One transformer layer as operators, priced on a device");
-  layer->add_option("--model", f->model, "model name")->required();
+  add_model_option(layer, f->model)->required();
   layer->add_option("--phase", f->phase, "train, prefill or decode")->capture_default_str();
   layer->add_option("--seq", f->seq, "tokens per sequence (decode: tokens already cached)")->required();
   layer->add_option("--batch", f->batch, "sequences")->capture_default_str();
-  layer->add_option("--device", f->device, "device name (simt devices)")->required();
+  add_accelerator_option(layer, f->device)->required();
   layer->add_option("--dtype", f->dtype, "weights/activations dtype")->capture_default_str();
   layer->add_option("--layer-index", f->layer, "which layer (default: the first MoE layer, else 0)");
   layer->add_flag("--fused", f->fused, "FlashAttention, fused norms and epilogues");

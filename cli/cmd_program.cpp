@@ -1,6 +1,7 @@
 // simt port / exec / cc: plain CUDA programs in, simulated runs and libraries out.
 // The work is in port/ (source rewriting) and program_build.cpp (compile, cache, run).
 #include "commands.hpp"
+#include "options.hpp"
 #include "cost/catalog.hpp"
 #include "port/port.hpp"
 #include "program_build.hpp"
@@ -41,7 +42,15 @@ std::string read_source(const std::string& path) {
   return s.str();
 }
 
+// `-o` naming the input would destroy the learner's only copy of their code.
+void refuse_overwriting(const std::string& input, const std::string& output) {
+  std::error_code ec;
+  if (std::filesystem::equivalent(input, output, ec))
+    throw std::invalid_argument(fmt::format("-o {} would overwrite the input file {}; choose another name", output, input));
+}
+
 int run_port(const PortArgs& a) {
+  if (!a.output.empty() && a.output != "-") refuse_overwriting(a.file, a.output);
   port::PortResult r = port::port_source(read_source(a.file));
   fmt::print(stderr, "{}", port::format_issues(a.file, r));
   if (!r.ok()) {
@@ -66,14 +75,7 @@ int run_port(const PortArgs& a) {
 
 // The program reads the simulated device from the environment (report_at_exit.cpp).
 void export_device(const std::string& name) {
-  DeviceLimits d = limits_of(cost::Catalog::builtin().device(name));
-  auto set = [](const char* k, std::uint64_t v) { setenv(k, std::to_string(v).c_str(), 1); };
-  setenv("SIMT_DEVICE_NAME", d.name.c_str(), 1);
-  set("SIMT_DEVICE_L2_BYTES", d.l2_bytes);
-  set("SIMT_DEVICE_SHARED_PER_BLOCK", d.shared_per_block);
-  set("SIMT_DEVICE_SHARED_OPTIN", d.shared_per_block_optin);
-  set("SIMT_DEVICE_GLOBAL_BYTES", d.global_memory_bytes);
-  set("SIMT_DEVICE_MAX_THREADS", d.max_threads_per_block);
+  setenv(kDeviceEnvVar, device_to_env(limits_of(cost::Catalog::builtin().device(name))).c_str(), 1);
 }
 
 int report_exit(const std::string& file, int status) {
@@ -96,6 +98,7 @@ int run_exec(const ExecArgs& a) {
 }
 
 int run_cc(const CcArgs& a) {
+  refuse_overwriting(a.file, a.output);
   BuildProduct p = build_program({a.file, a.shared});
   std::error_code ec;
   std::filesystem::copy_file(p.path, a.output, std::filesystem::copy_options::overwrite_existing, ec);
@@ -119,7 +122,7 @@ void add_program_commands(CLI::App& app) {
   auto exec_args = std::make_shared<ExecArgs>();
   CLI::App* exec = app.add_subcommand("exec", "Build a CUDA program against the simulator, run it, report every launch");
   exec->add_option("file", exec_args->file, "the .cu file (plain CUDA or dialect)")->required()->check(CLI::ExistingFile);
-  exec->add_option("--device", exec_args->device, "simulated device from the catalog (simt devices)");
+  add_device_option(exec, exec_args->device, "simulated device from the catalog (simt devices)");
   // A flag that takes its value only as --json=PATH, so `--json prog.cu` stays unambiguous.
   exec->add_flag("--json{-}", exec_args->json, "launch reports as JSON: --json (stderr) or --json=PATH");
   exec->add_option("args", exec_args->program_args, "arguments for the program (after --)");

@@ -1,6 +1,7 @@
 // simt serve-sim: drive a request trace through a serving scheduler and report
 // TTFT, TPOT, throughput, goodput and KV use (cost/serve_sim).
 #include "commands.hpp"
+#include "options.hpp"
 
 #include "cost/catalog.hpp"
 #include "cost/serve_sim.hpp"
@@ -99,8 +100,8 @@ void compare(const cost::ServeSimInput& base, bool json) {
 void add_serve_sim_command(CLI::App& app) {
   auto f = std::make_shared<SimFlags>();
   auto* c = app.add_subcommand("serve-sim", "Simulate LLM serving: continuous batching, paged KV, TTFT/TPOT/goodput");
-  c->add_option("--model", f->model, "model name (simt model list)")->required();
-  c->add_option("--device", f->device, "device name (simt devices)")->required();
+  add_model_option(c, f->model)->required();
+  add_accelerator_option(c, f->device)->required();
   c->add_option("--tp", f->tp, "tensor-parallel GPUs")->capture_default_str();
   c->add_option("--dtype", f->dtype, "activations (and weights, KV unless given)")->capture_default_str();
   c->add_option("--weights", f->weights, "weight precision (int4, int8, fp8, bf16 ...)");

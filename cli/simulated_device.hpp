@@ -3,12 +3,23 @@
 #include "cost/catalog.hpp"
 #include "sim/exec/device_limits.hpp"
 
+#include <string>
+
 namespace simt::cli {
 
 inline DeviceLimits limits_of(const cost::DeviceSpec& d) {
   DeviceLimits l;
   l.name = d.name;
   l.max_threads_per_block = static_cast<unsigned>(d.max_threads_per_block);
+  l.max_threads_per_sm = static_cast<unsigned>(d.max_threads_per_sm);
+  l.registers_per_sm = static_cast<unsigned>(d.registers_per_sm);
+  if (d.sm_count > 0) l.sm_count = static_cast<unsigned>(d.sm_count);
+  if (auto dot = d.compute_capability.find('.'); dot != std::string::npos) {
+    l.cc_major = std::stoi(d.compute_capability.substr(0, dot));
+    l.cc_minor = std::stoi(d.compute_capability.substr(dot + 1));
+  }
+  if (d.shared_per_sm_bytes > 0) l.shared_per_sm = static_cast<std::uint64_t>(d.shared_per_sm_bytes);
+  if (d.boost_clock_ghz > 0) l.clock_khz = static_cast<unsigned>(d.boost_clock_ghz * 1e6);
   if (d.shared_per_block_bytes > 0) l.shared_per_block = static_cast<std::uint64_t>(d.shared_per_block_bytes);
   if (d.shared_per_block_optin_bytes > 0)
     l.shared_per_block_optin = static_cast<std::uint64_t>(d.shared_per_block_optin_bytes);

@@ -1,7 +1,7 @@
 // Catalog lookup: the built-in file, $SIMT_CATALOG, and forgiving name matching.
 #include "cost/catalog.hpp"
 
-#include "cost/near_miss.hpp"
+#include "util/near_miss.hpp"
 
 #include <fmt/format.h>
 
@@ -15,7 +15,7 @@ const Sourced& DeviceSpec::peak_for(const std::string& precision) const {
   if (it != peak.end()) return it->second;
   std::vector<std::string> keys;
   for (auto& [k, v] : peak) keys.push_back(k);
-  throw std::runtime_error(fmt::format("device '{}' has no published {} peak; it has: {}", name,
+  throw std::invalid_argument(fmt::format("device '{}' has no published {} peak; it has: {}", name,
                                        precision, fmt::join(keys, ", ")));
 }
 
@@ -38,7 +38,7 @@ const Spec& lookup(const std::vector<Spec>& specs, const std::string& name, cons
   std::vector<std::string> names;
   for (const Spec& s : specs) names.push_back(s.name);
   if (auto i = find_name(name, names)) return specs[*i];
-  throw std::runtime_error(unknown_name_message(kind, name, names));
+  throw std::invalid_argument(unknown_name_message(kind, name, names));
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 #include "cost/pipeline.hpp"
 
-#include "cost/near_miss.hpp"
+#include "util/near_miss.hpp"
 #include "cost/units.hpp"
 
 #include <fmt/format.h>

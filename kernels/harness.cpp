@@ -1,40 +1,16 @@
 #include "kernels/harness.hpp"
 
+#include "util/near_miss.hpp"
+#include "util/quantity.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
 namespace simt::kernels {
 
-namespace {
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t prev = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      std::size_t cur = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] != b[j - 1])});
-      prev = cur;
-    }
-  }
-  return row[b.size()];
-}
-}  // namespace
-
-long long Params::integer(const std::string& name) const {
-  const std::string& v = text(name);
-  std::size_t used = 0;
-  long long x = 0;
-  try {
-    x = std::stoll(v, &used, 0);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != v.size() || v.empty())
-    throw std::invalid_argument("parameter --" + name + " must be an integer, got '" + v + "'");
-  return x;
+long long Params::integer(const std::string& name, long long lo, long long hi) const {
+  return parse_count(text(name), "parameter --" + name, lo, hi);
 }
 
 double Params::real(const std::string& name) const {
@@ -69,16 +45,12 @@ std::vector<KernelSpec>& registry() {
 }
 
 const KernelSpec& find_kernel(const std::string& name) {
-  const KernelSpec* best = nullptr;
-  std::size_t best_d = SIZE_MAX;
+  std::vector<std::string> names;
   for (const KernelSpec& k : registry()) {
     if (k.name == name) return k;
-    std::size_t d = edit_distance(name, k.name);
-    if (d < best_d) best_d = d, best = &k;
+    names.push_back(k.name);
   }
-  std::string msg = "unknown kernel '" + name + "'";
-  if (best && best_d <= std::max<std::size_t>(3, name.size() / 2)) msg += "; did you mean '" + best->name + "'?";
-  throw std::invalid_argument(msg + " (simt list shows them all)");
+  throw std::invalid_argument(unknown_name_message("kernel", name, names, "simt list"));
 }
 
 Params with_defaults(const KernelSpec& k, std::map<std::string, std::string> given) {

@@ -20,7 +20,10 @@ class Params {
  public:
   Params() = default;
   explicit Params(std::map<std::string, std::string> v) : values_(std::move(v)) {}
-  long long integer(const std::string& name) const;  // throws naming the parameter if missing or malformed
+  // A whole number in [lo, hi] (sizes: "4096", "4k", "1Mi"); by default a positive
+  // int, since every size and block edge is one. Throws naming the parameter and
+  // the range if missing, malformed or out of range.
+  long long integer(const std::string& name, long long lo = 1, long long hi = 2147483647) const;
   double real(const std::string& name) const;
   const std::string& text(const std::string& name) const;
   const std::map<std::string, std::string>& values() const { return values_; }

@@ -64,7 +64,7 @@ struct Problem {
 };
 
 Problem problem(const Params& p) {
-  Problem pr{strided::parse_shape(p.text("shape"), "--shape"), static_cast<int>(p.integer("dim")),
+  Problem pr{strided::parse_shape(p.text("shape"), "--shape"), static_cast<int>(p.integer("dim", 0)),
              reduce_op(p.text("op"))};
   if (pr.dim < 0 || pr.dim >= int(pr.shape.size()))
     throw std::invalid_argument("--dim must name a dimension of --shape (0.." + std::to_string(pr.shape.size() - 1) + ")");

@@ -2,7 +2,7 @@
 // are checked against count_params() in tests/models/test_params.cpp.
 #include "models/zoo.hpp"
 
-#include "models/near_miss.hpp"
+#include "util/near_miss.hpp"
 
 #include <cctype>
 #include <stdexcept>

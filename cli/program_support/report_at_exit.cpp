@@ -5,8 +5,7 @@
 // `simt exec` sets (docs/exec.md):
 //   SIMT_REPORT=tables|none   per-launch tables on stderr (unset: none)
 //   SIMT_REPORT_JSON=PATH|-   JSON array of launches to PATH, or stderr for "-"
-//   SIMT_DEVICE_NAME, SIMT_DEVICE_L2_BYTES, SIMT_DEVICE_SHARED_PER_BLOCK,
-//   SIMT_DEVICE_SHARED_OPTIN, SIMT_DEVICE_GLOBAL_BYTES, SIMT_DEVICE_MAX_THREADS
+//   SIMT_DEVICE (sim/exec/device_limits.hpp)
 #include "sim/exec/executor.hpp"
 #include "sim/report/launch_record.hpp"
 #include "sim/report/report.hpp"
@@ -25,19 +24,8 @@ const char* env(const char* name) {
   return v && *v ? v : nullptr;
 }
 
-template <class T>
-void set_from_env(T& field, const char* name) {
-  if (const char* v = env(name)) field = static_cast<T>(std::strtoull(v, nullptr, 10));
-}
-
 void apply_device() {
-  simt::DeviceLimits& d = simt::device_limits();
-  if (const char* n = env("SIMT_DEVICE_NAME")) d.name = n;
-  set_from_env(d.l2_bytes, "SIMT_DEVICE_L2_BYTES");
-  set_from_env(d.shared_per_block, "SIMT_DEVICE_SHARED_PER_BLOCK");
-  set_from_env(d.shared_per_block_optin, "SIMT_DEVICE_SHARED_OPTIN");
-  set_from_env(d.global_memory_bytes, "SIMT_DEVICE_GLOBAL_BYTES");
-  set_from_env(d.max_threads_per_block, "SIMT_DEVICE_MAX_THREADS");
+  if (const char* d = env(simt::kDeviceEnvVar)) simt::device_limits() = simt::device_from_env(d);
 }
 
 void print_tables() {

@@ -197,8 +197,13 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   p->maxGridSize[0] = static_cast<int>(d.max_grid_dim_x);
   p->maxGridSize[1] = static_cast<int>(d.max_grid_dim_y);
   p->maxGridSize[2] = static_cast<int>(d.max_grid_dim_z);
-  p->multiProcessorCount = 132;
-  p->major = 9;
+  p->multiProcessorCount = static_cast<int>(d.sm_count);
+  p->major = d.cc_major;
+  p->minor = d.cc_minor;
+  p->maxThreadsPerMultiProcessor = static_cast<int>(d.max_threads_per_sm);
+  p->regsPerMultiprocessor = static_cast<int>(d.registers_per_sm);
+  p->sharedMemPerMultiprocessor = d.shared_per_sm;
+  p->clockRate = static_cast<int>(d.clock_khz);
   p->l2CacheSize = static_cast<int>(d.l2_bytes);
   return cudaSuccess;
 }

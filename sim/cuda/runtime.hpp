@@ -50,6 +50,10 @@ struct cudaDeviceProp {
   int multiProcessorCount;
   int major, minor;
   int l2CacheSize;
+  int maxThreadsPerMultiProcessor;
+  int regsPerMultiprocessor;
+  std::size_t sharedMemPerMultiprocessor;
+  int clockRate;  // kHz
 };
 
 cudaError_t cudaMalloc(void** ptr, std::size_t bytes);

@@ -1,6 +1,7 @@
-// The limits of the simulated device that change what a launch may do. The CLI
-// fills these from the cost catalog (cost/devices.json); the simulator itself
-// knows nothing of the catalog. Defaults are the H100/H200 (sm_90) values.
+// The simulated device: the one description the simulator, its runtime
+// (cudaGetDeviceProperties, cudaDeviceGetAttribute) and launch checks read. The CLI
+// fills it from the cost catalog (cli/simulated_device.hpp); the simulator itself
+// knows nothing of the catalog. Defaults are the H200's (sm_90).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -9,14 +10,27 @@ namespace simt {
 
 struct DeviceLimits {
   std::string name = "H200";
+  int cc_major = 9, cc_minor = 0;  // compute capability
+  unsigned sm_count = 132;
   unsigned max_threads_per_block = 1024;
+  unsigned max_threads_per_sm = 2048;
+  unsigned registers_per_sm = 65536;
   unsigned max_block_dim_x = 1024, max_block_dim_y = 1024, max_block_dim_z = 64;
   std::uint64_t max_grid_dim_x = 2147483647ull;
   unsigned max_grid_dim_y = 65535, max_grid_dim_z = 65535;
   std::uint64_t shared_per_block = 48 * 1024;          // without opt-in
   std::uint64_t shared_per_block_optin = 227 * 1024;   // cudaFuncSetAttribute limit
+  std::uint64_t shared_per_sm = 228 * 1024;
   std::uint64_t l2_bytes = 50ull * 1024 * 1024;
   std::uint64_t global_memory_bytes = 141ull * 1000 * 1000 * 1000;
+  unsigned clock_khz = 1980000;  // boost clock
 };
+
+// A simulated program (simt exec) learns its device from one environment
+// variable, $SIMT_DEVICE, that `simt` sets: "name=H100-SXM;sm_count=132;...".
+constexpr const char* kDeviceEnvVar = "SIMT_DEVICE";
+std::string device_to_env(const DeviceLimits& d);
+// Unknown keys and malformed values throw std::invalid_argument naming them.
+DeviceLimits device_from_env(const std::string& text);
 
 }  // namespace simt

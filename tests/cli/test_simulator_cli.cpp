@@ -3,30 +3,12 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
-#include <array>
-#include <cstdio>
+#include "run_simt.hpp"
+
 #include <string>
-#include <sys/wait.h>
 
-namespace {
-
-struct Result {
-  int status;
-  std::string out;  // stdout and stderr together
-};
-
-Result simt(const std::string& args, bool with_stderr = true) {
-  std::string cmd = std::string(SIMT_BIN) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p);
-  std::string out;
-  std::array<char, 4096> buf;
-  while (std::size_t n = std::fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
-  int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-}  // namespace
+using simt_test::Result;
+using simt_test::simt;
 
 TEST_CASE("simt list --json: every kernel has a name and parameters with defaults") {
   Result r = simt("list --json", false);
@@ -83,7 +65,7 @@ TEST_CASE("bad input: a clear message and a non-zero exit") {
   for (Case c : {Case{"run vector_ad", "did you mean 'vector_add'"},
                  Case{"run vector_add --nn 5", "has no parameter --nn"},
                  Case{"run vector_add --n", "needs a value"},
-                 Case{"run vector_add --n 12x", "must be an integer"},
+                 Case{"run vector_add --n 12x", "parameter --n"},
                  Case{"run vector_add stray", "unexpected argument 'stray'"},
                  Case{"run vector_add --device H20", "did you mean"},
                  Case{"run vector_add --threads -1", ""},
@@ -99,7 +81,7 @@ TEST_CASE("bad input: a clear message and a non-zero exit") {
 
 TEST_CASE("a launch the device cannot run fails with CUDA's reason") {
   Result r = simt("run vector_add --block 2048");
-  CHECK(r.status == 2);
+  CHECK(r.status == 1);
   CHECK(r.out.find("2048 threads exceeds the device limit of 1024") != std::string::npos);
   r = simt("run vector_add --n 0");
   CHECK(r.status != 0);

@@ -2,7 +2,7 @@
 // entries are rejected with a message naming file, entry and field, and unknown
 // names get a near-miss suggestion.
 #include "cost/catalog.hpp"
-#include "cost/near_miss.hpp"
+#include "util/near_miss.hpp"
 
 #include <doctest/doctest.h>
 
@@ -155,11 +155,11 @@ TEST_CASE("unknown names get a near-miss suggestion") {
 TEST_CASE("near_misses ranks prefixes before typos") {
   std::vector<std::string> names = {"gpt2-small", "gpt2-medium", "llama3-8b", "llama3-70b"};
   // One edit from both llama3 names: both offered, nothing else.
-  auto near = near_misses("llama3-7b", names);
+  auto near = simt::near_misses("llama3-7b", names);
   CHECK(near == std::vector<std::string>{"llama3-8b", "llama3-70b"});
-  CHECK(near_misses("gpt2-smal", names) == std::vector<std::string>{"gpt2-small"});
-  CHECK(near_misses("gpt2", names).size() == 2);
-  CHECK(near_misses("zzzzzzzz", names).empty());
+  CHECK(simt::near_misses("gpt2-smal", names) == std::vector<std::string>{"gpt2-small"});
+  CHECK(simt::near_misses("gpt2", names).size() == 2);
+  CHECK(simt::near_misses("zzzzzzzz", names).empty());
 }
 
 TEST_CASE("TPUs beside GPUs: published per-chip figures, usable by the LLM cost model only") {

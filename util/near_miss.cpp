@@ -1,10 +1,11 @@
-#include "cost/near_miss.hpp"
+#include "util/near_miss.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
-namespace simt::cost {
+namespace simt {
 
 std::string normalize_name(const std::string& name) {
   std::string out;
@@ -75,13 +76,14 @@ std::vector<std::string> near_misses(const std::string& query,
 }
 
 std::string unknown_name_message(const std::string& kind, const std::string& query,
-                                 const std::vector<std::string>& names) {
+                                 const std::vector<std::string>& names, const std::string& list_cmd) {
   auto near = near_misses(query, names);
-  if (near.empty())
-    return fmt::format("unknown {} '{}'; known: {}", kind, query, fmt::join(names, ", "));
+  const std::string all = list_cmd.empty() ? fmt::format("known: {}", fmt::join(names, ", "))
+                                           : fmt::format("`{}` shows them all", list_cmd);
+  if (near.empty()) return fmt::format("unknown {} '{}'; {}", kind, query, all);
   std::string msg = fmt::format("unknown {} '{}'; did you mean '{}'", kind, query, near[0]);
   for (std::size_t i = 1; i < near.size(); ++i) msg += fmt::format(" or '{}'", near[i]);
-  return msg + "?";
+  return msg + (list_cmd.empty() ? "?" : fmt::format("? ({})", all));
 }
 
-}  // namespace simt::cost
+}  // namespace simt

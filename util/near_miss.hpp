@@ -1,12 +1,12 @@
 // Name lookup that forgives case and punctuation and, when it fails, suggests the
-// closest names. Shared by the device/link catalog and anything else with a list
-// of names (models, ops), so every "unknown X" message reads the same.
+// closest names. Shared by everything with a list of names
+// (devices, links, models, kernels, commands, collectives), so every "unknown X" message reads the same.
 #pragma once
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace simt::cost {
+namespace simt {
 
 // "H100_sxm" -> "h100sxm": lower case, letters and digits only.
 std::string normalize_name(const std::string& name);
@@ -24,8 +24,9 @@ std::vector<std::string> near_misses(const std::string& query,
                                      std::size_t max = 2);
 
 // "unknown device 'H10'; did you mean 'H100-SXM' or 'H100-PCIe'?" (or, with no
-// near miss, "...; known: A, B, C").
+// near miss, "...; known: A, B, C"). With `list_cmd`, the hint names the command
+// that lists them all instead of listing them: "... (`simt list` shows them all)".
 std::string unknown_name_message(const std::string& kind, const std::string& query,
-                                 const std::vector<std::string>& names);
+                                 const std::vector<std::string>& names, const std::string& list_cmd = "");
 
-}  // namespace simt::cost
+}  // namespace simt
