@@ -24,7 +24,8 @@ struct TrainFlags {
   int gpus = 0, zero = 0, tp = 1, pp = 1, bytes_per_param = 16;
   double mfu = 0, hfu = 0, achieved_tflops = 0, price = 0;
   int64_t seq = 0, micro_batch = 1, global_batch = 0;
-  std::string attention = "flash";
+  std::string attention = "flash", link, inter_link;
+  int gpus_per_node = 8;
   bool seq_parallel = false, causal = false, json = false, explain = false;
 };
 
@@ -57,6 +58,9 @@ cost::TrainBudgetInput train_input(const TrainFlags& f) {
   if (f.attention != "flash" && f.attention != "standard")
     throw std::invalid_argument("--attention must be flash or standard, got '" + f.attention + "'");
   in.flash_attention = f.attention == "flash";
+  if (!f.link.empty()) in.topology.intra = &cost::Catalog::builtin().link(f.link);
+  if (!f.inter_link.empty()) in.topology.inter = &cost::Catalog::builtin().link(f.inter_link);
+  in.topology.gpus_per_node = f.gpus_per_node;
   in.causal_halving = f.causal;
   in.dtype = cost::parse_dtype(f.dtype);
   in.price_per_gpu_hour = f.price;
@@ -86,6 +90,9 @@ void add_train(CLI::App& budget) {
   c->add_flag("--causal", f->causal, "halve the attention-score FLOPs (causal mask)");
   c->add_option("--global-batch", f->global_batch, "sequences per optimizer step (for gradient accumulation)");
   c->add_option("--attention", f->attention, "flash (no s^2 activations) or standard")->capture_default_str();
+  c->add_option("--link", f->link, "link inside a server (default: the device's NVLink or PCIe)");
+  c->add_option("--inter-link", f->inter_link, "link between servers (default: IB-NDR for Hopper/Blackwell, else IB-HDR)");
+  c->add_option("--gpus-per-node", f->gpus_per_node, "GPUs per server")->capture_default_str();
   c->add_option("--dtype", f->dtype, "compute dtype for the peak")->capture_default_str();
   c->add_option("--price-per-gpu-hour", f->price, "USD per GPU-hour (default: the catalog's, if any)");
   c->add_flag("--json", f->json, "print JSON");

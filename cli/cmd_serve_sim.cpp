@@ -18,7 +18,8 @@ namespace {
 
 struct SimFlags {
   std::string model, device, dtype = "bf16", weights, kv, trace, dist = "exponential", disaggregate, transfer_link;
-  int tp = 1, requests = 500, block = 16, max_seqs = 256, int4_group = 128;
+  int tp = 1, requests = 500, block = 16, max_seqs = 256, int4_group = 128, gpus_per_node = 8;
+  std::string link, inter_link;
   double rate = 10, memory_fraction = 0.9, prefix_hit = 0, slo_ttft = 1.0, slo_tpot = 0.1;
   int64_t prompt_mean = 512, output_mean = 256, max_batched_tokens = 2048, max_model_len = 0;
   uint64_t seed = 1;
@@ -48,6 +49,9 @@ cost::ServeSimInput input_for(const SimFlags& f) {
   const auto pick = [&](const std::string& g) { return cost::parse_format(g.empty() ? f.dtype : g, f.int4_group); };
   in.precisions = {pick(f.weights), cost::parse_format(f.dtype), pick(f.kv)};
   in.tp = f.tp;
+  if (!f.link.empty()) in.topology.intra = &cost::Catalog::builtin().link(f.link);
+  if (!f.inter_link.empty()) in.topology.inter = &cost::Catalog::builtin().link(f.inter_link);
+  in.topology.gpus_per_node = f.gpus_per_node;
   in.memory_fraction = f.memory_fraction;
   if (!(f.memory_fraction > 0 && f.memory_fraction <= 1))
     throw std::invalid_argument(fmt::format("--memory-fraction must be in (0, 1], got {}", f.memory_fraction));
@@ -103,6 +107,9 @@ void add_serve_sim_command(CLI::App& app) {
   add_model_option(c, f->model)->required();
   add_accelerator_option(c, f->device)->required();
   c->add_option("--tp", f->tp, "tensor-parallel GPUs")->capture_default_str();
+  c->add_option("--link", f->link, "link inside a server (default: the device's NVLink or PCIe)");
+  c->add_option("--inter-link", f->inter_link, "link between servers (default: IB-NDR for Hopper/Blackwell, else IB-HDR)");
+  c->add_option("--gpus-per-node", f->gpus_per_node, "GPUs per server")->capture_default_str();
   c->add_option("--dtype", f->dtype, "activations (and weights, KV unless given)")->capture_default_str();
   c->add_option("--weights", f->weights, "weight precision (int4, int8, fp8, bf16 ...)");
   c->add_option("--kv", f->kv, "KV-cache precision");

@@ -28,7 +28,8 @@ std::vector<std::vector<Request>> round_robin(std::vector<Request> trace, int n)
 
 double transfer_s(const ServeSimInput& in, int64_t prompt) {
   const auto& m = *in.model;
-  const LinkSpec& link = in.disagg.transfer_link ? *in.disagg.transfer_link : default_network_link(*in.device);
+  const LinkSpec* fallback = in.topology.inter ? in.topology.inter : &default_network_link(*in.device);
+  const LinkSpec& link = in.disagg.transfer_link ? *in.disagg.transfer_link : *fallback;
   const double bytes = kv_cache_size(m, in.precisions.kv.bytes).bytes_per_token * kv_replication(m, in.tp) * double(prompt);
   return link.latency_s + bytes / (in.tp * link.bandwidth);
 }

@@ -287,7 +287,7 @@ ServeSimResult simulate_instance(const ServeSimInput& in, bool prefilled) {
   const int64_t max_len = in.sched.max_model_len > 0 ? in.sched.max_model_len : in.model->context;
   const int64_t capacity = kv_capacity_tokens(in);
   validate(in, max_len, capacity);
-  Sim sim{in, IterationModel(*in.model, *in.device, in.precisions, in.tp), {}, {}, {}, {}, {}, 0, 0};
+  Sim sim{in, IterationModel(*in.model, *in.device, in.precisions, in.tp, in.topology), {}, {}, {}, {}, {}, 0, 0};
   sim.pool = {in.sched.paged ? capacity / in.sched.block_tokens * in.sched.block_tokens : capacity, 0,
               in.sched.paged, in.sched.block_tokens, max_len};
   sim.seqs.reserve(in.trace.size());

@@ -8,6 +8,7 @@
 #include "cost/catalog.hpp"
 #include "cost/precision.hpp"
 #include "cost/serve_trace.hpp"
+#include "cost/topology.hpp"
 #include "models/model.hpp"
 
 #include <nlohmann/json.hpp>
@@ -41,6 +42,7 @@ struct ServeSimInput {
   const DeviceSpec* device = nullptr;
   Precisions precisions = uniform_precisions("bf16");
   int tp = 1;
+  Topology topology;  // TP groups larger than a server cross the network
   double memory_fraction = 0.9;
   std::vector<Request> trace;
   SchedulerConfig sched;
