@@ -108,7 +108,8 @@ void add_serve_sim_command(CLI::App& app) {
   add_accelerator_option(c, f->device)->required();
   c->add_option("--tp", f->tp, "tensor-parallel GPUs")->capture_default_str();
   c->add_option("--link", f->link, "link inside a server (default: the device's NVLink or PCIe)");
-  c->add_option("--inter-link", f->inter_link, "link between servers (default: IB-NDR for Hopper/Blackwell, else IB-HDR)");
+  c->add_option("--inter-link", f->inter_link,
+                "link between servers (default: IB-NDR for Hopper/Blackwell, else IB-HDR)");
   c->add_option("--gpus-per-node", f->gpus_per_node, "GPUs per server")->capture_default_str();
   c->add_option("--dtype", f->dtype, "activations (and weights, KV unless given)")->capture_default_str();
   c->add_option("--weights", f->weights, "weight precision (int4, int8, fp8, bf16 ...)");

@@ -103,7 +103,8 @@ ServeBudget serve_budget(const ServeBudgetInput& in) {
   b.prefill = step(b, models::Phase::Prefill, in.batch);
   b.decode_step = step(b, models::Phase::Decode, in.batch);
   b.decode = summarise(b.decode_step, in.batch, b.dp);
-  for (int64_t n = 1; n <= b.max_batch; n *= 2) b.sweep.push_back(summarise(step(b, models::Phase::Decode, n), n, b.dp));
+  for (int64_t n = 1; n <= b.max_batch; n *= 2)
+    b.sweep.push_back(summarise(step(b, models::Phase::Decode, n), n, b.dp));
   if (b.sweep.empty() || b.sweep.back().batch != b.max_batch)
     b.sweep.push_back(summarise(step(b, models::Phase::Decode, b.max_batch), b.max_batch, b.dp));
   price_tokens(b);

@@ -20,7 +20,8 @@ namespace {
 
 // Request i goes to instance i mod n; each instance's trace stays sorted by arrival.
 std::vector<std::vector<Request>> round_robin(std::vector<Request> trace, int n) {
-  std::stable_sort(trace.begin(), trace.end(), [](const Request& a, const Request& b) { return a.arrival_s < b.arrival_s; });
+  std::stable_sort(trace.begin(), trace.end(),
+                   [](const Request& a, const Request& b) { return a.arrival_s < b.arrival_s; });
   std::vector<std::vector<Request>> out(static_cast<size_t>(n));
   for (size_t i = 0; i < trace.size(); ++i) out[i % size_t(n)].push_back(trace[i]);
   return out;
@@ -30,7 +31,8 @@ double transfer_s(const ServeSimInput& in, int64_t prompt) {
   const auto& m = *in.model;
   const LinkSpec* fallback = in.topology.inter ? in.topology.inter : &default_network_link(*in.device);
   const LinkSpec& link = in.disagg.transfer_link ? *in.disagg.transfer_link : *fallback;
-  const double bytes = kv_cache_size(m, in.precisions.kv.bytes).bytes_per_token * kv_replication(m, in.tp) * double(prompt);
+  const double per_token = kv_cache_size(m, in.precisions.kv.bytes).bytes_per_token * kv_replication(m, in.tp);
+  const double bytes = per_token * double(prompt);
   return link.latency_s + bytes / (in.tp * link.bandwidth);
 }
 

@@ -112,7 +112,8 @@ struct Sim {
       if (!s->in_prefill()) continue;
       const int64_t left = s->prefill_target - s->kv_tokens;
       // Unchunked, a whole prompt goes in even past the budget if it is the first.
-      const int64_t chunk = in.sched.chunked_prefill ? std::min(left, budget) : (w.prefills.empty() || left <= budget ? left : 0);
+      const bool fits = w.prefills.empty() || left <= budget;
+      const int64_t chunk = in.sched.chunked_prefill ? std::min(left, budget) : (fits ? left : 0);
       if (chunk <= 0) break;
       w.prefills.push_back({s, chunk});
       budget -= chunk;

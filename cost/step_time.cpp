@@ -48,7 +48,8 @@ void add_layers(const StepInput& in, StepTime& st) {
     const int count = moe ? m.moe_layers() : m.layers - m.moe_layers();
     for (const auto& op : models::layer_ops(m, shape_for(in, layer))) {
       const double share = replicated_under_tp(op.name) ? 1.0 : 1.0 / in.tp;
-      const std::string key = op.kind == models::OpKind::Matmul ? in.precisions.matmul_peak_key() : elementwise_peak_key(*in.device);
+      const std::string key =
+          op.kind == models::OpKind::Matmul ? in.precisions.matmul_peak_key() : elementwise_peak_key(*in.device);
       st.ops.push_back(price_op(op.name, moe ? "MoE layer" : "dense layer", count, op.flops * share,
                                 op.bytes * share, key, *in.device, op.note));
     }
