@@ -26,13 +26,13 @@ struct PortArgs {
 };
 
 struct ExecArgs {
-  std::string file, device = "H200", json;
+  std::string file, device = "H200", json, frontend;
   bool json_flag = false;
   std::vector<std::string> program_args;
 };
 
 struct CcArgs {
-  std::string file, output;
+  std::string file, output, frontend;
   bool shared = false;
 };
 
@@ -90,7 +90,7 @@ int report_exit(const std::string& file, int status) {
 
 int run_exec(const ExecArgs& a) {
   export_device(a.device);
-  BuildProduct p = build_program({a.file, false});
+  BuildProduct p = build_program({a.file, false, parse_frontend(a.frontend)});
   setenv("SIMT_REPORT", "tables", 1);
   // The program always writes its launches as JSON, so they can be timed here:
   // to the user's file, or to a temporary one.
@@ -107,7 +107,7 @@ int run_exec(const ExecArgs& a) {
 
 int run_cc(const CcArgs& a) {
   refuse_overwriting(a.file, a.output);
-  BuildProduct p = build_program({a.file, a.shared});
+  BuildProduct p = build_program({a.file, a.shared, parse_frontend(a.frontend)});
   std::error_code ec;
   std::filesystem::copy_file(p.path, a.output, std::filesystem::copy_options::overwrite_existing, ec);
   if (ec) throw std::runtime_error("cannot write " + a.output + ": " + ec.message());
@@ -133,6 +133,9 @@ void add_program_commands(CLI::App& app) {
   add_device_option(exec, exec_args->device, "simulated device from the catalog (simt devices)");
   // A flag that takes its value only as --json=PATH, so `--json prog.cu` stays unambiguous.
   exec->add_flag("--json{-}", exec_args->json, "launch reports as JSON: --json (stderr) or --json=PATH");
+  exec->add_option("--frontend", exec_args->frontend,
+                   "clang (the default): compile the file unchanged, instrumented by simtlab's LLVM pass; port: the "
+                   "f32 rewrite (docs/frontend.md)");
   exec->add_option("args", exec_args->program_args, "arguments for the program (after --)");
   exec->callback([exec_args] {
     exec_args->json_flag = !exec_args->json.empty();
@@ -143,6 +146,7 @@ void add_program_commands(CLI::App& app) {
   CLI::App* cc = app.add_subcommand("cc", "Build a CUDA program or shared library against the simulator");
   cc->add_option("file", cc_args->file, "the .cu file (plain CUDA or dialect)")->required()->check(CLI::ExistingFile);
   cc->add_flag("--shared", cc_args->shared, "a shared library (e.g. for Python ctypes)");
+  cc->add_option("--frontend", cc_args->frontend, "clang or port (as for simt exec)");
   cc->add_option("-o,--output", cc_args->output, "the executable or .so to write")->required();
   cc->callback([cc_args] { finish(run_cc(*cc_args)); });
 }

@@ -53,6 +53,10 @@ struct Hash {
   std::string hex() const { return fmt::format("{:016x}", h); }
 };
 
+fs::path pass_plugin() { return SIMT_PASS_PLUGIN; }
+fs::path frontend_include() { return kSourceDir / "sim" / "compiler" / "include"; }
+std::string clang_compiler() { return SIMT_CLANGXX; }
+
 fs::path sim_library() { return kBinaryDir / "sim" / "libsimt_sim.so"; }
 fs::path report_source() { return kSourceDir / "cli" / "program_support" / "report_at_exit.cpp"; }
 
@@ -61,8 +65,9 @@ fs::path report_source() { return kSourceDir / "cli" / "program_support" / "repo
 std::string toolchain_fingerprint() {
   Hash h;
   std::vector<fs::path> headers;
-  for (const auto& e : fs::directory_iterator(kSourceDir / "sim"))
-    if (e.path().extension() == ".hpp" || e.path().extension() == ".cuh") headers.push_back(e.path());
+  for (const auto& e : fs::recursive_directory_iterator(kSourceDir / "sim"))
+    if (e.path().extension() == ".hpp" || e.path().extension() == ".cuh" || e.path().extension() == ".h")
+      headers.push_back(e.path());
   std::sort(headers.begin(), headers.end());
   for (const auto& p : headers) h.add(p.filename().string()).add(read_file(p));
   h.add(read_file(report_source()));
@@ -70,6 +75,10 @@ std::string toolchain_fingerprint() {
   if (!fs::exists(lib)) throw std::runtime_error(fmt::format("{} is missing: build the simt_sim target first", lib.string()));
   h.add(std::to_string(fs::file_size(lib))).add(std::to_string(fs::last_write_time(lib).time_since_epoch().count()));
   if (const char* cxx = std::getenv("CXX")) h.add(cxx);
+  if (clang_frontend_available()) {
+    fs::path plugin = pass_plugin();
+    h.add(std::to_string(fs::file_size(plugin))).add(std::to_string(fs::last_write_time(plugin).time_since_epoch().count()));
+  }
   return h.hex();
 }
 
@@ -112,11 +121,13 @@ fs::path report_object(const fs::path& cache, const std::string& fingerprint) {
   return obj;
 }
 
-// Ports the source when it is plain CUDA; prints the port's issues.
-std::string dialect_text(const fs::path& source) {
+// Ports the source when it is plain CUDA (or, for the clang front end, rewrites
+// only what C++ cannot parse); prints the issues.
+std::string dialect_text(const fs::path& source, Frontend frontend) {
   std::string text = read_file(source);
-  if (!port::needs_port(text)) return text;
-  port::PortResult r = port::port_source(text);
+  const bool clang = frontend == Frontend::Clang;
+  if (clang ? !port::needs_syntax_step(text) : !port::needs_port(text)) return text;
+  port::PortResult r = clang ? port::syntax_source(text) : port::port_source(text);
   std::string issues = port::format_issues(source.string(), r);
   if (!issues.empty()) fmt::print(stderr, "{}", issues);
   if (!r.ok()) throw std::runtime_error(fmt::format("{} cannot be ported (see above)", source.string()));
@@ -130,14 +141,15 @@ std::string dialect_text(const fs::path& source) {
 // naming the original, so diagnostics point there.
 using LocalHeaders = std::map<fs::path, std::string>;
 
-void add_local_headers(const fs::path& root, const fs::path& file, const std::string& text, LocalHeaders& out) {
+void add_local_headers(const fs::path& root, const fs::path& file, const std::string& text, Frontend frontend,
+                       LocalHeaders& out) {
   for (const std::string& name : port::quoted_includes(text)) {
     fs::path header = fs::weakly_canonical(file.parent_path() / name);
     fs::path rel = header.lexically_relative(root);
     if (rel.empty() || *rel.begin() == ".." || !fs::is_regular_file(header) || out.contains(rel)) continue;
-    std::string ported = dialect_text(header);
+    std::string ported = dialect_text(header, frontend);
     out[rel] = fmt::format("#line 1 \"{}\"\n{}", header.string(), ported);
-    add_local_headers(root, header, ported, out);
+    add_local_headers(root, header, ported, frontend, out);
   }
 }
 
@@ -153,7 +165,12 @@ std::string cache_root() {
 BuildProduct build_program(const BuildRequest& req) {
   fs::path source = fs::absolute(req.source);
   if (!fs::is_regular_file(source)) throw std::runtime_error(fmt::format("no such file: {}", req.source));
-  std::string text = dialect_text(source);
+  const bool clang = req.frontend == Frontend::Clang;
+  if (clang && !clang_frontend_available())
+    throw std::runtime_error("this simtlab was built without the clang front end (no LLVM development files were "
+                             "found): install clang-14 and llvm-14-dev (scripts/install-deps.sh) and rebuild, or use "
+                             "--frontend=port");
+  std::string text = dialect_text(source, req.frontend);
   // #line keeps every diagnostic and debug line on the user's file and line.
   std::string unit = fmt::format("#line 1 \"{}\"\n{}", source.string(), text);
 
@@ -163,9 +180,10 @@ BuildProduct build_program(const BuildRequest& req) {
   if (ec) throw std::runtime_error(fmt::format("cannot create the build cache {}: {}", cache.string(), ec.message()));
   std::string fingerprint = toolchain_fingerprint();
   LocalHeaders headers;
-  add_local_headers(fs::weakly_canonical(source.parent_path()), fs::weakly_canonical(source), text, headers);
+  add_local_headers(fs::weakly_canonical(source.parent_path()), fs::weakly_canonical(source), text, req.frontend,
+                    headers);
   Hash key_hash;
-  key_hash.add(unit).add(fingerprint).add(req.shared ? "shared" : "exe");
+  key_hash.add(unit).add(fingerprint).add(req.shared ? "shared" : "exe").add(clang ? "clang" : "port");
   for (const auto& [rel, header_text] : headers) key_hash.add(rel.string()).add(header_text);
   std::string key = key_hash.hex();
   fs::path dir = cache / key;
@@ -181,8 +199,17 @@ BuildProduct build_program(const BuildRequest& req) {
   }
   fs::path tmp = product;
   tmp += fmt::format(".{}.tmp", getpid());
-  std::vector<std::string> cmd = {compiler()};
+  std::vector<std::string> cmd = {clang ? clang_compiler() : compiler()};
   for (auto& f : common_flags()) cmd.push_back(f);
+  // After -O2, which would turn vectorising back on: our CUDA headers first; no
+  // vectorising, so each access stays the source's (docs/frontend.md).
+  if (clang) {
+    for (std::string f : std::initializer_list<std::string>{"-I", frontend_include().string(),
+                                                             "-fpass-plugin=" + pass_plugin().string(), "-fno-vectorize",
+                                                             "-fno-slp-vectorize", "-fno-math-errno",
+                                                             "-DSIMT_CLANG_FRONTEND=1"})
+      cmd.push_back(f);
+  }
   fs::path lib_dir = sim_library().parent_path();
   for (std::string f : std::initializer_list<std::string>{"-iquote", source.parent_path().string(), unit_path.string(),
                         report_object(cache, fingerprint).string(), "-L", lib_dir.string(), "-lsimt_sim",
@@ -195,6 +222,20 @@ BuildProduct build_program(const BuildRequest& req) {
   }
   fs::rename(tmp, product);
   return {product.string(), false};
+}
+
+bool clang_frontend_available() { return !clang_compiler().empty() && fs::exists(pass_plugin()); }
+
+Frontend parse_frontend(const std::string& name) {
+  if (name.empty()) {  // the default: the compiler front end where this build has it
+    if (clang_frontend_available()) return Frontend::Clang;
+    fmt::print(stderr, "simt: this build has no clang front end (no LLVM development files were found); using "
+                       "--frontend=port (docs/frontend.md)\n");
+    return Frontend::Port;
+  }
+  if (name == "clang") return Frontend::Clang;
+  if (name == "port") return Frontend::Port;
+  throw std::runtime_error(fmt::format("--frontend must be clang or port, not {}", name));
 }
 
 int run_program(const std::string& path, const std::vector<std::string>& args) {

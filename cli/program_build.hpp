@@ -7,10 +7,22 @@
 
 namespace simt::cli {
 
+// How a plain CUDA file becomes simulator code (docs/frontend.md): compiled
+// unchanged by clang with simtlab's instrumentation pass, or rewritten into the
+// f32 dialect by `simt port` and compiled by g++ (the first front end).
+enum class Frontend { Clang, Port };
+
 struct BuildRequest {
   std::string source;  // the user's .cu file
   bool shared = false; // a shared library (for ctypes) instead of an executable
+  Frontend frontend = Frontend::Port;
 };
+
+// Whether this build of simtlab has the clang front end (LLVM was found).
+bool clang_frontend_available();
+// Parses --frontend's value ("clang" or "port"; empty: clang where available, else
+// port with a note on stderr); throws for anything else.
+Frontend parse_frontend(const std::string& name);
 
 struct BuildProduct {
   std::string path;    // the executable or .so, inside the cache

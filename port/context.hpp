@@ -27,6 +27,7 @@ class Context {
   std::vector<bool> variable_decl;  // per code token: inside a __shared__/__device__ variable declaration
   std::vector<Edit> edits;
   PortResult result;
+  bool keep_types = false;           // the compiler front end's syntax step: types stay as written
 
   std::size_t size() const { return code.size(); }
   const Token& tok(std::size_t i) const { return tokens[code[i]]; }

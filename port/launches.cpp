@@ -74,7 +74,7 @@ void rewrite_launches(Context& c) {
       continue;
     }
     c.insert_before(start, "simt::launch(");
-    rewrite_template_types(c, start, i);
+    if (!c.keep_types) rewrite_template_types(c, start, i);
     c.replace(i, ", ");
     c.edits.push_back({c.tok(close).begin, c.tok(close + 2).end, ")"});
     ++c.result.launches;

@@ -25,6 +25,12 @@ struct PortResult {
 
 PortResult port_source(std::string_view source);
 
+// The compiler front end's syntax step (docs/frontend.md): only what C++ cannot
+// parse changes — `k<<<g, b>>>(a)` launches and `extern __shared__ T n[];` — and
+// every type stays as written; clang and simtlab's pass do the rest.
+PortResult syntax_source(std::string_view source);
+bool needs_syntax_step(std::string_view source);
+
 // A file needs porting when it launches with `<<<` or lacks the dialect include.
 bool needs_port(std::string_view source);
 

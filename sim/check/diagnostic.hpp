@@ -24,6 +24,7 @@ enum class DiagKind {
   DeviceAssert,
   StackOverflow,
   LaunchConfig,
+  ExitedBeforeBarrier,  // a warning: runs as on the H200, where exited threads count as arrived
 };
 
 const char* diag_kind_name(DiagKind k);
@@ -38,6 +39,7 @@ struct Diagnostic {
   std::string location;    // "file.cu:42" once resolved
   std::uint64_t address = 0;
   std::string allocation;  // description of the nearest allocation / shared variable
+  bool warning = false;    // reported, but the launch succeeds
 };
 
 // Thrown inside a simulated thread to abandon its block; caught by the executor.

@@ -39,6 +39,19 @@ Launcher<P...> launch(void (*kernel)(P...), dim3 grid, dim3 block, std::size_t s
 #include "sim/cuda/port_support.hpp"
 #include "sim/cuda/portable_math.hpp"
 
+#elif defined(SIMT_CLANG_FRONTEND)  // clang + simtlab's pass (docs/frontend.md): plain types, counted by the compiler
+#include <cuda_runtime.h>  // simtlab's, sim/compiler/include: CUDA's names and simt::launch
+
+using f32 = float;
+using f64 = double;
+using i32 = int;
+using u32 = unsigned;
+using i64 = long long;
+using u64 = unsigned long long;
+
+#include "sim/cuda/port_support.hpp"
+#include "sim/cuda/portable_math.hpp"
+
 #else  // simulator build
 
 #include "sim/cuda/intrinsics.hpp"

@@ -3,7 +3,7 @@
 
 #include <type_traits>
 
-#if defined(__CUDACC__)
+#if defined(__CUDACC__) || defined(SIMT_CLANG_FRONTEND)  // plain CUDA types (nvcc, or clang + simtlab's pass)
 #define SIMT_PORT_FN __host__ __device__ __forceinline__
 namespace simt {
 // The plain value of an expression: the identity on the GPU.

@@ -13,7 +13,7 @@
 // docs/dialect.md, "Portable math".
 #pragma once
 
-#if defined(__CUDACC__)
+#if defined(__CUDACC__) || defined(SIMT_CLANG_FRONTEND)  // plain CUDA types (nvcc, or clang + simtlab's pass)
 #define SIMT_PM_FN __host__ __device__ __forceinline__
 #else
 #include "sim/cuda/math.hpp"
@@ -27,7 +27,7 @@
 namespace simt::pm {
 
 // ---- the few primitives that differ between the two builds
-#if defined(__CUDACC__)
+#if defined(__CUDACC__) || defined(SIMT_CLANG_FRONTEND)  // plain CUDA types (nvcc, or clang + simtlab's pass)
 using real = float;
 SIMT_PM_FN unsigned bits(float x) {
 #if defined(__CUDA_ARCH__)
@@ -239,7 +239,7 @@ SIMT_PM_FN real erf(real x) {
 }  // namespace simt::pm
 
 namespace simt {
-#if defined(__CUDACC__)
+#if defined(__CUDACC__) || defined(SIMT_CLANG_FRONTEND)  // plain CUDA types (nvcc, or clang + simtlab's pass)
 SIMT_PM_FN float expf(float x) { return pm::exp(x); }
 SIMT_PM_FN float __expf(float x) { return pm::exp(x); }
 SIMT_PM_FN float logf(float x) { return pm::log(x); }

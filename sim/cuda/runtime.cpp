@@ -45,7 +45,11 @@ namespace simt {
 
 void note_launch_result(int error) {
   const LaunchRecord& rec = launch_records().back();
-  if (error == 0) return;
+  if (error == 0) {
+    if (g_report_faults)  // warnings: the launch succeeded
+      for (const Diagnostic& d : rec.diagnostics) fmt::print(stderr, "{}\n", format_diagnostic(d));
+    return;
+  }
   if (g_report_faults)
     for (const Diagnostic& d : rec.diagnostics) fmt::print(stderr, "{}\n", format_diagnostic(d));
   if (error == cudaErrorInvalidConfiguration || error == cudaErrorInvalidValue) {

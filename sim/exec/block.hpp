@@ -54,6 +54,8 @@ struct BlockState {
   SharedWindows* shared = nullptr;
   bool failed = false;
   Diagnostic fault;
+  bool warned = false;  // once per block: threads exited before a barrier others reached
+  Diagnostic warning;
 
   void fail(Diagnostic d);               // record the block's first fault
   Diagnostic make_diag(DiagKind k, std::string msg, const ThreadState* t, Site site) const;

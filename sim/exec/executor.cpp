@@ -83,6 +83,17 @@ int execute_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelB
     }
     rec.error = error_code_for(d.kind);
     rec.diagnostics.push_back(d);
+  } else if (!launch.warnings.empty()) {  // the lowest-numbered block's, like faults
+    Diagnostic d = std::min_element(launch.warnings.begin(), launch.warnings.end(),
+                                    [](auto& a, auto& b) { return a.first < b.first; })->second;
+    d.kernel = rec.kernel;
+    if (d.site) {
+      auto loc = resolve_sites({d.site});
+      d.location = fmt::format("{}:{}", loc[0].short_file(), loc[0].line);
+    }
+    d.message += fmt::format(" ({} block{} of {})", launch.warnings.size(), launch.warnings.size() == 1 ? "" : "s",
+                             launch.nblocks);
+    rec.diagnostics.push_back(d);
   }
   rec.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   int code = rec.error;

@@ -213,13 +213,18 @@ bool Worker::settle(BlockState& b) {
   }
   const Site site = b.barrier_site[first];
   for (unsigned t = 0; t < b.nthreads; ++t) {
-    if (b.run[t] == Run::Done) {
-      b.fail(b.make_diag(DiagKind::DivergentBarrier,
-                         fmt::format("__syncthreads() reached by threads {} only; threads {} exited without reaching "
-                                     "it (a barrier inside a branch not all threads take is undefined on the GPU)",
-                                     thread_list(b, Run::AtBarrier), thread_list(b, Run::Done)),
-                         &b.threads[first], site));
-      return false;
+    if (b.run[t] == Run::Done) {  // exited threads count as arrived, as on the H200 (CUDA 13)
+      if (!b.warned) {
+        b.warned = true;
+        b.warning = b.make_diag(DiagKind::ExitedBeforeBarrier,
+                                fmt::format("__syncthreads() reached by threads {}; threads {} had exited. The GPU "
+                                            "counts exited threads as arrived, so this runs, but a barrier not "
+                                            "every thread reaches is undefined behaviour in CUDA",
+                                            thread_list(b, Run::AtBarrier), thread_list(b, Run::Done)),
+                                &b.threads[first], site);
+        b.warning.warning = true;
+      }
+      continue;
     }
     if (b.barrier_site[t] != site) {
       b.fail(b.make_diag(DiagKind::DivergentBarrier,
@@ -246,7 +251,8 @@ void Worker::release_barrier(BlockState& b) {
   site_counters(b.barrier_site[0])[Counter::WarpBarriers] += warps;
   ++b.epoch;
   b.shared->next_interval();
-  for (unsigned t = 0; t < b.nthreads; ++t) b.run[t] = Run::Runnable;
+  for (unsigned t = 0; t < b.nthreads; ++t)
+    if (b.run[t] != Run::Done) b.run[t] = Run::Runnable;  // exited threads stay exited
 }
 
 }  // namespace simt

@@ -167,6 +167,10 @@ void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
     launch.failed = true;
     return;
   }
+  if (b.warned) {
+    std::lock_guard lock(launch.diag_mutex);
+    launch.warnings.emplace_back(linear, b.warning);
+  }
   count_operations(b);
 }
 

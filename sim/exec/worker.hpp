@@ -37,6 +37,7 @@ struct LaunchContext {
   std::atomic<bool> failed{false};
   std::mutex diag_mutex;
   std::vector<std::pair<std::uint64_t, Diagnostic>> faults;  // (block, diagnostic)
+  std::vector<std::pair<std::uint64_t, Diagnostic>> warnings;  // (block, diagnostic), launch still succeeds
 };
 
 class Worker {

@@ -52,6 +52,7 @@ const char* diag_kind_name(DiagKind k) {
     case DiagKind::DeviceAssert: return "device assertion";
     case DiagKind::StackOverflow: return "stack overflow";
     case DiagKind::LaunchConfig: return "invalid launch";
+    case DiagKind::ExitedBeforeBarrier: return "warning: threads exited before a barrier";
   }
   return "error";
 }
@@ -125,6 +126,7 @@ nlohmann::json launch_json(const LaunchRecord& r) {
   nlohmann::json diags = nlohmann::json::array();
   for (const Diagnostic& d : r.diagnostics) {
     diags.push_back({{"kind", diag_kind_name(d.kind)},
+                     {"severity", d.warning ? "warning" : "error"},
                      {"message", d.message},
                      {"block", {d.block.x, d.block.y, d.block.z}},
                      {"thread", {d.thread.x, d.thread.y, d.thread.z}},

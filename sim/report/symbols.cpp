@@ -1,5 +1,7 @@
 #include "sim/report/symbols.hpp"
 
+#include "sim/compiler/sites.hpp"
+
 #include <cxxabi.h>
 #include <elf.h>
 #include <fcntl.h>
@@ -286,8 +288,13 @@ std::string full_function_name(const void* fn) {
 std::vector<SourceLocation> resolve_sites(const std::vector<Site>& sites) {
   std::lock_guard lock(g_modules_mutex);
   std::map<ModuleData*, std::vector<Site>> todo;
-  for (Site s : sites)
-    if (!g_site_cache.count(s)) todo[&load_module(reinterpret_cast<std::uintptr_t>(s))].push_back(s);
+  for (Site s : sites) {
+    if (g_site_cache.count(s)) continue;
+    if (const CompilerSite* c = compiler_site(s))  // made by the compiler front end: no lookup needed
+      g_site_cache.emplace(s, SourceLocation{c->function, c->file, int(c->line)});
+    else
+      todo[&load_module(reinterpret_cast<std::uintptr_t>(s))].push_back(s);
+  }
   for (auto& [m, list] : todo) {
     resolve_in_module(*m, list);
     for (Site s : list) g_site_cache.try_emplace(s, SourceLocation{"?", "?", 0});

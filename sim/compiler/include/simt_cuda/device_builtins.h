@@ -1,0 +1,142 @@
+// CUDA's built-in variables and device functions for the compiler front end:
+// threadIdx & co., barriers, warp shuffles and votes, atomics, cache-hinted loads
+// and stores. Their own code is not instrumented (it is simtlab's); each says
+// through a marker call (simt_cuda/markers.h) what the GPU instruction would do.
+#pragma once
+#include "simt_cuda/markers.h"
+#include "sim/exec/context.hpp"
+
+#include <atomic>
+#include <cstring>
+#include <type_traits>
+
+namespace simt::cuda {
+// By value: the loads that read them are the simulator's, not the kernel's.
+inline uint3 thread_idx() { return t_thread->thread_idx; }
+inline uint3 block_idx() { return t_block_idx; }
+inline dim3 block_dim() { return t_geometry->block; }
+inline dim3 grid_dim() { return t_geometry->grid; }
+
+// The order of simt::Collective (sim/block.hpp).
+enum Collective : int { Sync, Shfl, ShflUp, ShflDown, ShflXor, Ballot, Any, All, ActiveMask };
+
+template <class T> inline T collective(Collective kind, unsigned mask, const T& v, int arg, int width) {
+  static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>, "shuffles move values of up to 8 bytes");
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &v, sizeof(T));
+  bits = __simt_site_collective(kind, mask, bits, arg, width);
+  T r;
+  std::memcpy(&r, &bits, sizeof(T));
+  return r;
+}
+
+// The compiler's builtins, not std::atomic_ref: its code lives in libstdc++'s
+// headers, which the pass would instrument (a second access per atomic).
+template <class T, class F> inline T atomic_rmw(T* address, F&& update) {
+  __simt_site_access(address, sizeof(T), 2);
+  T old;
+  __atomic_load(address, &old, __ATOMIC_RELAXED);
+  T desired = update(old);
+  while (!__atomic_compare_exchange(address, &old, &desired, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    desired = update(old);
+  return old;
+}
+}  // namespace simt::cuda
+
+#define threadIdx (::simt::cuda::thread_idx())
+#define blockIdx (::simt::cuda::block_idx())
+#define blockDim (::simt::cuda::block_dim())
+#define gridDim (::simt::cuda::grid_dim())
+inline constexpr int warpSize = 32;
+
+inline void __syncthreads() { __simt_site_barrier(0); }
+int __simt_barrier_result();  // sim/compiler/runtime_hooks.cpp
+inline int __syncthreads_count(int p) { __simt_site_barrier(p != 0); return __simt_barrier_result(); }
+inline int __syncthreads_and(int p) {
+  __simt_site_barrier(p != 0);
+  return __simt_barrier_result() == int(blockDim.x * blockDim.y * blockDim.z);
+}
+inline int __syncthreads_or(int p) { __simt_site_barrier(p != 0); return __simt_barrier_result() > 0; }
+inline void __syncwarp(unsigned mask = 0xffffffffu) {
+  __simt_site_collective(simt::cuda::Sync, mask, 0, 0, 32);
+}
+
+template <class T> inline T __shfl_sync(unsigned m, T v, int lane, int w = warpSize) {
+  return simt::cuda::collective(simt::cuda::Shfl, m, v, lane, w);
+}
+template <class T> inline T __shfl_up_sync(unsigned m, T v, unsigned d, int w = warpSize) {
+  return simt::cuda::collective(simt::cuda::ShflUp, m, v, int(d), w);
+}
+template <class T> inline T __shfl_down_sync(unsigned m, T v, unsigned d, int w = warpSize) {
+  return simt::cuda::collective(simt::cuda::ShflDown, m, v, int(d), w);
+}
+template <class T> inline T __shfl_xor_sync(unsigned m, T v, int lm, int w = warpSize) {
+  return simt::cuda::collective(simt::cuda::ShflXor, m, v, lm, w);
+}
+inline unsigned __ballot_sync(unsigned m, int p) { return unsigned(__simt_site_collective(simt::cuda::Ballot, m, p != 0, 0, 32)); }
+inline int __any_sync(unsigned m, int p) { return int(__simt_site_collective(simt::cuda::Any, m, p != 0, 0, 32)); }
+inline int __all_sync(unsigned m, int p) { return int(__simt_site_collective(simt::cuda::All, m, p != 0, 0, 32)); }
+inline unsigned __activemask() { return unsigned(__simt_site_collective(simt::cuda::ActiveMask, 0, 0, 0, 32)); }
+
+inline int __popc(unsigned x) { return __builtin_popcount(x); }
+inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+inline int __ffs(int x) { return __builtin_ffs(x); }
+inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(unsigned(x)); }
+inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
+inline unsigned __brev(unsigned x) { return __builtin_bitreverse32(x); }
+inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline void __threadfence_block() {}
+
+#define SIMT_ATOMIC(name, expr)                                                          \
+  template <class T> inline T name(T* a, std::type_identity_t<T> v) {                    \
+    return simt::cuda::atomic_rmw(a, [v](T old) { return T(expr); });                    \
+  }
+SIMT_ATOMIC(atomicAdd, old + v)
+SIMT_ATOMIC(atomicSub, old - v)
+SIMT_ATOMIC(atomicExch, v)
+SIMT_ATOMIC(atomicMin, v < old ? v : old)
+SIMT_ATOMIC(atomicMax, v > old ? v : old)
+SIMT_ATOMIC(atomicAnd, old & v)
+SIMT_ATOMIC(atomicOr, old | v)
+SIMT_ATOMIC(atomicXor, old ^ v)
+#undef SIMT_ATOMIC
+inline unsigned atomicInc(unsigned* a, unsigned v) {
+  return simt::cuda::atomic_rmw(a, [v](unsigned old) { return old >= v ? 0u : old + 1; });
+}
+inline unsigned atomicDec(unsigned* a, unsigned v) {
+  return simt::cuda::atomic_rmw(a, [v](unsigned old) { return (old == 0 || old > v) ? v : old - 1; });
+}
+template <class T> inline T atomicCAS(T* a, std::type_identity_t<T> compare, std::type_identity_t<T> v) {
+  return simt::cuda::atomic_rmw(a, [compare, v](T old) { return old == compare ? v : old; });
+}
+
+// Cache-hinted loads and stores: ordinary accesses to the simulator.
+#define SIMT_HINTED_LOAD(name)                                                     \
+  template <class T> inline T name(const T* p) {                                   \
+    __simt_site_access(p, sizeof(T), 0);                                           \
+    T v;                                                                           \
+    std::memcpy(static_cast<void*>(&v), p, sizeof(T));                             \
+    return v;                                                                      \
+  }
+SIMT_HINTED_LOAD(__ldg)
+SIMT_HINTED_LOAD(__ldcg)
+SIMT_HINTED_LOAD(__ldca)
+SIMT_HINTED_LOAD(__ldcs)
+SIMT_HINTED_LOAD(__ldlu)
+SIMT_HINTED_LOAD(__ldcv)
+#undef SIMT_HINTED_LOAD
+#define SIMT_HINTED_STORE(name)                                                    \
+  template <class T> inline void name(T* p, T v) {                                 \
+    __simt_site_access(p, sizeof(T), 1);                                           \
+    std::memcpy(static_cast<void*>(p), &v, sizeof(T));                             \
+  }
+SIMT_HINTED_STORE(__stcg)
+SIMT_HINTED_STORE(__stcs)
+SIMT_HINTED_STORE(__stwb)
+SIMT_HINTED_STORE(__stwt)
+#undef SIMT_HINTED_STORE
+
+namespace simt { void* dynamic_shared_base(); }
+// What the syntax step makes of `extern __shared__ T name[];` (sim/compiler/README).
+#define SIMT_DYNAMIC_SHARED(T, name) T* const name = reinterpret_cast<T*>(::simt::dynamic_shared_base())

@@ -1,0 +1,14 @@
+// The calls simtlab's CUDA headers make into the simulator. A call of
+// __simt_site_NAME(args) is rewritten by the instrumentation pass into
+// __simt_NAME_at(args, site), the site being the user's source location after
+// inlining (sim/compiler/pass/instrument.cpp); everything else in these headers is
+// not instrumented, so they say explicitly which accesses they make.
+#pragma once
+#include <cstdint>
+
+extern "C" {
+void __simt_site_access(const void* p, unsigned size, unsigned op);  // op: 0 load, 1 store, 2 atomic
+void __simt_site_barrier(int value);
+std::uint64_t __simt_site_collective(int kind, std::uint32_t mask, std::uint64_t value, int arg, int width);
+std::uint32_t __simt_site_activemask();
+}

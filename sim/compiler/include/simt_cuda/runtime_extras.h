@@ -1,0 +1,83 @@
+// Runtime calls of real programs that the simulator answers on the host
+// (docs/frontend.md): symbols of __constant__ data are host memory here.
+#pragma once
+#include "sim/cuda/runtime.hpp"
+
+#include <cstring>
+
+template <class T>
+cudaError_t cudaMemcpyToSymbol(T& symbol, const void* src, std::size_t count, std::size_t offset = 0,
+                               cudaMemcpyKind = cudaMemcpyHostToDevice) {
+  if (offset + count > sizeof(T)) return cudaErrorInvalidValue;
+  std::memcpy(reinterpret_cast<char*>(&symbol) + offset, src, count);
+  return cudaSuccess;
+}
+template <class T>
+cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, std::size_t count, std::size_t offset = 0,
+                                 cudaMemcpyKind = cudaMemcpyDeviceToHost) {
+  if (offset + count > sizeof(T)) return cudaErrorInvalidValue;
+  std::memcpy(dst, reinterpret_cast<const char*>(&symbol) + offset, count);
+  return cudaSuccess;
+}
+
+// ---- Calls real programs make that follow from the ones the runtime has: every
+// launch completes before it returns, so streams and events only order work, and
+// device memory is host memory the host may also touch (managed memory).
+enum { cudaStreamDefault = 0, cudaStreamNonBlocking = 1 };
+enum { cudaEventDefault = 0, cudaEventBlockingSync = 1, cudaEventDisableTiming = 2 };
+enum { cudaMemAttachGlobal = 1, cudaMemAttachHost = 2 };
+enum { cudaHostAllocDefault = 0 };
+
+inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned) { return cudaStreamCreate(s); }
+inline cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned = 0) { return cudaSuccess; }
+inline cudaError_t cudaStreamQuery(cudaStream_t) { return cudaSuccess; }
+inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned) { return cudaEventCreate(e); }
+inline cudaError_t cudaEventQuery(cudaEvent_t) { return cudaSuccess; }  // recorded work is always complete
+inline cudaError_t cudaMemsetAsync(void* p, int v, std::size_t n, cudaStream_t = nullptr) { return cudaMemset(p, v, n); }
+inline cudaError_t cudaMallocManaged(void** p, std::size_t n, unsigned = cudaMemAttachGlobal) { return cudaMalloc(p, n); }
+template <class T> cudaError_t cudaMallocManaged(T** p, std::size_t n, unsigned f = cudaMemAttachGlobal) {
+  return cudaMallocManaged(reinterpret_cast<void**>(p), n, f);
+}
+inline cudaError_t cudaHostAlloc(void** p, std::size_t n, unsigned) { return cudaMallocHost(p, n); }
+inline cudaError_t cudaMemcpy2D(void* dst, std::size_t dpitch, const void* src, std::size_t spitch, std::size_t width,
+                                std::size_t height, cudaMemcpyKind kind) {
+  if (width > dpitch || width > spitch) return cudaErrorInvalidValue;
+  for (std::size_t r = 0; r < height; ++r) {
+    cudaError_t e = cudaMemcpy(static_cast<char*>(dst) + r * dpitch, static_cast<const char*>(src) + r * spitch,
+                               width, kind);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+inline cudaError_t cudaProfilerStart() { return cudaSuccess; }
+inline cudaError_t cudaProfilerStop() { return cudaSuccess; }
+
+// The attributes real programs ask for, from the simulated device's properties.
+enum cudaDeviceAttr {
+  cudaDevAttrMaxThreadsPerBlock = 1,
+  cudaDevAttrMaxSharedMemoryPerBlock = 8,
+  cudaDevAttrWarpSize = 10,
+  cudaDevAttrMultiProcessorCount = 16,
+  cudaDevAttrL2CacheSize = 38,
+  cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+  cudaDevAttrComputeCapabilityMajor = 75,
+  cudaDevAttrComputeCapabilityMinor = 76,
+  cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+};
+inline cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
+  cudaDeviceProp p;
+  if (cudaError_t e = cudaGetDeviceProperties(&p, device); e != cudaSuccess) return e;
+  switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = int(p.sharedMemPerBlock); break;
+    case cudaDevAttrWarpSize: *value = p.warpSize; break;
+    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
+    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
+    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
+    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = int(p.sharedMemPerBlockOptin); break;
+    default: return cudaErrorInvalidValue;  // not simulated: an error, never a made-up number
+  }
+  return cudaSuccess;
+}

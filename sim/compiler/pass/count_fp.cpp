@@ -1,0 +1,66 @@
+#include "count_fp.hpp"
+
+#include "device_code.hpp"
+#include "sites.hpp"
+
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/IntrinsicInst.h>
+
+#include <vector>
+
+namespace simt::pass {
+
+using namespace llvm;
+
+namespace {
+
+// The operation an instruction counts as, or false.
+bool fp_kind(const Instruction& i, unsigned& op) {
+  Type* scalar = i.getType()->getScalarType();
+  if (!scalar->isFloatTy() && !scalar->isDoubleTy()) return false;  // half: with the fp16 work
+  const bool single = scalar->isFloatTy();
+  switch (i.getOpcode()) {
+    case Instruction::FAdd:
+    case Instruction::FSub: op = single ? FAdd : DAdd; return true;
+    case Instruction::FMul: op = single ? FMul : DMul; return true;
+    case Instruction::FDiv: op = single ? FDiv : DDiv; return true;
+    default: break;
+  }
+  if (const auto* in = dyn_cast<IntrinsicInst>(&i)) {
+    switch (in->getIntrinsicID()) {
+      case Intrinsic::fma:
+      case Intrinsic::fmuladd: op = single ? FFma : DFma; return true;
+      case Intrinsic::sqrt: op = single ? FSqrt : DSqrt; return true;
+      default: break;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+PreservedAnalyses CountFpPass::run(Module& m, ModuleAnalysisManager&) {
+  RuntimeFiles runtime(runtime_prefix(m));
+  Annotated marked = annotated(m);
+  SiteTable sites(m, runtime);
+  LLVMContext& c = m.getContext();
+  FunctionCallee count = entry_point(
+      m, "__simt_fp", FunctionType::get(Type::getVoidTy(c), {Type::getInt32Ty(c), Type::getInt8PtrTy(c)}, false));
+  for (Function* f : device_functions(marked, runtime)) {
+    std::vector<std::pair<Instruction*, unsigned>> todo;
+    for (Instruction& i : instructions(*f)) {
+      unsigned op = 0;
+      if (!runtime.uninstrumented_location(i.getDebugLoc().get()) && fp_kind(i, op)) todo.push_back({&i, op});
+    }
+    for (auto [i, op] : todo) {
+      const unsigned lanes = i->getType()->isVectorTy() ? cast<FixedVectorType>(i->getType())->getNumElements() : 1;
+      IRBuilder<> b(i);
+      Constant* site = sites.site_of(*i, "fp" + std::to_string(op));
+      for (unsigned k = 0; k < lanes; ++k) b.CreateCall(count, {b.getInt32(op), site})->setDebugLoc(i->getDebugLoc());
+    }
+  }
+  sites.emit_registration();
+  return sites.size() ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+}  // namespace simt::pass

@@ -1,0 +1,17 @@
+// The floating-point step of simtlab's pass (count_fp.cpp).
+#pragma once
+#include <llvm/IR/PassManager.h>
+
+namespace simt::pass {
+
+// Counts each fadd/fsub/fmul/fdiv/fma/sqrt of device code where the source has it,
+// at the start of the pipeline: later optimizations may sink an operation into a
+// branch (only lane 0 then executes it) or hoist it out of a loop, which nvcc
+// does not do to the SASS the counters are checked against (docs/frontend.md).
+struct CountFpPass : llvm::PassInfoMixin<CountFpPass> {
+  llvm::PreservedAnalyses run(llvm::Module& m, llvm::ModuleAnalysisManager&);
+  static bool isRequired() { return true; }
+};
+inline CountFpPass count_fp_pass() { return {}; }
+
+}  // namespace simt::pass

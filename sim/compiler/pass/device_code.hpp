@@ -1,0 +1,40 @@
+// Which functions of a module are device code (docs/frontend.md, "How device
+// code is told from host code"), shared by the pass's two steps.
+#pragma once
+#include "sites.hpp"
+
+#include <llvm/IR/Module.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace simt::pass {
+
+// The values of simt::MemOp and simt::FpOp (sim/memory/events.hpp).
+enum Mem : unsigned { Load = 0, Store = 1, Atomic = 2 };
+enum Fp : unsigned { FAdd = 0, FMul = 1, FFma = 2, DAdd = 3, DMul = 4, DFma = 5, FDiv = 6, DDiv = 7, FSqrt = 8, DSqrt = 9 };
+
+// simtlab's CUDA header defines __simt_runtime_header as its own path,
+// .../sim/compiler/include/cuda_runtime.h; its root's sim/ holds simtlab's code.
+// Empty when the module does not include simtlab's headers.
+std::string runtime_prefix(const llvm::Module& m);
+
+// What simtlab's CUDA keywords marked: __global__ and __device__ functions,
+// __device__ and __constant__ variables. They expand to annotate attributes,
+// which clang lists in llvm.global.annotations.
+struct Annotated {
+  std::vector<llvm::Function*> functions;
+  std::set<const llvm::GlobalVariable*> device_variables, constant_variables;
+};
+Annotated annotated(llvm::Module& m);
+
+// The runtime's entry point NAME: NAME_inline where simtlab's headers define it
+// (inlined later), else the library's out-of-line NAME.
+llvm::FunctionCallee entry_point(llvm::Module& m, const std::string& name, llvm::FunctionType* type);
+
+// Device code: the annotated functions and everything they call that is defined
+// in this module and is not simtlab's own machinery.
+std::set<llvm::Function*> device_functions(const Annotated& marked, const RuntimeFiles& runtime);
+
+}  // namespace simt::pass

@@ -1,0 +1,203 @@
+// simtlab's instrumentation pass (an LLVM pass plugin, loaded by clang with
+// -fpass-plugin), memory step: in device code — functions annotated
+// __global__/__device__ by simtlab's CUDA headers, and every function they call —
+// it puts a call of the simulator's runtime before each load, store, atomic and
+// memory intrinsic that remains after optimization, with the site of its source
+// location, and gives barriers, collectives and atomics their sites. The
+// floating-point step is count_fp.cpp. See docs/frontend.md.
+#include "count_fp.hpp"
+#include "device_code.hpp"
+#include "sites.hpp"
+
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/PassManager.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Passes/PassPlugin.h>
+#include <llvm/Transforms/IPO/AlwaysInliner.h>
+
+#include <set>
+#include <vector>
+
+namespace simt::pass {
+
+using namespace llvm;
+
+namespace {
+
+// A pointer the simulated thread owns or that is not device memory: its locals
+// (allocas, by-value arguments), constant data (string literals, tables) and
+// __constant__ variables (read through the constant cache: no LDG on the GPU).
+// __shared__ variables are thread_local globals and stay instrumented; any other
+// global goes to the runtime, which faults on it (it is host memory).
+bool statically_private(Value* ptr, const Annotated& marked) {
+  const Value* base = getUnderlyingObject(ptr, 0);
+  if (isa<AllocaInst>(base)) return true;
+  if (const auto* arg = dyn_cast<Argument>(base)) return arg->hasByValAttr();
+  if (const auto* gv = dyn_cast<GlobalVariable>(base))
+    return !gv->isThreadLocal() && (gv->isConstant() || marked.constant_variables.count(gv));
+  return false;
+}
+
+// The simulator's own state: thread-locals the runtime library defines
+// (t_thread, t_geometry ...) and what is reached through them (threadIdx,
+// blockDim ...). Our headers' code is skipped by its debug location already; this
+// catches their loads that an optimization moved and left without one (LICM).
+bool runtime_state(Value* ptr) {
+  const Value* base = getUnderlyingObject(ptr, 0);
+  if (const auto* load = dyn_cast<LoadInst>(base)) base = getUnderlyingObject(load->getPointerOperand(), 0);
+  const auto* gv = dyn_cast<GlobalVariable>(base);
+  return gv && gv->isThreadLocal() && gv->isDeclaration();
+}
+
+// A __device__ variable would be host memory here: refused at compile time,
+// naming the line, rather than faulting at run time.
+const GlobalVariable* device_variable(Value* ptr, const Annotated& marked) {
+  const auto* gv = dyn_cast<GlobalVariable>(getUnderlyingObject(ptr, 0));
+  return gv && marked.device_variables.count(gv) && !marked.constant_variables.count(gv) ? gv : nullptr;
+}
+
+class Instrumenter {
+ public:
+  Instrumenter(Module& m, const RuntimeFiles& runtime, const Annotated& marked)
+      : m_(m), runtime_(runtime), marked_(marked), sites_(m, runtime) {
+    LLVMContext& c = m.getContext();
+    Type* i8p = Type::getInt8PtrTy(c);
+    Type* i32 = Type::getInt32Ty(c);
+    Type* i64 = Type::getInt64Ty(c);
+    Type* v = Type::getVoidTy(c);
+    access_ = entry_point(m, "__simt_access", FunctionType::get(v, {i8p, i32, i32, i8p}, false));
+    range_ = m.getOrInsertFunction("__simt_access_range", v, i8p, i64, i32, i32, i8p);
+  }
+
+  void run(Function& f) {
+    std::vector<Instruction*> todo;
+    for (Instruction& i : instructions(f))
+      if (!runtime_.uninstrumented_location(i.getDebugLoc().get())) todo.push_back(&i);
+    for (Instruction* i : todo) instrument(*i);
+  }
+  // Calls of __simt_site_NAME(args) in simtlab's headers become
+  // __simt_NAME_at(args, site): barriers, collectives and atomics learn their site.
+  void bind_marked_calls(Function& f);
+  void redirect_assert(Function& f);
+  void finish() { sites_.emit_registration(); }
+  std::size_t sites() const { return sites_.size(); }
+
+ private:
+  void access(Instruction& at, Value* ptr, Type* type, unsigned op) {
+    if (const GlobalVariable* gv = device_variable(ptr, marked_)) return refuse(at, *gv);
+    if (statically_private(ptr, marked_) || runtime_state(ptr)) return;
+    IRBuilder<> b(&at);
+    unsigned size = unsigned(m_.getDataLayout().getTypeStoreSize(type));
+    b.CreateCall(access_, {b.CreatePointerCast(ptr, b.getInt8PtrTy()), b.getInt32(size), b.getInt32(op),
+                           sites_.site_of(at, "mem")});
+  }
+  void range(Instruction& at, Value* ptr, Value* len, unsigned align, unsigned op) {
+    if (const GlobalVariable* gv = device_variable(ptr, marked_)) return refuse(at, *gv);
+    if (statically_private(ptr, marked_)) return;
+    IRBuilder<> b(&at);
+    b.CreateCall(range_, {b.CreatePointerCast(ptr, b.getInt8PtrTy()), b.CreateZExtOrTrunc(len, b.getInt64Ty()),
+                          b.getInt32(align), b.getInt32(op), sites_.site_of(at, "mem")});
+  }
+  void instrument(Instruction& i);
+  void refuse(Instruction& at, const GlobalVariable& gv) {
+    const DILocation* loc = runtime_.user_frame(at.getDebugLoc().get());
+    std::string where = loc ? (loc->getFilename() + ":" + Twine(loc->getLine()) + ":" + Twine(loc->getColumn())).str() : "?";
+    std::string name = gv.hasName() ? std::string(gv.getName()) : "?";
+    at.getContext().emitError(&at, where + ": __device__ variable " + name +
+                                       " is not supported by the simulator yet; cudaMalloc the data and pass a "
+                                       "pointer (docs/frontend.md)");
+  }
+
+  Module& m_;
+  const RuntimeFiles& runtime_;
+  const Annotated& marked_;
+  SiteTable sites_;
+  FunctionCallee access_, range_;
+};
+
+void Instrumenter::instrument(Instruction& i) {
+  if (auto* ld = dyn_cast<LoadInst>(&i)) return access(i, ld->getPointerOperand(), ld->getType(), Load);
+  if (auto* st = dyn_cast<StoreInst>(&i))
+    return access(i, st->getPointerOperand(), st->getValueOperand()->getType(), Store);
+  if (auto* rmw = dyn_cast<AtomicRMWInst>(&i))
+    return access(i, rmw->getPointerOperand(), rmw->getValOperand()->getType(), Atomic);
+  if (auto* cas = dyn_cast<AtomicCmpXchgInst>(&i))
+    return access(i, cas->getPointerOperand(), cas->getCompareOperand()->getType(), Atomic);
+  if (auto* mt = dyn_cast<MemTransferInst>(&i)) {
+    range(i, mt->getRawSource(), mt->getLength(), mt->getSourceAlign().valueOrOne().value(), Load);
+    return range(i, mt->getRawDest(), mt->getLength(), mt->getDestAlign().valueOrOne().value(), Store);
+  }
+  if (auto* ms = dyn_cast<MemSetInst>(&i))
+    return range(i, ms->getRawDest(), ms->getLength(), ms->getDestAlign().valueOrOne().value(), Store);
+}
+
+// assert() calls the C library's __assert_fail, which the first-loaded libc would
+// answer in a ctypes-loaded library (abort); simtlab's copy fails the launch.
+void Instrumenter::redirect_assert(Function& f) {
+  for (Instruction& i : instructions(f))
+    if (auto* call = dyn_cast<CallInst>(&i))
+      if (Function* callee = call->getCalledFunction(); callee && callee->getName() == "__assert_fail")
+        call->setCalledFunction(m_.getOrInsertFunction("__simt_assert_fail", callee->getFunctionType()));
+}
+
+void Instrumenter::bind_marked_calls(Function& f) {
+  std::vector<CallInst*> marked;
+  for (Instruction& i : instructions(f))
+    if (auto* call = dyn_cast<CallInst>(&i))
+      if (Function* callee = call->getCalledFunction(); callee && callee->getName().startswith("__simt_site_"))
+        marked.push_back(call);
+  redirect_assert(f);
+  for (CallInst* call : marked) {
+    Function* marker = call->getCalledFunction();
+    std::string name = "__simt_" + marker->getName().drop_front(12).str() + "_at";
+    std::vector<Type*> params(marker->getFunctionType()->param_begin(), marker->getFunctionType()->param_end());
+    params.push_back(Type::getInt8PtrTy(m_.getContext()));
+    FunctionCallee target =
+        m_.getOrInsertFunction(name, FunctionType::get(marker->getReturnType(), params, false));
+    std::vector<Value*> args(call->arg_begin(), call->arg_end());
+    args.push_back(sites_.site_of(*call, "call"));
+    IRBuilder<> b(call);
+    CallInst* replacement = b.CreateCall(target, args);
+    replacement->setDebugLoc(call->getDebugLoc());
+    if (!call->getType()->isVoidTy()) call->replaceAllUsesWith(replacement);
+    call->eraseFromParent();
+  }
+}
+
+struct SimtInstrumentPass : PassInfoMixin<SimtInstrumentPass> {
+  PreservedAnalyses run(Module& m, ModuleAnalysisManager&) {
+    RuntimeFiles runtime(runtime_prefix(m));
+    Annotated marked = annotated(m);
+    Instrumenter inst(m, runtime, marked);
+    std::set<Function*> device = device_functions(marked, runtime);
+    for (Function* f : device) inst.run(*f);
+    // Marked calls are bound in every function: host code reaches barriers only by
+    // mistake, and the runtime diagnoses that; a site keeps the message precise.
+    for (Function& f : m)
+      if (!f.isDeclaration()) inst.bind_marked_calls(f);
+    inst.finish();
+    return device.empty() && inst.sites() == 0 ? PreservedAnalyses::all() : PreservedAnalyses::none();
+  }
+  static bool isRequired() { return true; }
+};
+
+}  // namespace
+
+}  // namespace simt::pass
+
+// Floating-point operations are counted where the source has them, before any
+// optimization (count_fp.cpp); memory accesses where they remain after it.
+extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "simt-instrument", "1", [](llvm::PassBuilder& pb) {
+            pb.registerPipelineStartEPCallback([](llvm::ModulePassManager& mpm, llvm::OptimizationLevel) {
+              mpm.addPass(simt::pass::count_fp_pass());
+            });
+            pb.registerOptimizerLastEPCallback([](llvm::ModulePassManager& mpm, llvm::OptimizationLevel) {
+              mpm.addPass(simt::pass::SimtInstrumentPass());
+              mpm.addPass(llvm::AlwaysInlinerPass());  // the entry points' fast paths (simt_cuda/hooks.h)
+            });
+          }};
+}

@@ -1,0 +1,112 @@
+#include "sites.hpp"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Transforms/Utils/ModuleUtils.h>
+
+namespace simt::pass {
+
+using namespace llvm;
+
+namespace {
+
+std::string path_of(const DIScope* scope) {
+  if (!scope) return "?";
+  SmallString<256> p(scope->getFilename());
+  if (!sys::path::is_absolute(p) && !scope->getDirectory().empty()) {
+    SmallString<256> dir(scope->getDirectory());
+    sys::path::append(dir, p);
+    p = dir;
+  }
+  sys::path::remove_dots(p, true);
+  return std::string(p.str());
+}
+
+std::string function_of(const DILocation* loc) {
+  const DISubprogram* sp = loc->getScope()->getSubprogram();
+  return sp ? std::string(sp->getName()) : "?";
+}
+
+}  // namespace
+
+bool RuntimeFiles::contains(const DIScope* scope) const {
+  return !prefix_.empty() && scope && path_of(scope).rfind(prefix_, 0) == 0;
+}
+
+bool RuntimeFiles::counted(const DIScope* scope) const {
+  return scope && scope->getFilename().endswith("sim/cuda/portable_math.hpp");
+}
+
+const DILocation* RuntimeFiles::user_frame(const DILocation* loc) const {
+  while (loc && contains(loc->getScope())) loc = loc->getInlinedAt();
+  return loc;
+}
+
+Constant* SiteTable::string_constant(const std::string& s) {
+  auto [it, fresh] = strings_.try_emplace(s, nullptr);
+  if (fresh) {
+    IRBuilder<> b(m_.getContext());
+    Constant* init = ConstantDataArray::getString(m_.getContext(), s);
+    auto* gv = new GlobalVariable(m_, init->getType(), true, GlobalValue::PrivateLinkage, init, "simt.site.str");
+    gv->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+    it->second = ConstantExpr::getPointerCast(gv, Type::getInt8PtrTy(m_.getContext()));
+  }
+  return it->second;
+}
+
+// { const char* file; const char* function; uint32 line; uint32 column; } = 24 bytes,
+// 8-aligned, so the section is an array of records (sim/compiler/sites.hpp).
+Constant* SiteTable::make_record(const std::string& file, const std::string& function, unsigned line,
+                                 unsigned column) {
+  LLVMContext& c = m_.getContext();
+  Type* i8p = Type::getInt8PtrTy(c);
+  Type* i32 = Type::getInt32Ty(c);
+  StructType* ty = StructType::get(c, {i8p, i8p, i32, i32});
+  Constant* init = ConstantStruct::get(ty, {string_constant(file), string_constant(function),
+                                            ConstantInt::get(i32, line), ConstantInt::get(i32, column)});
+  auto* gv = new GlobalVariable(m_, ty, true, GlobalValue::PrivateLinkage, init, "simt.site");
+  gv->setSection("simt_sites");
+  gv->setAlignment(Align(8));
+  appendToCompilerUsed(m_, {gv});
+  return ConstantExpr::getPointerCast(gv, i8p);
+}
+
+// The key is the user's frames of the inlining chain (innermost first), so a call
+// site that the compiler duplicated stays one site, while one helper inlined at two
+// call sites gives two (as nvcc's two copies are two instructions).
+Constant* SiteTable::site_of(const Instruction& inst, const std::string& kind) {
+  const DILocation* loc = runtime_.user_frame(inst.getDebugLoc().get());
+  std::string key = kind;
+  for (const DILocation* l = loc; l; l = l->getInlinedAt())
+    key += "|" + path_of(l->getScope()) + ":" + std::to_string(l->getLine()) + ":" + std::to_string(l->getColumn());
+  if (!loc) key += "|?" + std::string(inst.getFunction()->getName());
+  auto [it, fresh] = sites_.try_emplace(key, nullptr);
+  if (fresh) {
+    it->second = loc ? make_record(path_of(loc->getScope()), function_of(loc), loc->getLine(), loc->getColumn())
+                     : make_record("?", std::string(inst.getFunction()->getName()), 0, 0);
+  }
+  return it->second;
+}
+
+// A constructor that hands the runtime this module's slice of simt_sites; the
+// linker's __start_/__stop_ symbols bound it within each executable or library.
+void SiteTable::emit_registration() {
+  if (sites_.empty()) return;
+  LLVMContext& c = m_.getContext();
+  Type* i8 = Type::getInt8Ty(c);
+  Type* i8p = Type::getInt8PtrTy(c);
+  auto bound = [&](const char* name) {
+    auto* gv = cast<GlobalVariable>(m_.getOrInsertGlobal(name, i8));
+    gv->setVisibility(GlobalValue::HiddenVisibility);
+    return gv;
+  };
+  FunctionCallee reg = m_.getOrInsertFunction("__simt_register_sites", Type::getVoidTy(c), i8p, i8p);
+  auto* ctor = Function::Create(FunctionType::get(Type::getVoidTy(c), false), GlobalValue::InternalLinkage,
+                                "simt.register_sites", m_);
+  IRBuilder<> b(BasicBlock::Create(c, "", ctor));
+  b.CreateCall(reg, {bound("__start_simt_sites"), bound("__stop_simt_sites")});
+  b.CreateRetVoid();
+  appendToGlobalCtors(m_, ctor, 0);
+}
+
+}  // namespace simt::pass

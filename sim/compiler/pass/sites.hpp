@@ -1,0 +1,55 @@
+// Sites of the compiler front end: one constant record per source location
+// (file:line:column, after inlining), which the instrumented calls pass to the
+// simulator's runtime as their site id (sim/compiler/sites.hpp is its reader).
+#pragma once
+#include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include <map>
+#include <string>
+
+namespace simt::pass {
+
+// Whether a source file belongs to simtlab's own headers, whose code (inlined
+// into kernels) is the simulator's machinery and is not instrumented.
+class RuntimeFiles {
+ public:
+  explicit RuntimeFiles(std::string prefix) : prefix_(std::move(prefix)) {}
+  bool contains(const llvm::DIScope* scope) const;
+  // simtlab's code whose operations are the kernel's own (portable math: its FADDs
+  // and FFMAs run on the GPU as the kernel's). Sites still name the user's line.
+  bool counted(const llvm::DIScope* scope) const;
+  // Code the pass leaves alone: simtlab's, except what is counted.
+  bool uninstrumented(const llvm::DIScope* scope) const { return contains(scope) && !counted(scope); }
+  bool uninstrumented_location(const llvm::DILocation* loc) const { return loc && uninstrumented(loc->getScope()); }
+  // The innermost frame of loc's inlining chain that is the user's code, or null.
+  const llvm::DILocation* user_frame(const llvm::DILocation* loc) const;
+
+ private:
+  std::string prefix_;  // e.g. /src/simtlab/sim/
+};
+
+// Creates (once per key) the record of a site and returns its address as i8*.
+// Records are placed in the section simt_sites; one constructor per module
+// registers the section's range with the runtime (__simt_register_sites).
+class SiteTable {
+ public:
+  SiteTable(llvm::Module& m, const RuntimeFiles& runtime) : m_(m), runtime_(runtime) {}
+  // The site of an instruction; `kind` separates records of different operations at
+  // one location (a macro's expansion gives all its operations one location).
+  llvm::Constant* site_of(const llvm::Instruction& inst, const std::string& kind);
+  void emit_registration();
+  std::size_t size() const { return sites_.size(); }
+
+ private:
+  llvm::Constant* make_record(const std::string& file, const std::string& function, unsigned line, unsigned column);
+  llvm::Constant* string_constant(const std::string& s);
+
+  llvm::Module& m_;
+  const RuntimeFiles& runtime_;
+  std::map<std::string, llvm::Constant*> sites_;
+  std::map<std::string, llvm::Constant*> strings_;
+};
+
+}  // namespace simt::pass

@@ -1,0 +1,98 @@
+// The entry points the compiler front end's pass calls (sim/compiler/pass/):
+// every access and floating-point operation of device code comes here with its
+// site, and goes on into the same paths the f32 types use (sim/context.hpp).
+#include "sim/exec/block.hpp"
+#include "sim/compiler/sites.hpp"
+#include "sim/compiler/spin_watch.hpp"
+#include "sim/exec/context.hpp"
+
+#include <fmt/format.h>
+
+namespace simt {
+
+thread_local constinit SpinWatch t_spin SIMT_FAST_TLS;
+
+void spin_detected(ThreadState* t, Site site, std::uintptr_t a) {
+  t_spin = {};
+  throw KernelFault(t->block->make_diag(
+      DiagKind::Deadlock,
+      fmt::format("watchdog: this thread read the word at 0x{:x} {} times in a row here without reaching a barrier: "
+                  "a spin-wait for a write that never comes (blocks of a launch may run in any order, on the GPU too)",
+                  a, kSpinLimit),
+      t, site));
+}
+
+}  // namespace simt
+
+using simt::MemOp;
+using simt::Site;
+
+extern "C" {
+
+// The out-of-line entry, for modules without simtlab's CUDA headers (whose inlined
+// copy is simt_cuda/hooks.h: keep the two alike).
+void __simt_access(const void* p, unsigned size, unsigned op, Site site) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  if (a - simt::t_stack_lo < simt::t_stack_size) return;  // the thread's own locals
+  simt::ThreadState* t = simt::t_thread;
+  if (!t) return;  // host code calling a __host__ __device__ function
+  if (op == unsigned(MemOp::Load)) simt::watch_load(t, site, a);
+  if (simt::detail::record_fast(a, size, MemOp(op), site)) return;
+  simt::detail::on_access(p, size, MemOp(op), site);
+}
+
+// Everything the inlined fast path does not settle.
+void __simt_access_slow(const void* p, unsigned size, unsigned op, Site site) {
+  simt::ThreadState* t = simt::t_thread;
+  if (!t) return;
+  if (op == unsigned(MemOp::Load)) simt::watch_load(t, site, reinterpret_cast<std::uintptr_t>(p));
+  simt::detail::on_access(p, size, MemOp(op), site);
+}
+
+// memcpy/memset in device code: the accesses a GPU would make, in aligned pieces.
+void __simt_access_range(const void* p, std::uint64_t bytes, unsigned align, unsigned op, Site site) {
+  unsigned piece = 16;
+  while (piece > 1 && (piece > align || bytes % piece != 0)) piece /= 2;
+  const char* c = static_cast<const char*>(p);
+  for (std::uint64_t at = 0; at < bytes; at += piece) __simt_access(c + at, piece, op, site);
+}
+
+void __simt_fp(unsigned op, Site site) {
+  if (simt::ThreadState* t = simt::t_thread) t->ops.add(site, op);
+}
+
+void __simt_access_at(const void* p, unsigned size, unsigned op, Site site) { __simt_access(p, size, op, site); }
+
+void __simt_barrier_at(int value, Site site) {
+  if (!simt::t_thread) {
+    std::fprintf(stderr, "simt: __syncthreads() called outside a kernel; ignored\n");
+    return;
+  }
+  simt::block_barrier(value, site);
+}
+
+std::uint64_t __simt_collective_at(int kind, std::uint32_t mask, std::uint64_t value, int arg, int width, Site site) {
+  if (!simt::t_thread) return value;  // host code: a no-op, as the GPU has no host warps
+  return simt::warp_collective(simt::Collective(kind), mask, value, arg, width, site);
+}
+
+// The C library's assert, as the pass redirects it from compiled code: a library
+// loaded by Python's ctypes would otherwise reach libc's __assert_fail, loaded
+// first, and abort the interpreter. In a kernel the launch fails with
+// cudaErrorAssert; on the host it aborts as usual.
+void __simt_assert_fail(const char* expr, const char* file, unsigned line, const char* function) {
+  simt::ThreadState* t = simt::current_thread();
+  if (!t) {
+    std::fprintf(stderr, "%s:%u: %s: Assertion `%s' failed.\n", file, line, function, expr);
+    std::abort();
+  }
+  simt::Diagnostic d = t->block->make_diag(simt::DiagKind::DeviceAssert,
+                                           fmt::format("device assertion `{}` failed", expr), t, nullptr);
+  d.location = fmt::format("{}:{}", file, line);
+  t->block->fail(std::move(d));
+  simt::abandon_thread(t);
+}
+
+}  // extern "C"
+
+int __simt_barrier_result() { return simt::t_thread->block->barrier_result; }

@@ -1,0 +1,35 @@
+#include "sim/compiler/sites.hpp"
+
+#include <mutex>
+#include <vector>
+
+namespace simt {
+
+namespace {
+
+struct Range {
+  std::uintptr_t lo, hi;
+};
+std::mutex g_mutex;
+std::vector<Range> g_ranges;  // one per loaded module; few, so a linear search
+
+}  // namespace
+
+const CompilerSite* compiler_site(Site site) {
+  const auto a = reinterpret_cast<std::uintptr_t>(site);
+  std::lock_guard lock(g_mutex);
+  for (const Range& r : g_ranges)
+    if (a >= r.lo && a < r.hi && (a - r.lo) % sizeof(CompilerSite) == 0) return reinterpret_cast<const CompilerSite*>(a);
+  return nullptr;
+}
+
+}  // namespace simt
+
+// Every translation unit of a module registers the module's whole section.
+extern "C" void __simt_register_sites(const void* begin, const void* end) {
+  const auto lo = reinterpret_cast<std::uintptr_t>(begin), hi = reinterpret_cast<std::uintptr_t>(end);
+  std::lock_guard lock(simt::g_mutex);
+  for (const simt::Range& r : simt::g_ranges)
+    if (r.lo == lo) return;
+  simt::g_ranges.push_back({lo, hi});
+}
