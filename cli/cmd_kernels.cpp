@@ -158,15 +158,16 @@ void print_metrics(bool as_json) {
     json out = json::array();
     for (const MetricInfo& m : metric_catalog())
       out.push_back({{"name", m.name}, {"fidelity", fidelity_name(m.fidelity)}, {"description", m.description}});
-    out.push_back({{"name", "dram__bytes.sum"}, {"fidelity", "estimate"},
-                   {"description", "dram__bytes_read.sum + dram__bytes_write.sum"}});
+    for (const DerivedMetricInfo& m : derived_metric_catalog())
+      out.push_back({{"name", m.name}, {"fidelity", fidelity_name(m.fidelity)}, {"description", m.description}});
     fmt::print("{}\n", out.dump(2));
     return;
   }
   fmt::print("{:<58} {:<9} {}\n", "metric (Nsight Compute name; simt__* = simtlab's own)", "fidelity", "definition");
   for (const MetricInfo& m : metric_catalog())
     fmt::print("{:<58} {:<9} {}\n", m.name, fidelity_name(m.fidelity), m.description);
-  fmt::print("{:<58} {:<9} {}\n", "dram__bytes.sum", "estimate", "dram__bytes_read.sum + dram__bytes_write.sum");
+  for (const DerivedMetricInfo& m : derived_metric_catalog())
+    fmt::print("{:<58} {:<9} {}\n", m.name, fidelity_name(m.fidelity), m.description);
   fmt::print("\nexact: equals Nsight Compute for the access pattern in the source (docs/counters.md, Fidelity limits)\n"
              "estimate: a model of cache behaviour, not a count; simtlab: no ncu equivalent\n");
 }

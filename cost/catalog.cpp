@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <stdexcept>
 
 namespace simt::cost {
@@ -19,8 +20,16 @@ const Sourced& DeviceSpec::peak_for(const std::string& precision) const {
                                        precision, fmt::join(keys, ", ")));
 }
 
+// $SIMT_CATALOG, else the catalog installed beside the running binary
+// (<prefix>/share/simtlab, where `cmake --install` puts it), else the source tree's.
 std::string Catalog::builtin_path() {
   if (const char* env = std::getenv("SIMT_CATALOG"); env && *env) return env;
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const auto installed = exe.parent_path().parent_path() / "share" / "simtlab" / "devices.json";
+    if (std::filesystem::exists(installed, ec)) return installed.string();
+  }
   return std::string(SIMTLAB_SOURCE_DIR) + "/cost/devices.json";
 }
 

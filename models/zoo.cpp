@@ -107,7 +107,7 @@ std::vector<ModelConfig> build_zoo() {
                          "Brown et al. 2020, Language Models are Few-Shot Learners, Table 2.1", 96, 12288, 96));
   z.back().published = {{"total", 175.0e9, 1e9, "Brown et al. 2020, Table 2.1 (rounded)"}};
   z.push_back(gpt3_style("gpt3-100b", "Hypothetical 100B GPT-3-style model (course exercise)",
-                         "issue 4 / course exercise: 80 layers, d 10240, 80 heads, vocab 50257, context 2048",
+                         "course exercise: 80 layers, d 10240, 80 heads, vocab 50257, context 2048",
                          80, 10240, 80));
 
   z.push_back(llama("llama-7b", "Meta LLaMA 7B", "Touvron et al. 2023, arXiv:2302.13971, Table 2; "

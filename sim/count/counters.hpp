@@ -6,6 +6,8 @@
 
 #include <array>
 #include <cstdint>
+#include <iterator>
+#include <utility>
 #include <unordered_map>
 
 namespace simt {
@@ -33,6 +35,8 @@ struct Counters {
     for (int i = 0; i < kCounterCount; ++i) v[i] += o.v[i];
     return *this;
   }
+  std::uint64_t dram_bytes() const { return (*this)[Counter::DramReadBytes] + (*this)[Counter::DramWriteBytes]; }
+  // FLOPs = fadd + fmul + 2 x ffma, FP32 and FP64 (docs/counters.md).
   std::uint64_t flops() const {
     const Counters& c = *this;
     return c[Counter::FAdd] + c[Counter::FMul] + 2 * c[Counter::FFma] + c[Counter::DAdd] +
@@ -45,5 +49,19 @@ using SiteCounters = std::unordered_map<Site, Counters>;
 inline Counter fp_counter(std::uint32_t op) {
   return static_cast<Counter>(static_cast<int>(Counter::FAdd) + static_cast<int>(op));
 }
+
+// fp_counter relies on the FP counters following FpOp's order from FAdd on.
+constexpr bool fp_counters_follow_fp_ops() {
+  constexpr std::pair<FpOp, Counter> pairs[] = {
+      {FpOp::FAdd, Counter::FAdd}, {FpOp::FMul, Counter::FMul}, {FpOp::FFma, Counter::FFma},
+      {FpOp::DAdd, Counter::DAdd}, {FpOp::DMul, Counter::DMul}, {FpOp::DFma, Counter::DFma},
+      {FpOp::FDiv, Counter::FDiv}, {FpOp::DDiv, Counter::DDiv}, {FpOp::FSqrt, Counter::FSqrt},
+      {FpOp::DSqrt, Counter::DSqrt}};
+  if (std::size(pairs) != static_cast<std::size_t>(FpOp::Count)) return false;
+  for (auto [op, counter] : pairs)
+    if (static_cast<int>(Counter::FAdd) + static_cast<int>(op) != static_cast<int>(counter)) return false;
+  return true;
+}
+static_assert(fp_counters_follow_fp_ops(), "Counter's FP entries must follow FpOp's order (sim/memory/events.hpp)");
 
 }  // namespace simt

@@ -1,5 +1,7 @@
 #include "sim/count/metrics.hpp"
 
+#include <iterator>
+
 namespace simt {
 
 namespace {
@@ -56,9 +58,28 @@ constexpr MetricInfo kCatalog[] = {
     {C::DramWriteBytes, "dram__bytes_write.sum", F::Estimate,
      "compulsory DRAM writes: each 32-byte sector the launch writes, once"},
 };
+
+// The catalog lists every counter once, in the enum's order, so that the counter
+// of entry i is Counter(i): checked here, at compile time.
+constexpr bool catalog_in_enum_order() {
+  if (std::size(kCatalog) != static_cast<std::size_t>(kCounterCount)) return false;
+  for (std::size_t i = 0; i < std::size(kCatalog); ++i)
+    if (static_cast<std::size_t>(kCatalog[i].counter) != i) return false;
+  return true;
+}
+static_assert(catalog_in_enum_order(), "sim/count/metrics.cpp: one catalog entry per Counter, in enum order");
+
+constexpr DerivedMetricInfo kDerived[] = {
+    {"dram__bytes.sum", F::Estimate, "dram__bytes_read.sum + dram__bytes_write.sum",
+     [](const Counters& c) { return c.dram_bytes(); }},
+    {"simt__flops.sum", F::Simtlab, "fadd + fmul + 2 x ffma + dadd + dmul + 2 x dfma (thread-level, pred_on)",
+     [](const Counters& c) { return c.flops(); }},
+};
+
 }  // namespace
 
 std::span<const MetricInfo> metric_catalog() { return kCatalog; }
+std::span<const DerivedMetricInfo> derived_metric_catalog() { return kDerived; }
 
 const char* fidelity_name(Fidelity f) {
   switch (f) {

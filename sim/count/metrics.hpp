@@ -3,6 +3,7 @@
 #pragma once
 #include "sim/count/counters.hpp"
 
+#include <cstdint>
 #include <span>
 
 namespace simt {
@@ -17,6 +18,16 @@ struct MetricInfo {
 };
 
 std::span<const MetricInfo> metric_catalog();
+
+// Metrics computed from the counters, each defined here once; the JSON, the tables,
+// `simt metrics` and everything downstream read them by name.
+struct DerivedMetricInfo {
+  const char* name;
+  Fidelity fidelity;
+  const char* description;  // the formula, in metric names
+  std::uint64_t (*value)(const Counters&);
+};
+std::span<const DerivedMetricInfo> derived_metric_catalog();
 const char* fidelity_name(Fidelity f);
 
 }  // namespace simt

@@ -1,6 +1,6 @@
 // Portable math: expf, logf, tanhf, erff, rsqrtf, __expf and __fdividef written
 // with IEEE + - * and fmaf only, so the nvcc build and the simulator build compute
-// the same bits (DESIGN.md principle 3). Kernels spell them simt::expf(x) etc.;
+// the same bits (docs/dialect.md, "Floating point"). Kernels spell them simt::expf(x) etc.;
 // `simt port` rewrites expf(...) in device code to that (docs/dialect.md).
 //
 // In the simulator build every operation is an f32 operation, so the FADD/FMUL/FFMA

@@ -82,8 +82,8 @@ std::string counter_table(const LaunchRecord& r) {
   const Counters& c = r.totals;
   std::uint64_t moved = 32 * (c[Counter::GlobalLdSectors] + c[Counter::GlobalStSectors]);
   std::uint64_t asked = c[Counter::GlobalLdBytes] + c[Counter::GlobalStBytes];
-  s += fmt::format("  {:<58} {:>14}  derived\n", "FLOPs (fadd + fmul + 2*ffma, + fp64)", c.flops());
-  s += fmt::format("  {:<58} {:>14}  estimate\n", "dram__bytes.sum", c[Counter::DramReadBytes] + c[Counter::DramWriteBytes]);
+  for (const DerivedMetricInfo& m : derived_metric_catalog())
+    s += fmt::format("  {:<58} {:>14}  {}\n", m.name, m.value(c), fidelity_name(m.fidelity));
   if (moved)
     s += fmt::format("  {:<58} {:>13.1f}%  derived\n", "global sector efficiency (bytes asked / bytes moved)",
                      100.0 * double(asked) / double(moved));
@@ -122,7 +122,7 @@ std::string hot_lines_table(const LaunchRecord& r, std::size_t max_lines) {
 nlohmann::json launch_json(const LaunchRecord& r) {
   nlohmann::json metrics = nlohmann::json::object();
   for (const MetricInfo& m : metric_catalog()) metrics[m.name] = r.totals[m.counter];
-  metrics["dram__bytes.sum"] = r.totals[Counter::DramReadBytes] + r.totals[Counter::DramWriteBytes];
+  for (const DerivedMetricInfo& m : derived_metric_catalog()) metrics[m.name] = m.value(r.totals);
   nlohmann::json diags = nlohmann::json::array();
   for (const Diagnostic& d : r.diagnostics) {
     diags.push_back({{"kind", diag_kind_name(d.kind)},

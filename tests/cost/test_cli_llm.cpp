@@ -104,7 +104,7 @@ TEST_CASE("bad sizes and batches that do not fit exit non-zero with a message") 
   CHECK(fit.out.find("largest batch that fits is 57") != std::string::npos);
 }
 
-TEST_CASE("issue 12's impossible inputs are refused, each naming its constraint") {
+TEST_CASE("impossible inputs are refused, each naming its constraint") {
   const std::pair<std::string, std::string> cases[] = {
       {"budget train --model llama3-8b --tokens 1e9 --gpus 64 --pp 64 --device H100-SXM --mfu 0.4", "layers % pp"},
       {"budget train --model llama3-8b --tokens 1e9 --gpus 3 --tp 3 --device H100-SXM --mfu 0.4", "heads % tp"},

@@ -36,7 +36,7 @@ const StepOp& op_named(const StepTime& s, const std::string& name) {
 
 TEST_CASE("Llama-3 8B on an A100, batch 256, context 512: the step is the sum of its operators") {
   // LLM-Viewer (Yuan et al. 2024, arXiv:2402.16363; github.com/hahnyuan/LLM-Viewer),
-  // same inputs, decode stage, bf16, FlashAttention on: 21.4 ms (issue 12's comparison).
+  // same inputs, decode stage, bf16, FlashAttention on: 21.4 ms (docs/cost-model.md, peers table).
   const StepTime s = step_time(decode("llama3-8b", "A100-80GB-SXM", 256, 512));
   CHECK(s.time_s == doctest::Approx(21.4e-3).epsilon(0.05));
   // The one-roofline answer is lower: it lets memory-bound attention hide behind GEMMs.

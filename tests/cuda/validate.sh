@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Validation of every kernel in kernels/ and every program in examples/ against a
-# real GPU (issue 3, item 6): outputs bit for bit (stdout for the examples), and
+# real GPU: outputs bit for bit (stdout for the examples), and
 # Nsight Compute's deterministic counters per launch.
 #
 #   tests/cuda/validate.sh sim [OUT]     simulator side (needs the CMake build):

@@ -59,7 +59,7 @@ def counters_section(sim_json, ncu_csv, sass, labels=None):
         print("SASS of the kernels whose counters differ (static memory and FP instructions of the nvcc")
         print("build, `cuobjdump --dump-sass`). A wide shared access (LDS.64/LDS.128) where the source")
         print("reads one element at a time, a merged or hoisted load, or an unrolled loop explains")
-        print("instruction and wavefront differences; DESIGN.md, \"Fidelity limits\".\n")
+        print("instruction and wavefront differences; docs/counters.md, \"Fidelity limits\".\n")
         result = subprocess.run([sys.executable, os.path.join(HERE, "sass_summary.py"), sass] + differing,
                                 capture_output=True, text=True)
         print(result.stdout)

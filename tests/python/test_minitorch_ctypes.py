@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks a MiniTorch-style CUDA backend library (kernels/minitorch_backend.cu)
+"""Checks a MiniTorch-style CUDA backend library (examples/minitorch/minitorch_backend.cu)
 through ctypes, the way the course's Python code loads combine.so, against numpy.
 
 The same file runs against either build of the library:

@@ -6,8 +6,8 @@
 // Each host wrapper copies the operands to the device, launches, and copies the
 // result back -- the same contract as the nvcc-built combine.so of the course.
 //
-// Build:  simt cc --shared kernels/minitorch_backend.cu -o minitorch_sim.so      (simulator)
-//         nvcc --shared -Xcompiler -fPIC --fmad=false -I. kernels/minitorch_backend.cu -o minitorch_cuda.so
+// Build:  simt cc --shared examples/minitorch/minitorch_backend.cu -o minitorch_sim.so      (simulator)
+//         nvcc --shared -Xcompiler -fPIC --fmad=false -I. examples/minitorch/minitorch_backend.cu -o minitorch_cuda.so
 // Test:   python3 tests/python/test_minitorch_ctypes.py minitorch_sim.so
 #include "sim/cuda/dialect.cuh"
 
