@@ -3,8 +3,11 @@
 #include "commands.hpp"
 #include "options.hpp"
 
+#include "time_model_io.hpp"
+
 #include "cost/catalog.hpp"
 #include "cost/json.hpp"
+#include "cost/kernel_time.hpp"
 #include "cost/roofline.hpp"
 #include "cost/table.hpp"
 #include "cost/units.hpp"
@@ -185,42 +188,63 @@ Metrics metrics_of(const json& launch, const std::string& path, std::size_t i) {
   return m;
 }
 
+// One launch of a counters file: the kernel time model's answer, with the plain
+// roofline bound kept beside it for comparison.
+json counters_launch_json(const DeviceSpec& d, const json& launch, const RooflineOptions& o, std::size_t i) {
+  Metrics m = metrics_of(launch, o.counters, i);
+  std::string kernel = launch.value("kernel", fmt::format("launch {}", i));
+  cost::KernelCounters c;
+  try {
+    c = time_model_counters(launch);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(fmt::format("{}: launch [{}]: {} (`simt run --json` writes the launch shape)",
+                                         o.counters, i, e.what()));
+  }
+  if (c.kernel.empty()) c.kernel = kernel;
+  KernelTime t = kernel_time(d, c);
+  json j = kernel_time_json(t);
+  j["kernel"] = kernel;
+  RooflineInput in = roofline_input_from_metrics(m);
+  if (!o.dtype.empty()) in.precision = o.dtype;
+  j["flops"] = in.flops;
+  j["bytes"] = in.dram_bytes;
+  j["bytes_from"] = bytes_origin(m);
+  if (in.flops > 0 || in.dram_bytes > 0) {
+    json r = to_json(roofline(d, in));
+    r.erase("explanation");
+    j["roofline"] = r;
+  }
+  if (o.explain) j["explanation"] = explain(t);
+  return j;
+}
+
 void roofline_counters(const RooflineOptions& o) {
   const DeviceSpec& d = Catalog::builtin().device(o.device);
   json launches = read_launches(o.counters);
   json out = json::array();
-  Table t({"kernel", "FLOPs>", "DRAM bytes>", "intensity>", "time>", "bound", "bytes from"});
+  Table t({"kernel", "time>", "bound", "roofline bound>"});
   double total = 0;
   for (std::size_t i = 0; i < launches.size(); ++i) {
-    Metrics m = metrics_of(launches[i], o.counters, i);
-    RooflineInput in = roofline_input_from_metrics(m);
-    if (!o.dtype.empty()) in.precision = o.dtype;
-    std::string kernel = launches[i].value("kernel", fmt::format("launch {}", i));
-    RooflineResult r = roofline(d, in);
-    total += r.time_s;
-    json j = to_json(r);
-    j["kernel"] = kernel;
-    j["flops"] = in.flops;
-    j["bytes"] = in.dram_bytes;
-    j["bytes_from"] = bytes_origin(m);
-    if (o.explain) j["explanation"] = r.explanation;
-    out.push_back(j);
-    t.add({kernel, fmt::format("{:.4g}", in.flops), format_bytes(in.dram_bytes), fmt::format("{:.3g}", r.intensity),
-           format_seconds(r.time_s), fmt::format("{} ({})", r.bound, r.precision), bytes_origin(m)});
-    if (o.explain && !o.json) fmt::print("{}:\n{}\n", kernel, r.explanation);
+    json j = counters_launch_json(d, launches[i], o, i);
+    total += j["predicted_s"].get<double>();
+    std::string bound = j["roofline"].is_object() ? format_seconds(j["roofline"]["time_s"].get<double>()) : "-";
+    t.add({j["kernel"].get<std::string>(), format_seconds(j["predicted_s"].get<double>()), j["sentence"], bound});
+    if (o.explain && !o.json) fmt::print("{}\n", j["explanation"].get<std::string>());
+    out.push_back(std::move(j));
   }
   if (o.json) {
     fmt::print("{}\n", json{{"device", d.name}, {"launches", out}, {"total_time_s", total}}.dump(2));
     return;
   }
-  fmt::print("roofline bound on {} ({}) from {}\n{}", d.name, d.full_name, o.counters, t.str());
+  fmt::print("kernel time on {} ({}) from {}\n{}", d.name, d.full_name, o.counters, t.str());
   fmt::print("total {} (sum of launches; no overlap between launches assumed)\n", format_seconds(total));
 }
 
 void add_roofline(CLI::App& app) {
   auto o = std::make_shared<RooflineOptions>();
   auto* cmd = app.add_subcommand(
-      "roofline", "Time bound of a kernel on a device: max(FLOPs/peak, bytes/bandwidth), binding term named");
+      "roofline", "Time of a kernel on a device: the roofline bound from FLOPs and bytes, or, with --counters, the "
+      "kernel time model (every hardware limit, the binding one named)");
   add_device_option(cmd, o->device)->required();
   cmd->add_option("--flops", o->flops, "floating-point operations (e.g. 2e12, 4G)");
   cmd->add_option("--bytes", o->bytes, "DRAM bytes moved (e.g. 1e9, 256MiB)");

@@ -5,6 +5,7 @@
 #include "options.hpp"
 #include "progress.hpp"
 #include "simulated_device.hpp"
+#include "time_model_io.hpp"
 
 #include "cost/roofline.hpp"
 #include "kernels/harness.hpp"
@@ -75,17 +76,11 @@ std::string roofline_line(const cost::DeviceSpec& dev, const json& launch) {
   cost::RooflineInput in = cost::roofline_input_from_metrics(metrics_of(launch));
   if (in.flops == 0 && in.dram_bytes == 0) return "  roofline: no FLOPs and no DRAM traffic counted\n";
   cost::RooflineResult r = cost::roofline(dev, in);
-  std::string s = fmt::format(
-      "  roofline on {}: {:.3g} us, {}-bound ({:.3g} FLOP/B vs ridge {:.3g}; compute {:.3g} us at {:.4g} TFLOP/s "
+  return fmt::format(
+      "  roofline bound on {}: {:.3g} us, {}-bound ({:.3g} FLOP/B vs ridge {:.3g}; compute {:.3g} us at {:.4g} TFLOP/s "
       "{}, DRAM {:.3g} us at {:.4g} TB/s)\n",
       dev.name, r.time_s * 1e6, r.bound, r.intensity, r.ridge, r.compute_s * 1e6, r.peak_flops / 1e12, r.precision,
       r.memory_s * 1e6, r.bandwidth / 1e12);
-  if (r.calibrated_s > 0)
-    s += fmt::format("  calibrated estimate: {:.3g} us (measured on {}: {:.0f}% of DRAM bandwidth at best, {:.2g} us "
-                     "minimum per kernel)\n",
-                     r.calibrated_s * 1e6, dev.name, dev.calibration.dram_efficiency * 100,
-                     dev.calibration.min_kernel_s * 1e6);
-  return s;
 }
 
 json roofline_json(const cost::DeviceSpec& dev, const json& launch) {
@@ -132,6 +127,8 @@ int run_kernel(const RunOptions& o) {
       json j = launch_json(r);
       j["check"] = {{"ok", !failed && check.ok}, {"max_abs_err", check.max_abs_err}, {"detail", check.detail}};
       j["roofline"] = r.error ? json(nullptr) : roofline_json(dev, j);
+      j["global_sites"] = global_sites_json(r);
+      j["time"] = r.error ? json(nullptr) : kernel_time_json(cost::kernel_time(dev, time_model_counters(r)));
       arr.push_back(j);
     }
     fmt::print("{}\n", arr.dump(2));
@@ -146,7 +143,8 @@ int run_kernel(const RunOptions& o) {
         continue;
       }
       fmt::print("{}\n{}", counter_table(r), hot_lines_table(r, o.lines));
-      fmt::print("{}\n", roofline_line(dev, launch_json(r)));
+      fmt::print("{}{}\n", kernel_time_text(cost::kernel_time(dev, time_model_counters(r))),
+                 roofline_line(dev, launch_json(r)));
     }
     fmt::print("check: {} — {}\n", failed ? "FAILED" : check.ok ? "OK" : "MISMATCH", check.detail);
   }

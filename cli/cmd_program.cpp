@@ -1,6 +1,7 @@
 // simt port / exec / cc: plain CUDA programs in, simulated runs and libraries out.
 // The work is in port/ (source rewriting) and program_build.cpp (compile, cache, run).
 #include "commands.hpp"
+#include "exec_times.hpp"
 #include "options.hpp"
 #include "cost/catalog.hpp"
 #include "port/port.hpp"
@@ -14,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <unistd.h>
 
 namespace simt::cli {
 
@@ -90,11 +92,17 @@ int run_exec(const ExecArgs& a) {
   export_device(a.device);
   BuildProduct p = build_program({a.file, false, parse_frontend(a.frontend)});
   setenv("SIMT_REPORT", "tables", 1);
-  if (a.json_flag) {
-    setenv("SIMT_REPORT_JSON", a.json.c_str(), 1);
-    if (a.json == "-") setenv("SIMT_REPORT", "none", 1);  // JSON on stderr replaces the tables there
-  }
-  return report_exit(a.file, run_program(p.path, a.program_args));
+  // The program always writes its launches as JSON, so they can be timed here:
+  // to the user's file, or to a temporary one.
+  const bool to_file = a.json_flag && a.json != "-";
+  const std::string report =
+      to_file ? a.json : (std::filesystem::temp_directory_path() / fmt::format("simt-exec-{}.json", getpid())).string();
+  setenv("SIMT_REPORT_JSON", report.c_str(), 1);
+  if (a.json_flag && a.json == "-") setenv("SIMT_REPORT", "none", 1);  // JSON on stderr replaces the tables there
+  int status = run_program(p.path, a.program_args);
+  report_kernel_times(report, a.device, a.json_flag && a.json == "-", to_file);
+  if (!to_file) std::filesystem::remove(report);
+  return report_exit(a.file, status);
 }
 
 int run_cc(const CcArgs& a) {

@@ -52,6 +52,10 @@ struct DeviceSpec {
     double dram_efficiency = 0;  // best achieved DRAM bandwidth / datasheet bandwidth
     std::string source;
   } calibration;
+  // The optional "kernel_model" object: rates and latencies of the kernel time
+  // model (cost/kernel_rates.hpp), keyed as in the file, values in the file's
+  // units (the key's suffix says which: _us, _clk, _bytes_per_clk, ...).
+  std::map<std::string, Sourced> kernel_model;
   // Every field as read from the file, keyed by its JSON name (e.g. "sm_count",
   // "memory_bandwidth_gbs"): the value in the file's units, source and note.
   std::map<std::string, Sourced> fields;

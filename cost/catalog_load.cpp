@@ -137,6 +137,19 @@ void read_calibration(const EntryReader& r, DeviceSpec& d) {
   keep(d.fields, "calibration.dram_efficiency", eff, 1);
 }
 
+// "kernel_model": {"key": {"value", "src", "note"}, ...}; any key, kept in file units.
+void read_kernel_model(const EntryReader& r, DeviceSpec& d) {
+  auto it = r.entry().find("kernel_model");
+  if (it == r.entry().end()) return;
+  if (!it->is_object()) r.fail("kernel_model", "expected an object of sourced numbers");
+  for (auto& [key, value] : it->items()) {
+    (void)value;
+    Sourced s = r.sourced(*it, key, "kernel_model." + key, 1, false);
+    d.kernel_model[key] = s;
+    keep(d.fields, "kernel_model." + key, s, 1);
+  }
+}
+
 DeviceSpec read_device(const EntryReader& r) {
   DeviceSpec d;
   d.name = r.text("name");
@@ -163,6 +176,7 @@ DeviceSpec read_device(const EntryReader& r) {
   if (r.entry().contains("price_per_hour_usd")) d.price_per_hour_usd = num("price_per_hour_usd", 1, true);
   read_peaks(r, d);
   read_calibration(r, d);
+  read_kernel_model(r, d);
   return d;
 }
 

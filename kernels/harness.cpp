@@ -13,20 +13,6 @@ long long Params::integer(const std::string& name, long long lo, long long hi) c
   return parse_count(text(name), "parameter --" + name, lo, hi);
 }
 
-double Params::real(const std::string& name) const {
-  const std::string& v = text(name);
-  std::size_t used = 0;
-  double x = 0;
-  try {
-    x = std::stod(v, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != v.size() || v.empty())
-    throw std::invalid_argument("parameter --" + name + " must be a number, got '" + v + "'");
-  return x;
-}
-
 const std::string& Params::text(const std::string& name) const {
   auto it = values_.find(name);
   if (it == values_.end()) throw std::invalid_argument("missing parameter --" + name);

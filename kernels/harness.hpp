@@ -24,7 +24,6 @@ class Params {
   // int, since every size and block edge is one. Throws naming the parameter and
   // the range if missing, malformed or out of range.
   long long integer(const std::string& name, long long lo = 1, long long hi = 2147483647) const;
-  double real(const std::string& name) const;
   const std::string& text(const std::string& name) const;
   const std::map<std::string, std::string>& values() const { return values_; }
 

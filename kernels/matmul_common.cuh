@@ -1,3 +1,12 @@
+// Matmul family: batched C[b] = A[b] @ B[b], one thread per output element.
+//   matmul_naive.cu      threadIdx.x along rows: loads of A and stores of C uncoalesced
+//   matmul_coalesced.cu  threadIdx.x along columns: coalesced, every operand from global
+//   matmul_tiled.cu      TILE x TILE shared-memory tiles (TILE 16 or 32): each global
+//                        element loaded once per tile, the inner loop in shared memory
+//
+// Run:  simt run matmul_tiled --m 256 --n 256 --k 256 --tile 16
+// CPU reference: Eigen, below.
+//
 // Host side shared by the batched matmul variants: C[b] = A[b] @ B[b] with A
 // (batch, m, k), B (batch, k, n), C (batch, m, n), all row-major and contiguous.
 // Each variant's file holds its kernel and how it is launched; the problem,

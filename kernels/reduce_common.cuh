@@ -1,3 +1,15 @@
+// Reduction family: the sum of a vector (Mark Harris, "Optimizing Parallel
+// Reduction in CUDA"), each version one of his steps:
+//   reduce_interleaved_divergent.cu  tid % (2s) == 0: half the lanes idle, divergent warps
+//   reduce_interleaved_strided.cu    index 2*s*tid: no divergence, but shared bank conflicts
+//   reduce_sequential.cu             tid < s: no divergence, no conflicts
+//   reduce_warp_shuffle.cu           __shfl_down_sync within warps, one shared value per warp
+// (reduce_dim.cu reduces one dimension of a tensor, MiniTorch's tensor_reduce.)
+//
+// Run:  simt run reduce_sequential --n 1048576 --block 256
+// CPU reference: Eigen sums, below; the inputs are exact in any summation order,
+// so the check requires equality.
+//
 // Host side shared by the vector-sum reductions (Mark Harris, "Optimizing
 // Parallel Reduction in CUDA"). Each kernel reduces one block's slice of the
 // input to a single partial sum; the driver launches it again over the

@@ -1,3 +1,15 @@
+// Transpose family: out (cols x rows) = in (rows x cols)^T, row-major.
+//
+// Versions, each a lesson on the previous one (simt list shows them too):
+//   transpose_naive.cu    straight through global memory: coalesced reads, strided writes
+//                         (32 sectors per store request)
+//   transpose_shared.cu   through a 32x32 shared tile: both global sides coalesced, but
+//                         the column read of the tile is a 32-way bank conflict
+//   transpose_padded.cu   a 32x33 tile: the padding puts each column in 32 banks, 1 wavefront
+//
+// Run:  simt run transpose_shared --rows 1024 --cols 1024      (counters, check, time)
+// CPU reference: Eigen's transpose, below. nvcc builds the same files unchanged.
+//
 // Host side shared by the transpose variants: out (cols x rows) = in (rows x
 // cols)^T, both row-major. Every variant moves a 32 x 32 tile per block of
 // 32 x 8 threads, each thread handling 4 rows of the tile (8 rows per pass),

@@ -22,6 +22,7 @@ enum class Counter : int {
   FAdd, FMul, FFma, DAdd, DMul, DFma, FDiv, DDiv, FSqrt, DSqrt,
   WarpInst, ThreadInst,          // over the instructions simtlab counts
   WarpCollectives,
+  WarpBarriers,                   // __syncthreads, once per warp of the block
   DramReadBytes, DramWriteBytes,  // compulsory-traffic estimate
   Count
 };

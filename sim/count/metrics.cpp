@@ -53,6 +53,8 @@ constexpr MetricInfo kCatalog[] = {
      "the same at thread level; thread/warp is the average number of active lanes (32 = no divergence)"},
     {C::WarpCollectives, "simt__warp_collectives.sum", F::Simtlab,
      "warp-level shuffles, votes and __syncwarp executed"},
+    {C::WarpBarriers, "simt__warp_barriers.sum", F::Simtlab,
+     "__syncthreads() executed, counted once per warp of the block (as warp-level instructions are)"},
     {C::DramReadBytes, "dram__bytes_read.sum", F::Estimate,
      "compulsory DRAM reads: each 32-byte sector the launch reads before writing it, once"},
     {C::DramWriteBytes, "dram__bytes_write.sum", F::Estimate,

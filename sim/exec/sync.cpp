@@ -245,6 +245,10 @@ void Worker::release_barrier(BlockState& b) {
   int count = 0;
   for (unsigned t = 0; t < b.nthreads; ++t) count += b.barrier_value[t] != 0;
   b.barrier_result = count;
+  // One barrier instruction per warp, at the site every thread waited at.
+  const std::uint64_t warps = (b.nthreads + 31) / 32;
+  totals[Counter::WarpBarriers] += warps;
+  site_counters(b.barrier_site[0])[Counter::WarpBarriers] += warps;
   ++b.epoch;
   b.shared->next_interval();
   for (unsigned t = 0; t < b.nthreads; ++t)

@@ -47,7 +47,7 @@ TEST_CASE("simt run prints the counter table, the hottest lines and the check") 
   CHECK(r.out.find("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum") != std::string::npos);
   CHECK(r.out.find("hottest lines") != std::string::npos);
   CHECK(r.out.find("transpose_shared.cu:") != std::string::npos);
-  CHECK(r.out.find("roofline on H200") != std::string::npos);
+  CHECK(r.out.find("roofline bound on H200") != std::string::npos);
   CHECK(r.out.find("check: OK") != std::string::npos);
 }
 

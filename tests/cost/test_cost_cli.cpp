@@ -1,6 +1,8 @@
 // The cost commands of the `simt` binary: real output for good input, a clear
 // message and a non-zero exit for bad input.
 #include <doctest/doctest.h>
+
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -62,28 +64,49 @@ TEST_CASE("simt roofline: hand-checkable JSON") {
   CHECK(j["ridge"].get<double>() == doctest::Approx(989.4 / 3.35));
 }
 
-TEST_CASE("simt roofline --counters reads simt run's counter JSON") {
+TEST_CASE("simt roofline --counters reads simt run's counter JSON and prices it with the kernel time model") {
   std::string path = temp_file("counters.json", R"([
-    {"kernel": "saxpy", "metrics": {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum": 1048576,
-                                    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum": 262144,
-                                    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum": 131072}},
-    {"kernel": "matmul", "metrics": {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum": 1073741824,
-                                     "dram__bytes.sum": 12582912}}])");
+    {"kernel": "saxpy", "grid": [4096, 1, 1], "block": [256, 1, 1],
+     "metrics": {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum": 1048576,
+                 "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum": 65536,
+                 "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum": 262144,
+                 "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum": 32768,
+                 "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum": 131072}},
+    {"kernel": "conflicted", "grid": [1024, 1, 1], "block": [256, 1, 1],
+     "metrics": {"smsp__sass_inst_executed_op_shared_ld.sum": 1048576,
+                 "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": 33554432,
+                 "dram__bytes.sum": 12582912}}])");
   Run r = simt("roofline -d A100-80GB-SXM --counters " + path + " --json");
   REQUIRE(r.status == 0);
   auto j = nlohmann::json::parse(r.out);
   REQUIRE(j["launches"].size() == 2);
+  const auto& saxpy = j["launches"][0];
   // saxpy: 2 FLOP per FFMA; 32 B per sector (no dram__bytes.sum given).
-  CHECK(j["launches"][0]["flops"].get<double>() == 2.0 * 1048576);
-  CHECK(j["launches"][0]["bytes"].get<double>() == 32.0 * (262144 + 131072));
-  CHECK(j["launches"][0]["bound"] == "memory");
-  CHECK(j["launches"][1]["bytes"].get<double>() == 12582912.0);
-  CHECK(j["launches"][1]["bound"] == "compute");
-  double total = j["launches"][0]["time_s"].get<double>() + j["launches"][1]["time_s"].get<double>();
+  CHECK(saxpy["flops"].get<double>() == 2.0 * 1048576);
+  CHECK(saxpy["bytes"].get<double>() == 32.0 * (262144 + 131072));
+  CHECK(saxpy["roofline"]["bound"] == "memory");
+  // The time: launch overhead + the largest term (+ one global round trip of fill when
+  // that is a throughput term), every term listed, three levels.
+  double largest = 0;
+  for (const auto& term : saxpy["terms"]) largest = std::max(largest, term["time_s"].get<double>());
+  CHECK(saxpy["predicted_s"].get<double>() ==
+        doctest::Approx(saxpy["launch_overhead_s"].get<double>() + largest + saxpy["drain_s"].get<double>()));
+  CHECK(saxpy["levels"].size() == 3);
+  CHECK(saxpy["predicted_s"].get<double>() > saxpy["roofline"]["time_s"].get<double>());
+  const auto& conflicted = j["launches"][1];
+  CHECK(conflicted["bound"] == "shared");
+  CHECK(contains(conflicted["sentence"].get<std::string>(), "32 per load"));
+  double total = saxpy["predicted_s"].get<double>() + conflicted["predicted_s"].get<double>();
   CHECK(j["total_time_s"].get<double>() == doctest::Approx(total));
+  Run text = simt("roofline -d A100-80GB-SXM --counters " + path);
+  CHECK(contains(text.out, "bound by shared-memory wavefronts"));
   Run bad = simt("roofline -d A100-80GB-SXM --counters " + temp_file("bad.json", R"([{"kernel": "k"}])"));
   CHECK(bad.status != 0);
   CHECK(contains(bad.out, "missing object \"metrics\""));
+  Run shapeless = simt("roofline -d A100-80GB-SXM --counters " +
+                       temp_file("shapeless.json", R"([{"kernel": "k", "metrics": {"dram__bytes.sum": 4}}])"));
+  CHECK(shapeless.status != 0);
+  CHECK(contains(shapeless.out, "missing array \"grid\""));
 }
 
 TEST_CASE("bad input: clear message, exit 2, no crash") {

@@ -28,6 +28,53 @@ def compare(sim, gpu, tolerances=None):
     return r.returncode, r.stdout
 
 
+def ncu_csv(path, durations_ns):
+    with open(path, "w") as f:
+        f.write('==PROF== noise\n"ID","Kernel Name","Metric Name","Metric Unit","Metric Value"\n')
+        for i, ns in enumerate(durations_ns):
+            f.write(f'"{i}","k","gpu__time_duration.sum","ns","{ns:,.0f}"\n')
+
+
+def check_time_model_scripts(d, check):
+    import json
+    sys.path.insert(0, CUDA)
+    import calibrate_time_model as cal
+    # Synthetic micro durations built from known constants: the fit must return them.
+    clk, launch = 1.98e9, 1.7e-6
+    copy = lambda n4: launch + 2 * 16 * n4 / (0.8 * 4.8e12)
+    lines = lambda n: launch + (n / 132) * 3.5 / clk
+    ns = [launch] * 3 + [copy(4 << 20), copy(16 << 20), lines(1 << 20), lines(4 << 20),
+                         2e-6, 2e-6 + 64 * 256 * 31 / clk, 2e-6 + 1024 * 28 / clk, 2e-6 + 4096 * 28 / clk,
+                         2e-6 + 1024 * 24 / clk, 2e-6 + 4096 * 24 / clk,
+                         2e-6 + 1024 * 22 / clk, 2e-6 + 4096 * 22 / clk,
+                         launch + 1024 * 256 / (0.5 * clk), launch + 4096 * 256 / (0.5 * clk),
+                         launch + 10e-6, launch + 20e-6]
+    path = os.path.join(d, "micro.csv")
+    ncu_csv(path, [t * 1e9 for t in ns])
+    r = cal.fit_micro(cal.read_ncu_times(path), clk, 4.8e12)
+    check("micro fit recovers DRAM efficiency", abs(r["dram_efficiency"] - 0.8) < 0.01)
+    check("micro fit recovers cycles per line", abs(r["l1_l2_clk_per_line"] - 3.5) < 0.05)
+    check("micro fit recovers shared latency", abs(r["shared_latency_clk"] - 28) < 0.5)
+    check("micro fit recovers barrier latency", abs(r["barrier_latency_clk"] - 22) < 0.5)
+    check("micro fit recovers the atomic rate", abs(r["atomic_same_address_clk"] - 0.5) < 0.01)
+    check("micro fit sees a second wave", abs(r["two_wave_ratio"] - 2) < 0.01)
+    # The report pairs launches in order and counts the ones within 25%.
+    cases = os.path.join(d, "cases.txt")
+    with open(cases, "w") as f:
+        f.write("# two kernels\ntranspose_naive\ntranspose_shared\ntranspose_padded\n")
+    sim = {c: [{"kernel": c, "grid": [1, 1, 1], "block": [32, 1, 1],
+                "time": {"predicted_s": p, "bound": "dram"}}]
+           for c, p in [("transpose_naive", 10e-6), ("transpose_shared", 8e-6), ("transpose_padded", 4e-6)]}
+    sim_path = os.path.join(d, "sim.json")
+    json.dump(sim, open(sim_path, "w"))
+    ncu = os.path.join(d, "timing.csv")
+    ncu_csv(ncu, [18000, 7500, 3900])
+    out = subprocess.run([sys.executable, os.path.join(CUDA, "time_model_report.py"), "report", sim_path, cases, ncu],
+                         capture_output=True, text=True).stdout
+    check("time report counts launches within 25%", "**2 of 3 launches within 25%**" in out)
+    check("time report sees the transposes in order", "transposes: in order" in out)
+
+
 def main():
     failures = []
 
@@ -74,6 +121,8 @@ def main():
                            capture_output=True, text=True)
         check("SASS summary finds a template kernel by its base name",
               "LDS.128 x1" in r.stdout and "FFMA x1" in r.stdout and "LDS x1" in r.stdout)
+
+        check_time_model_scripts(d, check)
 
     if failures:
         sys.exit(f"{len(failures)} failed")

@@ -1,0 +1,33 @@
+// Glue between what the simulator records and the kernel time model's typed
+// input, and the model's answer as text and JSON. Every command that shows a time
+// (run, exec, roofline --counters) goes through here, so they agree.
+#pragma once
+#include "cost/kernel_time.hpp"
+#include "sim/report/launch_record.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace simt::cli {
+
+// From a launch the simulator just ran: totals plus one site per global instruction.
+cost::KernelCounters time_model_counters(const LaunchRecord& r);
+
+// From a launch as `simt run --json` prints it ({"grid", "block", "metrics", ...}).
+// Uses "global_sites" when present, else the per-line "lines" (two accesses on one
+// line then count as one site), else the totals. Throws std::runtime_error naming
+// the missing field. Without any dram__bytes metric every sector is taken to reach
+// DRAM once (as the roofline does).
+cost::KernelCounters time_model_counters(const nlohmann::json& launch);
+
+// The sites of a launch as JSON, for time_model_counters(json) to read back.
+nlohmann::json global_sites_json(const LaunchRecord& r);
+
+// {"predicted_s", "bound", "sentence", "launch_overhead_s", "occupancy", "terms", "levels"}.
+nlohmann::json kernel_time_json(const cost::KernelTime& t);
+
+// Two lines for `simt run`: the time and what binds, then the runner-up terms.
+std::string kernel_time_text(const cost::KernelTime& t);
+
+}  // namespace simt::cli

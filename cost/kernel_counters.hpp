@@ -1,0 +1,56 @@
+// What the kernel time model reads about one launch: its shape and the counters
+// the simulator (or Nsight Compute) gives, as plain numbers. The CLI fills it from
+// a LaunchRecord or from `simt run --json`; cost/ never sees the simulator.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace simt::cost {
+
+// One global load/store/atomic instruction (a source site, or a source line when
+// only per-line totals are known): enough to tell coalesced from scattered.
+struct GlobalSite {
+  enum class Op { Load, Store, Atomic } op = Op::Load;
+  double requests = 0;  // warp-level instructions with an active lane
+  double sectors = 0;   // 32-byte sectors they touched, summed
+  double lanes = 32;    // average active lanes per request
+};
+
+struct KernelCounters {
+  std::string kernel;
+  // Launch shape.
+  double blocks = 0;              // gridDim.x * y * z
+  double threads_per_block = 0;   // blockDim.x * y * z
+  double shared_bytes_per_block = 0;  // static + dynamic
+  // Global memory (ncu l1tex__t_{requests,sectors}_pipe_lsu_mem_global_op_*).
+  double ld_requests = 0, ld_sectors = 0;
+  double st_requests = 0, st_sectors = 0;
+  double atom_requests = 0, atom_sectors = 0;
+  // Per site; when empty the model treats each kind as one site of the averages.
+  std::vector<GlobalSite> sites;
+  // Shared memory (smsp__sass_inst_executed_op_shared_*, l1tex__data_pipe_lsu_wavefronts_*).
+  double shared_ld_inst = 0, shared_st_inst = 0, shared_atom_inst = 0;
+  double shared_ld_wavefronts = 0, shared_st_wavefronts = 0;
+  // Thread-level FP instructions (smsp__sass_thread_inst_executed_op_*_pred_on).
+  double fp32_inst = 0;  // fadd + fmul + ffma
+  double fp64_inst = 0;  // dadd + dmul + dfma
+  double fp16_inst = 0;  // hadd + hmul + hfma (charged at the FP32 rate)
+  double flops = 0;      // add + mul + 2 fma over all precisions
+  // simtlab's own: warp-level instructions counted (FP, memory, collectives).
+  double warp_inst = 0, thread_inst = 0, warp_collectives = 0;
+  double warp_barriers = 0;  // __syncthreads, once per warp of the block
+  // The simulator's compulsory-DRAM estimate (dram__bytes_{read,write}.sum).
+  double dram_read_bytes = 0, dram_write_bytes = 0;
+
+  double warps_per_block() const;  // ceil(threads / 32)
+  double warps() const { return blocks * warps_per_block(); }
+  double global_sectors() const { return ld_sectors + st_sectors + atom_sectors; }
+  double shared_wavefronts() const { return shared_ld_wavefronts + shared_st_wavefronts; }
+  double shared_requests() const { return shared_ld_inst + shared_st_inst; }
+};
+
+// Throws std::invalid_argument naming the field when a count is negative or not
+// finite, or the launch has no blocks or threads.
+void validate(const KernelCounters& c);
+
+}  // namespace simt::cost

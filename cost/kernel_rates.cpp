@@ -1,0 +1,95 @@
+// Where each rate of the kernel time model comes from. Architecture facts are
+// constants here with their source; per-device values are read from the catalog
+// ("kernel_model"), falling back to documented defaults that say so.
+#include "cost/kernel_rates.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace simt::cost {
+namespace {
+
+// Sources of the architecture constants (titles and URLs, as the catalog's).
+const char* kCudaGuide =
+    "CUDA C++ Programming Guide, 'Shared Memory' (32 banks, 32 bits per bank per clock) and "
+    "'Features and Technical Specifications' <https://docs.nvidia.com/cuda/cuda-c-programming-guide/>";
+const char* kNcuGuide =
+    "Nsight Compute Kernel Profiling Guide, 'Memory Tables': a wavefront is the work one pipeline stage "
+    "processes per cycle <https://docs.nvidia.com/nsight-compute/ProfilingGuide/>";
+const char* kSmDiagram =
+    "NVIDIA architecture whitepapers (Volta..Hopper): four SM processing blocks, each with one warp "
+    "scheduler dispatching one warp instruction per clock";
+const char* kDefaultNote =
+    "not in this device's catalog entry: the H200's value (docs/cost-model.md, 'Kernel time')";
+
+Rate rate(double v, const char* unit, std::string source, bool in_catalog = false) {
+  return {v, unit, std::move(source), in_catalog};
+}
+
+// A "kernel_model" value of the device, or the default with a note saying so.
+Rate from_catalog(const DeviceSpec& d, const char* key, double fallback, const char* unit, double scale = 1) {
+  auto it = d.kernel_model.find(key);
+  if (it == d.kernel_model.end()) return rate(fallback * scale, unit, kDefaultNote);
+  const Sourced& s = it->second;
+  return rate(s.value * scale, unit, s.note.empty() ? s.source : s.source + "; " + s.note, true);
+}
+
+// Most blocks one SM holds (CUDA guide, 'Technical Specifications per Compute Capability').
+int max_blocks_per_sm(const std::string& cc) {
+  if (cc == "7.5" || cc == "8.6" || cc == "8.7") return 16;
+  if (cc == "8.9") return 24;
+  return 32;  // 7.0, 8.0, 9.0, 10.0, 12.0
+}
+
+// Thread FP instructions per SM per clock, from the datasheet peak: peak FLOP/s =
+// SMs x lanes x 2 (an FMA is two FLOPs) x clock.
+Rate fp_lanes(const DeviceSpec& d, const char* precision, double clock_hz) {
+  auto it = d.peak.find(precision);
+  if (it == d.peak.end()) return rate(0, "thread instructions per SM per clock", "no published peak");
+  double lanes = it->second.value / (2.0 * d.sm_count * clock_hz);
+  return rate(lanes, "thread instructions per SM per clock",
+              fmt::format("{} peak / (2 x {} SMs x clock); {}", precision, d.sm_count, it->second.source));
+}
+
+}  // namespace
+
+KernelRates kernel_rates(const DeviceSpec& d) {
+  if (d.sm_count <= 0 || !(d.boost_clock_ghz > 0) || !(d.hbm_bandwidth > 0))
+    throw std::invalid_argument(fmt::format(
+        "device '{}': the kernel time model needs the SM count, boost clock and memory bandwidth, "
+        "and the catalog does not publish them all",
+        d.name));
+  KernelRates r;
+  r.clock_hz = d.boost_clock_ghz * 1e9;
+  r.sms = d.sm_count;
+  r.shared_wavefronts = rate(1, "wavefronts per SM per clock", kCudaGuide);
+  r.l1_wavefronts = rate(1, "wavefronts per SM per clock", kNcuGuide);
+  Rate per_line = from_catalog(d, "l1_l2_clk_per_line", 2.2, "cycles per line");
+  r.l1_l2_lines = rate(1.0 / per_line.value, "lines per SM per clock", per_line.source, per_line.in_catalog);
+  r.issue = rate(4, "warp instructions per SM per clock", kSmDiagram);
+  r.fp32_lanes = fp_lanes(d, "fp32", r.clock_hz);
+  r.fp64_lanes = fp_lanes(d, "fp64", r.clock_hz);
+  Rate l2 = from_catalog(d, "l2_bytes_per_clk", 0, "B/s", r.clock_hz);
+  r.l2_bytes = l2;
+  Rate eff = from_catalog(d, "dram_efficiency", 0.9, "fraction");
+  r.dram_bytes = rate(d.hbm_bandwidth * eff.value, "B/s",
+                      fmt::format("{:.0f}% of the datasheet's {:.0f} GB/s ({}); efficiency: {}", eff.value * 100,
+                                  d.hbm_bandwidth / 1e9, d.fields.at("memory_bandwidth_gbs").source, eff.source),
+                      eff.in_catalog);
+  r.atomic_same_address = from_catalog(d, "atomic_same_address_clk", 1, "updates per second", r.clock_hz);
+  r.launch_overhead_s = from_catalog(d, "launch_overhead_us", 1.66, "s", 1e-6);
+  r.global_latency_s = from_catalog(d, "global_latency_us", 0.384, "s", 1e-6);
+  r.shared_latency_clk = from_catalog(d, "shared_latency_clk", 30, "cycles");
+  r.shuffle_latency_clk = from_catalog(d, "shuffle_latency_clk", 30, "cycles");
+  r.barrier_latency_clk = from_catalog(d, "barrier_latency_clk", 30, "cycles");
+  r.max_blocks_per_sm = max_blocks_per_sm(d.compute_capability);
+  r.max_warps_per_sm = d.max_threads_per_sm / d.warp_size;
+  r.shared_per_sm = d.shared_per_sm_bytes;
+  // CUDA guide: from compute capability 8.0 the runtime reserves 1 KB of shared memory per block.
+  r.shared_reserved_per_block = std::stod(d.compute_capability) >= 8.0 ? 1024 : 0;
+  return r;
+}
+
+}  // namespace simt::cost

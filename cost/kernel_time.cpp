@@ -1,0 +1,110 @@
+#include "cost/kernel_time.hpp"
+
+#include "cost/kernel_rates.hpp"
+#include "cost/units.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace simt::cost {
+namespace {
+
+void require(double v, const char* what) {
+  if (!std::isfinite(v) || v < 0)
+    throw std::invalid_argument(fmt::format("kernel counters: {} must be a finite number >= 0, got {}", what, v));
+}
+
+std::string sentence(const TimeTerm& t) {
+  std::string amount = t.unit == "B" ? format_count(t.amount, "B") : format_count(t.amount, "");
+  while (!amount.empty() && amount.back() == ' ') amount.pop_back();
+  if (t.unit != "B") amount += " " + t.unit;
+  return fmt::format("bound by {}: {}, {} — {}", t.what, amount, t.detail, format_seconds(t.seconds));
+}
+
+// The three memory levels an Nsight Compute hierarchical roofline shows. L1 moves
+// 32 bytes per global sector and 128 per shared wavefront (32 banks x 4 bytes).
+std::vector<MemoryLevelPoint> levels(const KernelCounters& c, const KernelRates& r, double flops) {
+  auto point = [&](const char* name, double bytes, double bw) {
+    return MemoryLevelPoint{name, bytes, bw, bytes > 0 ? flops / bytes : 0};
+  };
+  const double l1_bw = 128.0 * r.sms * r.clock_hz;
+  const double l2 = 32 * (c.st_sectors + c.atom_sectors + c.ld_sectors * load_miss_fraction(c));
+  return {point("l1_shared", 32 * c.global_sectors() + 128 * c.shared_wavefronts(), l1_bw),
+          point("l2", l2, r.l2_bytes.value), point("dram", c.dram_read_bytes + c.dram_write_bytes,
+                                                   r.dram_bytes.value)};
+}
+
+}  // namespace
+
+double KernelCounters::warps_per_block() const { return std::ceil(threads_per_block / 32); }
+
+void validate(const KernelCounters& c) {
+  const std::pair<double, const char*> fields[] = {
+      {c.blocks, "blocks"}, {c.threads_per_block, "threads per block"},
+      {c.shared_bytes_per_block, "shared bytes per block"}, {c.ld_requests, "load requests"},
+      {c.ld_sectors, "load sectors"}, {c.st_requests, "store requests"}, {c.st_sectors, "store sectors"},
+      {c.atom_requests, "atomic requests"}, {c.atom_sectors, "atomic sectors"},
+      {c.shared_ld_inst, "shared loads"}, {c.shared_st_inst, "shared stores"},
+      {c.shared_ld_wavefronts, "shared load wavefronts"}, {c.shared_st_wavefronts, "shared store wavefronts"},
+      {c.fp32_inst, "FP32 instructions"}, {c.fp64_inst, "FP64 instructions"}, {c.fp16_inst, "FP16 instructions"},
+      {c.warp_inst, "warp instructions"}, {c.thread_inst, "thread instructions"},
+      {c.warp_collectives, "warp collectives"}, {c.warp_barriers, "warp barriers"},
+      {c.dram_read_bytes, "DRAM read bytes"},
+      {c.dram_write_bytes, "DRAM write bytes"}};
+  for (auto& [v, what] : fields) require(v, what);
+  if (!(c.blocks >= 1) || !(c.threads_per_block >= 1))
+    throw std::invalid_argument("kernel counters: a launch needs at least one block of one thread");
+  for (const GlobalSite& s : c.sites) {
+    require(s.requests, "site requests");
+    require(s.sectors, "site sectors");
+  }
+}
+
+const TimeTerm& KernelTime::term(const std::string& name) const {
+  for (const TimeTerm& t : terms)
+    if (t.name == name) return t;
+  throw std::out_of_range("no time term '" + name + "'");
+}
+
+KernelTime kernel_time(const DeviceSpec& d, const KernelCounters& c) {
+  validate(c);
+  const KernelRates r = kernel_rates(d);
+  KernelTime k;
+  k.kernel = c.kernel;
+  k.device = d.name;
+  k.occupancy = occupancy(c, r);
+  k.terms = memory_terms(c, r, k.occupancy);
+  for (TimeTerm& t : compute_terms(c, r, k.occupancy)) k.terms.push_back(std::move(t));
+  k.terms.push_back(latency_term(c, r, k.occupancy));
+  const TimeTerm& latency = k.terms.back();
+  const TimeTerm& throughput = *std::max_element(
+      k.terms.begin(), k.terms.end() - 1, [](const TimeTerm& a, const TimeTerm& b) { return a.seconds < b.seconds; });
+  // The stream fills after one global round trip: nothing arrives before it.
+  const double fill = c.ld_requests + c.atom_requests > 0 ? r.global_latency_s.value : 0;
+  const bool latency_bound = latency.seconds >= throughput.seconds + fill;
+  const TimeTerm& binding = latency_bound ? latency : throughput;
+  k.launch_overhead_s = r.launch_overhead_s.value;
+  k.drain_s = latency_bound ? 0 : fill;
+  k.predicted_s = k.launch_overhead_s + binding.seconds + k.drain_s;
+  k.bound = binding.name;
+  k.sentence = sentence(binding);
+  k.flops = c.flops;
+  k.peak_fp32_flops = 2.0 * r.fp32_lanes.value * r.sms * r.clock_hz;
+  k.levels = levels(c, r, c.flops);
+  return k;
+}
+
+std::string explain(const KernelTime& k) {
+  std::string s = fmt::format("{} on {}: {} = launch overhead {} + the binding term + drain {}\n  {}\n", k.kernel,
+                              k.device, format_seconds(k.predicted_s), format_seconds(k.launch_overhead_s),
+                              format_seconds(k.drain_s), k.sentence);
+  for (const TimeTerm& t : k.terms)
+    s += fmt::format("  {:<8} {:>10}  {}\n           = {}\n           rate: {}\n", t.name, format_seconds(t.seconds),
+                     t.detail, t.formula, t.source);
+  return s;
+}
+
+}  // namespace simt::cost

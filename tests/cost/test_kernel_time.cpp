@@ -1,0 +1,202 @@
+// The kernel time model, term by term, on counters built to load one limit.
+#include "cost/kernel_time.hpp"
+
+#include "cost/kernel_rates.hpp"
+
+#include <doctest/doctest.h>
+
+#include <stdexcept>
+
+using namespace simt::cost;
+
+namespace {
+
+const DeviceSpec& h200() { return Catalog::builtin().device("H200"); }
+
+// A full-occupancy grid of 256-thread blocks reading and writing n floats, coalesced.
+KernelCounters streaming(double n) {
+  KernelCounters c;
+  c.kernel = "copy";
+  c.threads_per_block = 256;
+  c.blocks = n / 256;
+  c.ld_requests = c.st_requests = n / 32;
+  c.ld_sectors = c.st_sectors = n / 8;
+  c.warp_inst = 2 * n / 32;
+  c.thread_inst = 2 * n;
+  c.dram_read_bytes = c.dram_write_bytes = 4 * n;
+  return c;
+}
+
+// Shared-memory traffic only: `requests` warp loads, `per_request` wavefronts each.
+KernelCounters shared_only(double requests, double per_request) {
+  KernelCounters c;
+  c.kernel = "shared";
+  c.threads_per_block = 1024;
+  c.blocks = 132 * 2;
+  c.shared_ld_inst = requests;
+  c.shared_ld_wavefronts = requests * per_request;
+  c.warp_inst = requests;
+  c.thread_inst = 32 * requests;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("the rates come from the catalog with their sources") {
+  KernelRates r = kernel_rates(h200());
+  CHECK(r.sms == 132);
+  CHECK(r.clock_hz == doctest::Approx(1.98e9));
+  // 67 TFLOP/s = 132 SMs x lanes x 2 x 1.98 GHz -> 128 FP32 lanes (Hopper whitepaper: 128 per SM).
+  CHECK(r.fp32_lanes.value == doctest::Approx(128).epsilon(0.01));
+  CHECK(r.fp64_lanes.value == doctest::Approx(64).epsilon(0.02));
+  CHECK(r.launch_overhead_s.in_catalog);
+  CHECK(r.launch_overhead_s.source.find("calibrate_time_model.py") != std::string::npos);
+  CHECK(r.dram_bytes.value == doctest::Approx(4.8e12 * 0.9));
+  // A device with no kernel_model entry falls back, and says so.
+  KernelRates a = kernel_rates(Catalog::builtin().device("A100-80GB-SXM"));
+  CHECK_FALSE(a.launch_overhead_s.in_catalog);
+  CHECK(a.launch_overhead_s.source.find("not in this device's catalog entry") != std::string::npos);
+  CHECK(a.fp32_lanes.value == doctest::Approx(64).epsilon(0.01));  // GA100: 64 FP32 lanes per SM
+}
+
+TEST_CASE("a device without SM count or clock cannot be priced") {
+  CHECK_THROWS_AS(kernel_time(Catalog::builtin().device("B200"), streaming(1 << 20)), std::invalid_argument);
+}
+
+TEST_CASE("invalid counters are refused") {
+  KernelCounters c = streaming(1 << 20);
+  c.ld_sectors = -1;
+  CHECK_THROWS_WITH_AS(kernel_time(h200(), c), doctest::Contains("load sectors"), std::invalid_argument);
+  KernelCounters empty;
+  CHECK_THROWS_AS(kernel_time(h200(), empty), std::invalid_argument);
+}
+
+TEST_CASE("a large copy is bound by DRAM at the achievable bandwidth") {
+  const double n = 1 << 26;  // 256 MiB each way
+  KernelTime t = kernel_time(h200(), streaming(n));
+  CHECK(t.bound == "dram");
+  const double dram = 8 * n / (4.8e12 * 0.9);
+  CHECK(t.term("dram").seconds == doctest::Approx(dram));
+  // Plus one chain (a global round trip) to fill and drain the stream.
+  CHECK(t.drain_s == doctest::Approx(0.384e-6));
+  CHECK(t.predicted_s == doctest::Approx(dram + 1.66e-6 + 0.384e-6));
+  CHECK(t.sentence.find("bound by DRAM traffic") == 0);
+}
+
+TEST_CASE("32-way bank conflicts cost 32 times the wavefronts and bind") {
+  KernelTime clean = kernel_time(h200(), shared_only(1 << 20, 1));
+  KernelTime conflicted = kernel_time(h200(), shared_only(1 << 20, 32));
+  CHECK(conflicted.term("shared").seconds == doctest::Approx(32 * clean.term("shared").seconds));
+  CHECK(conflicted.bound == "shared");
+  CHECK(conflicted.sentence.find("bank conflicts") != std::string::npos);
+  CHECK(clean.term("shared").detail.find("conflict-free") != std::string::npos);
+  // 2^20 requests x 32 wavefronts over 132 SMs at one per clock.
+  CHECK(conflicted.term("shared").seconds == doctest::Approx(32.0 * (1 << 20) / 132 / 1.98e9).epsilon(0.01));
+  CHECK(conflicted.predicted_s > 10 * clean.predicted_s);
+}
+
+TEST_CASE("scattered loads touch a line per lane; coalesced ones one line") {
+  CHECK(lines_per_request({GlobalSite::Op::Load, 10, 40, 32}) == 1);    // 4 sectors: one 128-B line
+  CHECK(lines_per_request({GlobalSite::Op::Load, 10, 80, 32}) == 2);    // stride 2
+  CHECK(lines_per_request({GlobalSite::Op::Load, 10, 320, 32}) == 32);  // a column: 32 lines
+  CHECK(lines_per_request({GlobalSite::Op::Load, 10, 10, 32}) == 1);    // broadcast
+  KernelCounters coalesced = streaming(1 << 24), strided = streaming(1 << 24);
+  strided.ld_sectors = strided.ld_requests * 32;
+  strided.dram_read_bytes = strided.ld_sectors * 32;  // each sector fetched once
+  KernelTime a = kernel_time(h200(), coalesced), b = kernel_time(h200(), strided);
+  CHECK(b.term("l1").seconds == doctest::Approx(a.term("l1").seconds * 33 / 2));  // (32 + 1) vs (1 + 1) lines
+  CHECK(b.term("l1_l2").seconds > 10 * a.term("l1_l2").seconds);
+  CHECK(b.predicted_s > 2 * a.predicted_s);
+  CHECK(b.term("l1").detail.find("uncoalesced") != std::string::npos);
+}
+
+TEST_CASE("uncoalesced stores are bound by the lines each SM sends to L2") {
+  KernelCounters c = streaming(1 << 24);
+  c.st_sectors = c.st_requests * 32;  // a column write: every lane its own sector and line
+  KernelTime t = kernel_time(h200(), c);
+  CHECK(t.bound == "l1_l2");
+  CHECK(t.sentence.find("32 per request: uncoalesced") != std::string::npos);
+}
+
+TEST_CASE("a same-address atomic storm serialises; spread atomics do not") {
+  KernelCounters storm;
+  storm.kernel = "histogram of one bin";
+  storm.threads_per_block = 256;
+  storm.blocks = 1024;
+  storm.atom_requests = storm.blocks * 8;
+  storm.atom_sectors = storm.atom_requests;  // every lane the same word
+  storm.sites = {{GlobalSite::Op::Atomic, storm.atom_requests, storm.atom_sectors, 32}};
+  KernelTime t = kernel_time(h200(), storm);
+  CHECK(t.bound == "atomics");
+  CHECK(t.term("atomics").amount == storm.blocks * 256);
+  CHECK(t.term("atomics").seconds == doctest::Approx(storm.blocks * 256 / 1.98e9));
+  KernelCounters spread = storm;
+  spread.atom_sectors = spread.atom_requests * 32;
+  spread.sites[0].sectors = spread.atom_sectors;
+  CHECK(kernel_time(h200(), spread).term("atomics").seconds == 0);
+}
+
+TEST_CASE("one block more than a full wave doubles the latency term") {
+  KernelCounters c = shared_only(0, 1);
+  c.threads_per_block = 32;
+  c.shared_bytes_per_block = 200 * 1024;  // one resident block per SM
+  c.ld_requests = c.ld_sectors = 1;
+  auto with_blocks = [&](double blocks) {
+    c.blocks = blocks;
+    c.shared_st_inst = c.shared_st_wavefronts = blocks * 40;  // 40 dependent accesses per warp
+    return kernel_time(h200(), c);
+  };
+  KernelTime one = with_blocks(132), two = with_blocks(133);
+  CHECK(one.occupancy.resident_blocks == 1);
+  CHECK(one.occupancy.limiter == "shared memory");
+  CHECK(one.occupancy.waves == 1);
+  CHECK(two.occupancy.waves == 2);
+  CHECK(one.bound == "latency");
+  CHECK(two.term("latency").seconds == doctest::Approx(2 * one.term("latency").seconds));
+  // One wave: a global round trip plus 40 shared accesses of 30 cycles.
+  CHECK(one.term("latency").seconds == doctest::Approx(0.384e-6 + 40 * 30 / 1.98e9));
+}
+
+TEST_CASE("132 blocks vs 133: the busiest SM does twice the work") {
+  KernelCounters c = shared_only(132 * 1000, 4);
+  c.blocks = 132;
+  KernelTime even = kernel_time(h200(), c);
+  c.blocks = 133;
+  KernelTime tail = kernel_time(h200(), c);
+  CHECK(even.occupancy.busiest_sm_blocks == 1);
+  CHECK(tail.occupancy.busiest_sm_blocks == 2);
+  CHECK(tail.term("shared").seconds == doctest::Approx(even.term("shared").seconds * 2 * 132 / 133));
+}
+
+TEST_CASE("shared memory per block limits residency") {
+  KernelCounters c = shared_only(1000, 1);
+  c.threads_per_block = 128;
+  c.shared_bytes_per_block = 100 * 1024;  // 228 KiB / (100 + 1) KiB -> 2 blocks
+  Occupancy o = kernel_time(h200(), c).occupancy;
+  CHECK(o.resident_blocks == 2);
+  CHECK(o.limiter == "shared memory");
+}
+
+TEST_CASE("FP32 work binds when nothing else does, at 128 lanes per SM") {
+  KernelCounters c = shared_only(0, 1);
+  c.blocks = 132 * 16;
+  c.threads_per_block = 256;
+  c.fp32_inst = 1e10;
+  c.flops = 2e10;
+  KernelTime t = kernel_time(h200(), c);
+  CHECK(t.bound == "fp32");
+  // The FP32 term of an all-FFMA kernel is the datasheet's compute roof.
+  CHECK(t.term("fp32").seconds == doctest::Approx(2e10 / 67e12).epsilon(0.01));
+}
+
+TEST_CASE("an empty launch costs the launch overhead; every level is reported") {
+  KernelCounters c = shared_only(0, 1);
+  c.blocks = 1;
+  c.threads_per_block = 32;
+  KernelTime t = kernel_time(h200(), c);
+  CHECK(t.predicted_s == doctest::Approx(1.66e-6));
+  REQUIRE(t.levels.size() == 3);
+  CHECK(t.levels[0].name == "l1_shared");
+  CHECK(t.levels[2].name == "dram");
+  CHECK(explain(t).find("launch overhead") != std::string::npos);
+}

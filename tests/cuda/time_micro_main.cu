@@ -1,0 +1,48 @@
+// Runs the time-model microbenchmarks (tests/cuda/time_micro.cuh) once each, in the
+// fixed order tests/cuda/calibrate_time_model.py (MICRO_LAUNCHES) expects, so that
+// Nsight Compute times every launch:  bash tests/cuda/run_time_micro_gpu.sh OUTDIR
+#include "tests/cuda/time_micro.cuh"
+
+#include <cstdio>
+
+namespace {
+
+constexpr int kSms = 132;  // H200; the sizes below fill it (other GPUs: edit and refit)
+
+template <class T>
+T* zeros(long long n) {
+  T* d = nullptr;
+  cudaMalloc(&d, n * sizeof(T));
+  cudaMemset(d, 0, n * sizeof(T));
+  return d;
+}
+
+int blocks_for(long long n, int threads) { return static_cast<int>((n + threads - 1) / threads); }
+
+}  // namespace
+
+int main() {
+  const long long big4 = 16LL << 20, small4 = 4LL << 20;  // float4s: 256 MB and 64 MB each way
+  float4* in = zeros<float4>(big4);
+  float4* out = zeros<float4>(big4);
+  f32* scattered = zeros<f32>((4LL << 20) * 32);
+  f32* sink = zeros<f32>(kSms * 8 * 1024);
+  int* ints = zeros<int>(64);
+  for (int i = 0; i < 3; ++i) simt::launch(micro_empty, 1, 32)();
+  for (long long n4 : {small4, big4}) simt::launch(micro_copy, blocks_for(n4, 256), 256)(in, out, int(n4));
+  for (int n : {1 << 20, 4 << 20}) simt::launch(micro_store_scattered, blocks_for(n, 256), 256)(scattered, n);
+  for (int stride : {1, 32}) simt::launch(micro_shared_stride, kSms * 8, 256)(sink, stride, 256);
+  for (int reps : {1024, 4096}) simt::launch(micro_shared_chain, 1, 32)(ints, reps);
+  for (int reps : {1024, 4096}) simt::launch(micro_shuffle_chain, 1, 32)(ints, reps);
+  for (int reps : {1024, 4096}) simt::launch(micro_barrier_chain, 1, 256)(ints, reps);
+  for (int blocks : {1024, 4096}) simt::launch(micro_atomic_storm, blocks, 256)(sink);
+  for (int blocks : {2 * kSms, 2 * kSms + 1}) simt::launch(micro_wave, blocks, 1024)(sink, 4096);
+  cudaError_t e = cudaDeviceSynchronize();
+  std::printf("time_micro: %s\n", cudaGetErrorString(e));
+  cudaFree(in);
+  cudaFree(out);
+  cudaFree(scattered);
+  cudaFree(sink);
+  cudaFree(ints);
+  return e == cudaSuccess ? 0 : 1;
+}
