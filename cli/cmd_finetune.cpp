@@ -16,8 +16,7 @@ namespace {
 
 struct FinetuneFlags {
   std::string model, method, states = "bf16";
-  int64_t seq = 2048, micro_batch = 1;
-  int rank = 16;
+  long long seq = 2048, micro_batch = 1, rank = 16;
   bool attention_only = false, json = false;
   std::string checkpointing = "auto";
 };
@@ -29,7 +28,7 @@ cost::FinetuneInput input_for(const FinetuneFlags& f, cost::FinetuneMethod metho
   in.states = cost::parse_state_convention(f.states);
   in.seq = f.seq;
   in.micro_batch = f.micro_batch;
-  in.lora_rank = f.rank;
+  in.lora_rank = int(f.rank);
   in.lora_all_linear = !f.attention_only;
   if (f.checkpointing != "auto" && f.checkpointing != "on" && f.checkpointing != "off")
     throw std::invalid_argument("--checkpointing must be auto, on or off, got '" + f.checkpointing + "'");
@@ -73,9 +72,9 @@ void add_finetune_command(CLI::App& budget) {
   c->add_option("--method", f->method, "full, lora or qlora (default: all three)");
   c->add_option("--states", f->states, "trainable-parameter states: bf16 (8 B/param) or mixed (16 B/param)")
       ->capture_default_str();
-  c->add_option("--seq", f->seq, "tokens per sequence")->capture_default_str();
-  c->add_option("--micro-batch", f->micro_batch, "sequences per step")->capture_default_str();
-  c->add_option("--rank", f->rank, "LoRA rank r")->capture_default_str();
+  add_count_option(c, "--seq", f->seq, "tokens per sequence", 1, 1000000000)->capture_default_str();
+  add_count_option(c, "--micro-batch", f->micro_batch, "sequences per step", 1, 1000000)->capture_default_str();
+  add_count_option(c, "--rank", f->rank, "LoRA rank r", 1, 1000000)->capture_default_str();
   c->add_flag("--attention-only", f->attention_only, "LoRA on q, k, v, o only (default: every linear layer)");
   c->add_option("--checkpointing", f->checkpointing, "gradient checkpointing: auto (QLoRA on), on, off")
       ->capture_default_str();

@@ -66,14 +66,8 @@ std::map<std::string, std::string> parse_kernel_params(const std::vector<std::st
   return out;
 }
 
-cost::Metrics metrics_of(const json& launch) {
-  cost::Metrics m;
-  for (auto& [k, v] : launch.at("metrics").items()) m[k] = v.get<long long>();
-  return m;
-}
-
-std::string roofline_line(const cost::DeviceSpec& dev, const json& launch) {
-  cost::RooflineInput in = cost::roofline_input_from_metrics(metrics_of(launch));
+std::string roofline_line(const cost::DeviceSpec& dev, const LaunchRecord& launch) {
+  cost::RooflineInput in = roofline_input(launch);
   if (in.flops == 0 && in.dram_bytes == 0) return "  roofline: no FLOPs and no DRAM traffic counted\n";
   cost::RooflineResult r = cost::roofline(dev, in);
   return fmt::format(
@@ -83,8 +77,8 @@ std::string roofline_line(const cost::DeviceSpec& dev, const json& launch) {
       r.memory_s * 1e6, r.bandwidth / 1e12);
 }
 
-json roofline_json(const cost::DeviceSpec& dev, const json& launch) {
-  cost::RooflineInput in = cost::roofline_input_from_metrics(metrics_of(launch));
+json roofline_json(const cost::DeviceSpec& dev, const LaunchRecord& launch) {
+  cost::RooflineInput in = roofline_input(launch);
   if (in.flops == 0 && in.dram_bytes == 0) return nullptr;
   cost::RooflineResult r = cost::roofline(dev, in);
   return {{"device", dev.name}, {"time_s", r.time_s}, {"bound", r.bound}, {"compute_s", r.compute_s},
@@ -126,7 +120,7 @@ int run_kernel(const RunOptions& o) {
     for (const auto& r : records) {
       json j = launch_json(r);
       j["check"] = {{"ok", !failed && check.ok}, {"max_abs_err", check.max_abs_err}, {"detail", check.detail}};
-      j["roofline"] = r.error ? json(nullptr) : roofline_json(dev, j);
+      j["roofline"] = r.error ? json(nullptr) : roofline_json(dev, r);
       j["global_sites"] = global_sites_json(r);
       j["time"] = r.error ? json(nullptr) : kernel_time_json(cost::kernel_time(dev, time_model_counters(r)));
       arr.push_back(j);
@@ -144,7 +138,7 @@ int run_kernel(const RunOptions& o) {
       }
       fmt::print("{}\n{}", counter_table(r), hot_lines_table(r, o.lines));
       fmt::print("{}{}\n", kernel_time_text(cost::kernel_time(dev, time_model_counters(r))),
-                 roofline_line(dev, launch_json(r)));
+                 roofline_line(dev, r));
     }
     fmt::print("check: {} — {}\n", failed ? "FAILED" : check.ok ? "OK" : "MISMATCH", check.detail);
   }

@@ -9,6 +9,7 @@
 
 #include <fmt/core.h>
 
+#include <climits>
 #include <cmath>
 #include <memory>
 
@@ -17,36 +18,59 @@ namespace simt::cli {
 namespace {
 
 struct SimFlags {
-  std::string model, device, dtype = "bf16", weights, kv, trace, dist = "exponential";
-  int tp = 1, requests = 500, block = 16, max_seqs = 256, int4_group = 128;
+  std::string model, device, dtype = "bf16", weights, kv, trace, dist = "exponential", disaggregate, transfer_link;
+  long long tp = 1, requests = 500, block = 16, max_seqs = 256, int4_group = 128, gpus_per_node = 8;
+  std::string link, inter_link;
   double rate = 10, memory_fraction = 0.9, prefix_hit = 0, slo_ttft = 1.0, slo_tpot = 0.1;
-  int64_t prompt_mean = 512, output_mean = 256, max_batched_tokens = 2048, max_model_len = 0;
+  long long prompt_mean = 512, output_mean = 256, max_batched_tokens = 2048, max_model_len = 0;
   uint64_t seed = 1;
   bool static_batching = false, contiguous = false, no_chunked = false, compare = false, json = false,
        samples = false;
 };
 
+// "P:D": P prefill and D decode instances.
+cost::Disaggregation parse_disaggregation(const std::string& text) {
+  const auto colon = text.find(':');
+  int p = 0, d = 0;
+  try {
+    if (colon != std::string::npos) p = std::stoi(text.substr(0, colon)), d = std::stoi(text.substr(colon + 1));
+  } catch (const std::exception&) {
+    p = d = 0;
+  }
+  if (p < 1 || d < 1)
+    throw std::invalid_argument("--disaggregate takes PREFILL:DECODE instance counts, each >= 1 (e.g. 1:3), got '" +
+                                text + "'");
+  return {p, d, nullptr};
+}
+
 cost::ServeSimInput input_for(const SimFlags& f) {
   cost::ServeSimInput in;
   in.model = &models::find_model(f.model);
   in.device = &cost::Catalog::builtin().accelerator(f.device);
-  const auto pick = [&](const std::string& g) { return cost::parse_format(g.empty() ? f.dtype : g, f.int4_group); };
+  const auto pick = [&](const std::string& g) {
+    return cost::parse_format(g.empty() ? f.dtype : g, int(f.int4_group));
+  };
   in.precisions = {pick(f.weights), cost::parse_format(f.dtype), pick(f.kv)};
-  in.tp = f.tp;
+  in.tp = int(f.tp);
+  if (!f.link.empty()) in.topology.intra = &cost::Catalog::builtin().link(f.link);
+  if (!f.inter_link.empty()) in.topology.inter = &cost::Catalog::builtin().link(f.inter_link);
+  in.topology.gpus_per_node = int(f.gpus_per_node);
   in.memory_fraction = f.memory_fraction;
   if (!(f.memory_fraction > 0 && f.memory_fraction <= 1))
     throw std::invalid_argument(fmt::format("--memory-fraction must be in (0, 1], got {}", f.memory_fraction));
-  in.sched = {.continuous = !f.static_batching, .paged = !f.contiguous, .block_tokens = f.block,
-              .chunked_prefill = !f.no_chunked, .max_batched_tokens = f.max_batched_tokens, .max_seqs = f.max_seqs,
+  in.sched = {.continuous = !f.static_batching, .paged = !f.contiguous, .block_tokens = int(f.block),
+              .chunked_prefill = !f.no_chunked, .max_batched_tokens = f.max_batched_tokens, .max_seqs = int(f.max_seqs),
               .prefix_hit = f.prefix_hit, .max_model_len = f.max_model_len};
   const int64_t max_len = f.max_model_len > 0 ? f.max_model_len : in.model->context;
   if (!f.trace.empty()) {
     in.trace = cost::read_trace_csv(f.trace);
   } else {
-    in.trace = cost::synthetic_trace({.requests = f.requests, .rate_per_s = f.rate, .prompt_mean = f.prompt_mean,
+    in.trace = cost::synthetic_trace({.requests = int(f.requests), .rate_per_s = f.rate, .prompt_mean = f.prompt_mean,
                                       .output_mean = f.output_mean, .dist = cost::parse_length_dist(f.dist),
                                       .max_len = max_len, .seed = f.seed});
   }
+  if (!f.disaggregate.empty()) in.disagg = parse_disaggregation(f.disaggregate);
+  if (!f.transfer_link.empty()) in.disagg.transfer_link = &cost::Catalog::builtin().link(f.transfer_link);
   in.slo_ttft_s = f.slo_ttft;
   in.slo_tpot_s = f.slo_tpot;
   return in;
@@ -85,29 +109,39 @@ void add_serve_sim_command(CLI::App& app) {
   auto* c = app.add_subcommand("serve-sim", "Simulate LLM serving: continuous batching, paged KV, TTFT/TPOT/goodput");
   add_model_option(c, f->model)->required();
   add_accelerator_option(c, f->device)->required();
-  c->add_option("--tp", f->tp, "tensor-parallel GPUs")->capture_default_str();
+  add_count_option(c, "--tp", f->tp, "tensor-parallel GPUs", 1, INT32_MAX)->capture_default_str();
+  c->add_option("--link", f->link, "link inside a server (default: the device's NVLink or PCIe)");
+  c->add_option("--inter-link", f->inter_link,
+                "link between servers (default: IB-NDR for Hopper/Blackwell, else IB-HDR)");
+  add_count_option(c, "--gpus-per-node", f->gpus_per_node, "GPUs per server", 1, 1024)->capture_default_str();
   c->add_option("--dtype", f->dtype, "activations (and weights, KV unless given)")->capture_default_str();
   c->add_option("--weights", f->weights, "weight precision (int4, int8, fp8, bf16 ...)");
   c->add_option("--kv", f->kv, "KV-cache precision");
   c->add_option("--memory-fraction", f->memory_fraction, "fraction of HBM for weights + KV")->capture_default_str();
   c->add_option("--trace", f->trace, "CSV with arrival_s,prompt_tokens,output_tokens (default: synthetic)");
-  c->add_option("--requests", f->requests, "synthetic: number of requests")->capture_default_str();
+  add_count_option(c, "--requests", f->requests, "synthetic: number of requests", 1, 10000000)->capture_default_str();
   c->add_option("--rate", f->rate, "synthetic: Poisson arrivals per second (inf: all at once)")->capture_default_str();
-  c->add_option("--prompt-mean", f->prompt_mean, "synthetic: mean prompt tokens")->capture_default_str();
-  c->add_option("--output-mean", f->output_mean, "synthetic: mean output tokens")->capture_default_str();
+  add_count_option(c, "--prompt-mean", f->prompt_mean, "synthetic: mean prompt tokens", 1, 100000000)
+      ->capture_default_str();
+  add_count_option(c, "--output-mean", f->output_mean, "synthetic: mean output tokens", 1, 100000000)
+      ->capture_default_str();
   c->add_option("--dist", f->dist, "synthetic lengths: exponential, uniform, fixed")->capture_default_str();
   c->add_option("--seed", f->seed, "synthetic: random seed")->capture_default_str();
   c->add_flag("--static", f->static_batching, "static batching: a batch runs to completion before the next");
   c->add_flag("--contiguous", f->contiguous, "contiguous KV: reserve max_model_len per request");
-  c->add_option("--block", f->block, "paged KV block size in tokens")->capture_default_str();
+  add_count_option(c, "--block", f->block, "paged KV block size in tokens", 1, 65536)->capture_default_str();
   c->add_flag("--no-chunked-prefill", f->no_chunked, "whole prompts in prefill-only iterations");
-  c->add_option("--max-batched-tokens", f->max_batched_tokens, "token budget per iteration")->capture_default_str();
-  c->add_option("--max-seqs", f->max_seqs, "running sequences at most")->capture_default_str();
+  add_count_option(c, "--max-batched-tokens", f->max_batched_tokens, "token budget per iteration", 1, 100000000)
+      ->capture_default_str();
+  add_count_option(c, "--max-seqs", f->max_seqs, "running sequences at most", 1, 1000000)->capture_default_str();
   c->add_option("--prefix-hit", f->prefix_hit, "fraction of each prompt found in the prefix cache")
       ->capture_default_str();
-  c->add_option("--max-model-len", f->max_model_len, "longest request (default: the model's context)");
+  add_count_option(c, "--max-model-len", f->max_model_len, "longest request (0: the model's context)", 0,
+                   100000000);
   c->add_option("--slo-ttft", f->slo_ttft, "goodput SLO: time to first token, s")->capture_default_str();
   c->add_option("--slo-tpot", f->slo_tpot, "goodput SLO: time per output token, s")->capture_default_str();
+  c->add_option("--disaggregate", f->disaggregate, "P:D prefill and decode instances of --tp GPUs each (DistServe)");
+  c->add_option("--transfer-link", f->transfer_link, "KV transfer link, per GPU (default: IB-NDR/HDR by generation)");
   c->add_flag("--compare", f->compare, "static vs continuous x contiguous vs paged on the same trace");
   c->add_flag("--json", f->json, "print JSON");
   c->add_flag("--samples", f->samples, "with --json: KV use and batch per iteration (for plots/serve_sim.py)");

@@ -135,6 +135,16 @@ json global_sites_json(const LaunchRecord& r) {
   return out;
 }
 
+cost::RooflineInput roofline_input(const LaunchRecord& r) {
+  const Counters& c = r.totals;
+  const std::uint64_t fp64 = c[Counter::DAdd] + c[Counter::DMul] + 2 * c[Counter::DFma];
+  cost::RooflineInput in;
+  in.flops = static_cast<double>(c.flops());
+  in.precision = fp64 > c.flops() - fp64 ? "fp64" : "fp32";  // the precision most FLOPs are in
+  in.dram_bytes = static_cast<double>(c.dram_bytes());
+  return in;
+}
+
 cost::KernelCounters time_model_counters(const LaunchRecord& r) {
   json launch = {{"kernel", r.kernel},
                  {"grid", {r.grid.x, r.grid.y, r.grid.z}},

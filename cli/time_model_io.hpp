@@ -3,6 +3,7 @@
 // (run, exec, roofline --counters) goes through here, so they agree.
 #pragma once
 #include "cost/kernel_time.hpp"
+#include "cost/roofline.hpp"
 #include "sim/report/launch_record.hpp"
 
 #include <nlohmann/json.hpp>
@@ -13,6 +14,11 @@ namespace simt::cli {
 
 // From a launch the simulator just ran: totals plus one site per global instruction.
 cost::KernelCounters time_model_counters(const LaunchRecord& r);
+
+// The plain roofline's input from the same record: FLOPs and the DRAM estimate as
+// the metric catalog defines them (sim/count/metrics.cpp), read without a detour
+// through JSON.
+cost::RooflineInput roofline_input(const LaunchRecord& r);
 
 // From a launch as `simt run --json` prints it ({"grid", "block", "metrics", ...}).
 // Uses "global_sites" when present, else the per-line "lines" (two accesses on one

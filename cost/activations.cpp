@@ -127,7 +127,8 @@ ActivationMemory activation_memory(const models::ModelConfig& m, const Activatio
   // With 1F1B pipelining the first stage holds p micro-batches of L/p layers:
   // L layers' worth whatever p is (Korthikanti et al. 2022, sec. 4.2.3).
   r.total = r.per_layer * m.moe_layers();
-  if (m.layers > m.moe_layers()) r.total += per_layer_bytes(m, in, layer_tensors(m, in, false)) * (m.layers - m.moe_layers());
+  const int dense_layers = m.layers - m.moe_layers();
+  if (dense_layers > 0) r.total += per_layer_bytes(m, in, layer_tensors(m, in, false)) * dense_layers;
   r.formula = symbolic(m, in, main, sbh);
   r.breakdown = main.breakdown;
   r.plugged = fmt::format("s={} b={} h={} a={} t={} L={}: {:.4g} GB per {}layer x {} layers", in.seq, in.micro_batch,

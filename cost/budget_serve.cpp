@@ -39,7 +39,7 @@ DecodePoint summarise(const StepTime& st, int64_t batch, int dp) {
 
 StepTime step(const ServeBudget& b, models::Phase phase, int64_t batch) {
   return step_time({.model = b.in.model, .device = b.in.device, .phase = phase, .batch = batch, .seq = b.in.context,
-                    .precisions = b.precisions, .tp = b.tp, .pp = b.pp, .link = b.in.link});
+                    .precisions = b.precisions, .tp = b.tp, .pp = b.pp, .topology = b.in.topology});
 }
 
 void size_memory(ServeBudget& b) {
@@ -103,7 +103,8 @@ ServeBudget serve_budget(const ServeBudgetInput& in) {
   b.prefill = step(b, models::Phase::Prefill, in.batch);
   b.decode_step = step(b, models::Phase::Decode, in.batch);
   b.decode = summarise(b.decode_step, in.batch, b.dp);
-  for (int64_t n = 1; n <= b.max_batch; n *= 2) b.sweep.push_back(summarise(step(b, models::Phase::Decode, n), n, b.dp));
+  for (int64_t n = 1; n <= b.max_batch; n *= 2)
+    b.sweep.push_back(summarise(step(b, models::Phase::Decode, n), n, b.dp));
   if (b.sweep.empty() || b.sweep.back().batch != b.max_batch)
     b.sweep.push_back(summarise(step(b, models::Phase::Decode, b.max_batch), b.max_batch, b.dp));
   price_tokens(b);

@@ -27,7 +27,7 @@ struct ServeBudgetInput {
   Dtype dtype{"bf16", 2, "bf16"};          // all three precisions, unless `precisions` is given
   std::optional<Precisions> precisions;    // weights / activations / KV cache separately
   double memory_fraction = 0.9;            // of HBM usable for weights + KV (vLLM's default 0.9)
-  const LinkSpec* link = nullptr;          // null: the device's in-server link
+  Topology topology;                       // in-server link, network link, GPUs per server
   double price_per_gpu_hour = 0;           // 0: the catalog's price, if it has one
 };
 

@@ -23,7 +23,8 @@ std::string layout_line(const ServeBudget& b) {
 std::string step_summary(const StepTime& s) {
   std::string o = fmt::format("{:.4g} ms = sum of operators: {:.4g} ms in compute-bound ops, {:.4g} ms memory-bound",
                               s.time_s * 1e3, s.compute_s * 1e3, s.memory_s * 1e3);
-  if (s.comm_s > 0) o += fmt::format(", {:.4g} ms on {} ({:.0f}%)", s.comm_s * 1e3, s.link, 100 * s.comm_s / s.time_s);
+  if (s.comm_s > 0)
+    o += fmt::format(", {:.4g} ms communicating ({:.0f}%: {})", s.comm_s * 1e3, 100 * s.comm_s / s.time_s, s.link);
   o += fmt::format("\n    (aggregate bound max(FLOPs/peak, bytes/BW) = {:.4g} ms, {}-bound: it assumes every kernel "
                    "overlaps every other)\n",
                    s.aggregate_s * 1e3, s.aggregate_bound);
@@ -62,14 +63,14 @@ std::string to_text(const ServeBudget& b, bool explain) {
                    b.kv.formula,
                    b.kv_replication > 1 ? fmt::format(", x {:.4g} copies across the TP group", b.kv_replication) : "");
   o += fmt::format("  KV for the batch  {:>24}   {} x {} tokens\n", gb_and_gib(b.kv_bytes), in.batch, in.context);
-  o += fmt::format("  usable            {:>24}   {} GPUs x {} x {} (memory fraction)\n", gb_and_gib(b.usable_bytes),
-                   b.tp * b.pp, gb_and_gib(in.device->hbm_bytes), in.memory_fraction);
+  o += fmt::format("  usable            {:>24}   {} GPU{} x {} x {} (memory fraction)\n", gb_and_gib(b.usable_bytes),
+                   b.tp * b.pp, b.tp * b.pp == 1 ? "" : "s", gb_and_gib(in.device->hbm_bytes), in.memory_fraction);
   o += fmt::format("  largest batch     {:>24}   floor((usable - weights) / (KV per token x context))\n\n",
                    b.max_batch);
   o += fmt::format("Prefill of the batch ({} x {} tokens)\n  {}\n", in.batch, in.context, step_summary(b.prefill));
   o += fmt::format("Decode step (one token per sequence, {} tokens cached each)\n", in.context);
-  o += fmt::format("  batch {}: {:.4g} tokens/s ({} replicas), mostly {}-bound; {}", b.decode.batch,
-                   b.decode.tokens_per_s, b.dp, b.decode.bound, step_summary(b.decode_step));
+  o += fmt::format("  batch {}: {:.4g} tokens/s ({} replica{}), mostly {}-bound; {}", b.decode.batch,
+                   b.decode.tokens_per_s, b.dp, b.dp == 1 ? "" : "s", b.decode.bound, step_summary(b.decode_step));
   if (b.usd_per_million_tokens > 0)
     o += fmt::format("  ${:.4g} per million output tokens at ${:.4g} per GPU-hour ({})\n", b.usd_per_million_tokens,
                      b.price_per_gpu_hour, b.price_source);

@@ -58,7 +58,7 @@ TrainBudget train_budget(TrainBudgetInput in) {
     b.step = train_step_time({.model = in.model, .device = in.device, .dtype = in.dtype, .seq = in.seq,
                               .micro_batch = in.micro_batch, .tp = in.layout.tp, .pp = in.layout.pp,
                               .recompute = in.recompute, .flash_attention = in.flash_attention,
-                              .causal_halving = in.causal_halving});
+                              .causal_halving = in.causal_halving, .topology = in.topology});
   if (in.util_kind == UtilizationKind::Roofline) {
     in.util_kind = UtilizationKind::Mfu;
     in.util = b.step->roofline_mfu;

@@ -4,6 +4,7 @@
 #include "cost/catalog.hpp"
 #include "cost/llm_dtype.hpp"
 #include "cost/memory.hpp"
+#include "cost/topology.hpp"
 #include "cost/train_step.hpp"
 #include "models/model.hpp"
 #include "models/train_flops.hpp"
@@ -41,6 +42,7 @@ struct TrainBudgetInput {
   bool causal_halving = false;
   Dtype dtype{"bf16", 2, "bf16"};
   double price_per_gpu_hour = 0;    // 0: the catalog's, if any
+  Topology topology;                // links of the roofline step's TP all-reduces and PP sends
 };
 
 struct TrainBudget {

@@ -100,14 +100,17 @@ void add_activations(FinetuneMemory& f) {
         fmt::format("2 B x {:.4g} tokens x d {} x {} layer inputs + one layer recomputed ({:.4g} GB)", T,
                     m.d_model, m.layers, per_layer / 1e9));
   else
-    add(f, "activations", layer.total, fmt::format("{} per layer x {} layers (FlashAttention)", layer.formula, m.layers));
+    add(f, "activations", layer.total,
+        fmt::format("{} per layer x {} layers (FlashAttention)", layer.formula, m.layers));
   if (f.in.method != FinetuneMethod::Full) {
     double widths = 0;
     for (const auto& l : adapted_linears(m, f.in.lora_all_linear)) widths += l.copies;
     const double lora = kBf16 * T * f.in.lora_rank * widths * (f.in.checkpointing ? 1 : m.layers);
-    add(f, "LoRA intermediates", lora, fmt::format("x A (rank {}) of {:.4g} adapted modules per layer", f.in.lora_rank, widths));
+    add(f, "LoRA intermediates", lora,
+        fmt::format("x A (rank {}) of {:.4g} adapted modules per layer", f.in.lora_rank, widths));
   }
-  add(f, "logits", 6 * T * m.vocab, fmt::format("{:.4g} tokens x vocab {} x (2 B bf16 + 4 B fp32 for the loss)", T, m.vocab));
+  add(f, "logits", 6 * T * m.vocab,
+      fmt::format("{:.4g} tokens x vocab {} x (2 B bf16 + 4 B fp32 for the loss)", T, m.vocab));
 }
 
 }  // namespace

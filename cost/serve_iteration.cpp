@@ -10,8 +10,9 @@
 
 namespace simt::cost {
 
-IterationModel::IterationModel(const models::ModelConfig& m, const DeviceSpec& device, const Precisions& p, int tp)
-    : m_(m), device_(device), p_(p), tp_(tp) {
+IterationModel::IterationModel(const models::ModelConfig& m, const DeviceSpec& device, const Precisions& p, int tp,
+                               const Topology& topology)
+    : m_(m), device_(device), p_(p), tp_(tp), topology_(topology) {
   check_layout(&m, tp, tp, 1);
   require_peaks(p, device);
 }
@@ -37,8 +38,7 @@ double IterationModel::token_ops_s(int64_t tokens) {
   }
   if (tp_ > 1) {
     const double S = double(tokens) * m_.d_model * p_.activations.bytes;
-    const LinkSpec& link = default_link(device_);
-    t += 2 * m_.layers * fastest_all_reduce(S, tp_, link).time_s;
+    t += 2 * m_.layers * group_all_reduce(S, tp_, device_, topology_).time_s;
   }
   token_cache_[tokens] = t;
   return t;

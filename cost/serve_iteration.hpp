@@ -9,6 +9,7 @@
 #pragma once
 #include "cost/catalog.hpp"
 #include "cost/precision.hpp"
+#include "cost/topology.hpp"
 #include "models/model.hpp"
 
 #include <map>
@@ -27,7 +28,8 @@ struct IterationBatch {
 class IterationModel {
  public:
   // Throws like step_time for impossible inputs.
-  IterationModel(const models::ModelConfig& m, const DeviceSpec& device, const Precisions& p, int tp);
+  IterationModel(const models::ModelConfig& m, const DeviceSpec& device, const Precisions& p, int tp,
+                 const Topology& topology = {});
   double time_s(const IterationBatch& b);
 
  private:
@@ -36,6 +38,7 @@ class IterationModel {
   const DeviceSpec& device_;
   Precisions p_;
   int tp_;
+  Topology topology_;
   std::map<int64_t, double> token_cache_;
 };
 

@@ -83,7 +83,8 @@ struct Sim {
     waiting.push_front(victim);
   }
 
-  // Every decoding sequence needs room for one more token; the newest yield.
+  // Every decoding sequence needs room for one more token. When the pool is full
+  // the newest running sequence is preempted, possibly this one.
   void make_room_for_decodes() {
     for (size_t i = 0; i < running.size(); ++i) {
       Seq* s = running[i];
@@ -91,7 +92,7 @@ struct Sim {
       while (!pool.reserve_for(*s, s->kv_tokens + 1)) {
         Seq* victim = running.back();
         preempt(victim);
-        if (victim == s) { --i; break; }
+        if (victim == s) break;  // s was the newest: it left the batch and the loop ends
       }
     }
   }
@@ -111,7 +112,8 @@ struct Sim {
       if (!s->in_prefill()) continue;
       const int64_t left = s->prefill_target - s->kv_tokens;
       // Unchunked, a whole prompt goes in even past the budget if it is the first.
-      const int64_t chunk = in.sched.chunked_prefill ? std::min(left, budget) : (w.prefills.empty() || left <= budget ? left : 0);
+      const bool fits = w.prefills.empty() || left <= budget;
+      const int64_t chunk = in.sched.chunked_prefill ? std::min(left, budget) : (fits ? left : 0);
       if (chunk <= 0) break;
       w.prefills.push_back({s, chunk});
       budget -= chunk;
@@ -202,37 +204,12 @@ double percentile(std::vector<double> v, double q) {
   return v[size_t(std::floor(q * double(v.size() - 1)))];
 }
 
-void summarise(ServeSimResult& r, const ServeSimInput& in) {
-  std::vector<double> ttft, tpot;
-  int64_t tokens = 0;
-  int good = 0;
-  for (const auto& q : r.requests) {
-    ttft.push_back(q.ttft());
-    if (q.output > 1) tpot.push_back(q.tpot());
-    tokens += q.output;
-    good += q.ttft() <= in.slo_ttft_s && q.tpot() <= in.slo_tpot_s;
-  }
-  const double first = in.trace.front().arrival_s;
-  r.makespan_s = r.samples.empty() ? 0 : r.samples.back().t - first;
-  const double span = std::max(r.makespan_s, 1e-12);
-  r.throughput_tokens_s = double(tokens) / span;
-  r.requests_per_s = double(r.requests.size()) / span;
-  r.goodput_requests_s = double(good) / span;
+// Busy-time averages of one instance, and a thinned sample list (<= ~2000) for JSON.
+void finish_instance(ServeSimResult& r) {
   const double busy = std::max(r.busy_s, 1e-300);
   r.mean_batch /= busy;
   r.mean_kv_used /= busy;
   r.mean_kv_filled /= busy;
-  double sum = 0;
-  for (double x : ttft) sum += x;
-  r.ttft_mean = sum / double(ttft.size());
-  sum = 0;
-  for (double x : tpot) sum += x;
-  r.tpot_mean = tpot.empty() ? 0 : sum / double(tpot.size());
-  r.ttft_p50 = percentile(ttft, 0.5);
-  r.ttft_p99 = percentile(ttft, 0.99);
-  r.tpot_p50 = percentile(tpot, 0.5);
-  r.tpot_p99 = percentile(tpot, 0.99);
-  // Keep the JSON small: at most ~2000 samples.
   if (r.samples.size() > 2000) {
     const size_t stride = (r.samples.size() + 1999) / 2000;
     std::vector<SimSample> thin;
@@ -240,6 +217,12 @@ void summarise(ServeSimResult& r, const ServeSimInput& in) {
     thin.push_back(r.samples.back());
     r.samples = std::move(thin);
   }
+}
+
+double mean(const std::vector<double>& v) {
+  double sum = 0;
+  for (double x : v) sum += x;
+  return v.empty() ? 0 : sum / double(v.size());
 }
 
 int64_t kv_capacity_tokens(const ServeSimInput& in) {
@@ -274,21 +257,52 @@ void validate(const ServeSimInput& in, int64_t max_len, int64_t capacity) {
 
 }  // namespace
 
-ServeSimResult simulate_serving(const ServeSimInput& in) {
+void summarise_requests(ServeSimResult& r, const ServeSimInput& in) {
+  std::vector<double> ttft, tpot;
+  int64_t tokens = 0;
+  int good = 0;
+  double first = 1e300, last = 0;
+  for (const auto& q : r.requests) {
+    ttft.push_back(q.ttft());
+    if (q.output > 1) tpot.push_back(q.tpot());
+    tokens += q.output;
+    good += q.ttft() <= in.slo_ttft_s && q.tpot() <= in.slo_tpot_s;
+    first = std::min(first, q.arrival_s);
+    last = std::max(last, q.finish_s);
+  }
+  r.makespan_s = r.requests.empty() ? 0 : last - first;
+  const double span = std::max(r.makespan_s, 1e-12);
+  r.throughput_tokens_s = double(tokens) / span;
+  r.requests_per_s = double(r.requests.size()) / span;
+  r.goodput_requests_s = double(good) / span;
+  r.ttft_mean = mean(ttft);
+  r.tpot_mean = mean(tpot);
+  r.ttft_p50 = percentile(ttft, 0.5);
+  r.ttft_p99 = percentile(ttft, 0.99);
+  r.tpot_p50 = percentile(tpot, 0.5);
+  r.tpot_p99 = percentile(tpot, 0.99);
+}
+
+ServeSimResult simulate_instance(const ServeSimInput& in, bool prefilled) {
   if (!in.model || !in.device) throw std::invalid_argument("a model and a device are required");
   const int64_t max_len = in.sched.max_model_len > 0 ? in.sched.max_model_len : in.model->context;
   const int64_t capacity = kv_capacity_tokens(in);
   validate(in, max_len, capacity);
-  Sim sim{in, IterationModel(*in.model, *in.device, in.precisions, in.tp), {}, {}, {}, {}, {}, 0, 0};
+  Sim sim{in, IterationModel(*in.model, *in.device, in.precisions, in.tp, in.topology), {}, {}, {}, {}, {}, 0, 0};
   sim.pool = {in.sched.paged ? capacity / in.sched.block_tokens * in.sched.block_tokens : capacity, 0,
               in.sched.paged, in.sched.block_tokens, max_len};
   sim.seqs.reserve(in.trace.size());
   for (const auto& q : in.trace) {
     Seq s;
     s.req = &q;
-    // Prefix-cache hits: their K/V exist already; at least the last prompt token is computed.
-    s.kv_tokens = std::min(q.prompt - 1, int64_t(std::floor(in.sched.prefix_hit * double(q.prompt))));
     s.prefill_target = q.prompt;
+    if (prefilled) {  // the prompt's K/V arrived from a prefill instance with the first token
+      s.kv_tokens = q.prompt;
+      s.generated = 1;
+      s.first_token_s = q.arrival_s;
+    } else {  // prefix-cache hits exist already; at least the last prompt token is computed
+      s.kv_tokens = std::min(q.prompt - 1, int64_t(std::floor(in.sched.prefix_hit * double(q.prompt))));
+    }
     sim.seqs.push_back(s);
   }
   sim.run();
@@ -297,8 +311,14 @@ ServeSimResult simulate_serving(const ServeSimInput& in) {
   r.in.trace.clear();
   r.kv_capacity_tokens = capacity;
   r.max_model_len = max_len;
-  summarise(r, in);
+  finish_instance(r);
+  summarise_requests(r, in);
   return r;
+}
+
+ServeSimResult simulate_serving(const ServeSimInput& in) {
+  if (in.disagg.prefill_instances > 0 || in.disagg.decode_instances > 0) return simulate_disaggregated(in);
+  return simulate_instance(in, false);
 }
 
 }  // namespace simt::cost

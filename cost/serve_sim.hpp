@@ -8,6 +8,7 @@
 #include "cost/catalog.hpp"
 #include "cost/precision.hpp"
 #include "cost/serve_trace.hpp"
+#include "cost/topology.hpp"
 #include "models/model.hpp"
 
 #include <nlohmann/json.hpp>
@@ -27,15 +28,26 @@ struct SchedulerConfig {
   int64_t max_model_len = 0;       // 0: the model's context
 };
 
+// Disaggregated prefill and decode (DistServe, Zhong et al. OSDI 2024; Splitwise,
+// Patel et al. ISCA 2024): prompts run on prefill instances, their KV cache moves
+// over `transfer_link` to a decode instance that generates the rest. Each
+// instance has tp GPUs; requests go to instances round-robin. 0/0: colocated.
+struct Disaggregation {
+  int prefill_instances = 0, decode_instances = 0;
+  const LinkSpec* transfer_link = nullptr;  // null: the device's network link, one NIC per GPU
+};
+
 struct ServeSimInput {
   const models::ModelConfig* model = nullptr;
   const DeviceSpec* device = nullptr;
   Precisions precisions = uniform_precisions("bf16");
   int tp = 1;
+  Topology topology;  // TP groups larger than a server cross the network
   double memory_fraction = 0.9;
   std::vector<Request> trace;
   SchedulerConfig sched;
   double slo_ttft_s = 1.0, slo_tpot_s = 0.1;  // goodput counts requests meeting both
+  Disaggregation disagg;
 };
 
 struct RequestTiming {
@@ -61,6 +73,7 @@ struct ServeSimResult {
   std::vector<RequestTiming> requests;
   std::vector<SimSample> samples;  // one per iteration (thinned to <= 2000)
   int64_t iterations = 0, preemptions = 0;
+  double kv_transfer_mean_s = 0;   // disaggregated: prefill-to-decode KV transfer per request
   double makespan_s = 0;           // first arrival to last finish
   double busy_s = 0;               // time the GPUs were running iterations
   double throughput_tokens_s = 0;  // output tokens / makespan
@@ -74,6 +87,14 @@ struct ServeSimResult {
 // Throws std::invalid_argument for impossible inputs: a request longer than
 // max_model_len, a model whose weights do not fit, a KV pool smaller than one request.
 ServeSimResult simulate_serving(const ServeSimInput& in);
+
+// One instance (tp GPUs) serving `in.trace`. `prefilled`: each request arrives
+// with its prompt's KV cached and its first token emitted (a decode instance).
+ServeSimResult simulate_instance(const ServeSimInput& in, bool prefilled);
+// Prefill instances, KV transfer, decode instances (cost/serve_disagg.cpp).
+ServeSimResult simulate_disaggregated(const ServeSimInput& in);
+// TTFT, TPOT, throughput and goodput from r.requests.
+void summarise_requests(ServeSimResult& r, const ServeSimInput& in);
 
 std::string to_text(const ServeSimResult& r);
 nlohmann::json to_json(const ServeSimResult& r, bool with_samples);

@@ -18,12 +18,21 @@ std::string scheduler_line(const ServeSimInput& in, int64_t max_len) {
 }
 }  // namespace
 
+std::string disagg_line(const ServeSimResult& r) {
+  const auto& d = r.in.disagg;
+  if (d.prefill_instances == 0) return "";
+  return fmt::format("  disaggregated: {} prefill + {} decode instances of {} GPUs; KV transfer {:.3g} ms per request "
+                     "on average; memory and batch below are the decode side's\n",
+                     d.prefill_instances, d.decode_instances, r.in.tp, r.kv_transfer_mean_s * 1e3);
+}
+
 std::string to_text(const ServeSimResult& r) {
   const auto& in = r.in;
   std::string o = fmt::format("serve-sim: {} on {} x {} ({}), {} requests\n  {}\n", in.model->name, in.tp,
                               in.device->name, in.precisions.label(), r.requests.size(),
                               scheduler_line(in, r.max_model_len));
-  o += fmt::format("  KV pool {} tokens; {} iterations, {} preemptions, GPUs busy {:.4g} s of {:.4g} s\n\n",
+  o += disagg_line(r);
+  o += fmt::format("  KV pool {} tokens; {} iterations, {} preemptions, instances busy {:.4g} s (summed) over {:.4g} s\n\n",
                    r.kv_capacity_tokens, r.iterations, r.preemptions, r.busy_s, r.makespan_s);
   o += fmt::format("  throughput       {:>10.4g} output tokens/s   {:.4g} requests/s\n", r.throughput_tokens_s,
                    r.requests_per_s);
@@ -56,7 +65,9 @@ nlohmann::json to_json(const ServeSimResult& r, bool with_samples) {
       {"ttft_mean_s", r.ttft_mean}, {"ttft_p50_s", r.ttft_p50}, {"ttft_p99_s", r.ttft_p99},
       {"tpot_mean_s", r.tpot_mean}, {"tpot_p50_s", r.tpot_p50}, {"tpot_p99_s", r.tpot_p99},
       {"mean_batch", r.mean_batch}, {"peak_batch", r.peak_batch}, {"mean_kv_used", r.mean_kv_used},
-      {"mean_kv_filled", r.mean_kv_filled}};
+      {"mean_kv_filled", r.mean_kv_filled},
+      {"prefill_instances", in.disagg.prefill_instances}, {"decode_instances", in.disagg.decode_instances},
+      {"kv_transfer_mean_s", r.kv_transfer_mean_s}};
   if (with_samples) {
     nlohmann::json s = nlohmann::json::array();
     for (const auto& x : r.samples)

@@ -52,7 +52,7 @@ double number(const std::string& text, const std::string& where) {
     used = 0;
   }
   if (used != text.size() || text.empty() || !std::isfinite(v))
-    throw std::invalid_argument(fmt::format("{}: '{}' is not a number", where, text));
+    throw std::runtime_error(fmt::format("{}: '{}' is not a number", where, text));
   return v;
 }
 
@@ -86,14 +86,14 @@ std::vector<Request> synthetic_trace(const TraceSpec& s) {
 
 std::vector<Request> read_trace_csv(const std::string& path) {
   std::ifstream f(path);
-  if (!f) throw std::invalid_argument("cannot open trace '" + path + "'");
+  if (!f) throw std::runtime_error("cannot open trace '" + path + "'");
   std::string line;
-  if (!std::getline(f, line)) throw std::invalid_argument(path + ": empty file (expected a header line)");
+  if (!std::getline(f, line)) throw std::runtime_error(path + ": empty file (expected a header line)");
   std::map<std::string, size_t> col;
   const auto header = split_csv(line);
   for (size_t i = 0; i < header.size(); ++i) col[header[i]] = i;
   for (const char* need : {"arrival_s", "prompt_tokens", "output_tokens"})
-    if (!col.count(need)) throw std::invalid_argument(fmt::format("{}: header lacks column '{}'", path, need));
+    if (!col.count(need)) throw std::runtime_error(fmt::format("{}: header lacks column '{}'", path, need));
   std::vector<Request> out;
   for (int lineno = 2; std::getline(f, line); ++lineno) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
@@ -101,16 +101,16 @@ std::vector<Request> read_trace_csv(const std::string& path) {
     const auto cell = [&](const char* name) {
       const size_t i = col.at(name);
       const std::string where = fmt::format("{}:{}: {}", path, lineno, name);
-      if (i >= cells.size()) throw std::invalid_argument(where + ": missing");
+      if (i >= cells.size()) throw std::runtime_error(where + ": missing");
       return number(cells[i], where);
     };
     Request q{int(out.size()), cell("arrival_s"), int64_t(cell("prompt_tokens")), int64_t(cell("output_tokens"))};
     if (q.arrival_s < 0 || q.prompt < 1 || q.output < 1)
-      throw std::invalid_argument(
+      throw std::runtime_error(
           fmt::format("{}:{}: arrival must be >= 0 and prompt and output tokens >= 1", path, lineno));
     out.push_back(q);
   }
-  if (out.empty()) throw std::invalid_argument(path + ": no requests");
+  if (out.empty()) throw std::runtime_error(path + ": no requests");
   std::stable_sort(out.begin(), out.end(), [](const Request& a, const Request& b) { return a.arrival_s < b.arrival_s; });
   return out;
 }

@@ -30,7 +30,8 @@ struct TraceSpec {
 std::vector<Request> synthetic_trace(const TraceSpec& spec);
 
 // CSV with a header line naming arrival_s, prompt_tokens, output_tokens (any
-// order, other columns ignored). Throws naming the file, line and field.
+// order, other columns ignored). Throws std::runtime_error (an input-file error,
+// exit 1) naming the file, line and field.
 std::vector<Request> read_trace_csv(const std::string& path);
 
 }  // namespace simt::cost

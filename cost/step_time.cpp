@@ -48,7 +48,8 @@ void add_layers(const StepInput& in, StepTime& st) {
     const int count = moe ? m.moe_layers() : m.layers - m.moe_layers();
     for (const auto& op : models::layer_ops(m, shape_for(in, layer))) {
       const double share = replicated_under_tp(op.name) ? 1.0 : 1.0 / in.tp;
-      const std::string key = op.kind == models::OpKind::Matmul ? in.precisions.matmul_peak_key() : elementwise_peak_key(*in.device);
+      const std::string key =
+          op.kind == models::OpKind::Matmul ? in.precisions.matmul_peak_key() : elementwise_peak_key(*in.device);
       st.ops.push_back(price_op(op.name, moe ? "MoE layer" : "dense layer", count, op.flops * share,
                                 op.bytes * share, key, *in.device, op.note));
     }
@@ -66,19 +67,19 @@ void add_lm_head(const StepInput& in, StepTime& st) {
 
 void add_communication(const StepInput& in, StepTime& st) {
   if (in.tp == 1 && in.pp == 1) return;
-  const LinkSpec& link = in.link ? *in.link : default_link(*in.device);
-  st.link = link.name;
   const double tokens = double(in.batch) * (in.phase == models::Phase::Decode ? 1 : in.seq);
   const double S = tokens * in.model->d_model * in.precisions.activations.bytes;
   if (in.tp > 1) {
-    const CommResult ar = fastest_all_reduce(S, in.tp, link);
+    const GroupComm ar = group_all_reduce(S, in.tp, *in.device, in.topology);
+    st.link = ar.how;
     st.ops.push_back({"tp_all_reduce", "communication", 2 * in.model->layers, 0, S, ar.time_s, "link", "",
-                      fmt::format("after attention and MLP, S = {:.4g} B; {}", S, ar.formula)});
+                      fmt::format("after attention and MLP, S = {:.4g} B; {}", S, ar.how)});
   }
   if (in.pp > 1) {
-    const double t = link.latency_s + S / link.bandwidth;
-    st.ops.push_back({"pp_send", "communication", in.pp - 1, 0, S, t, "link", "",
-                      fmt::format("stage boundary, S = {:.4g} B: alpha + S/B", S)});
+    const double t = pp_sends_s(S, in.tp, in.pp, *in.device, in.topology);
+    if (st.link.empty()) st.link = "stage sends";
+    st.ops.push_back({"pp_send", "communication", 1, 0, S * (in.pp - 1), t, "link", "",
+                      fmt::format("{} stage boundaries, S = {:.4g} B each: alpha + S/B", in.pp - 1, S)});
   }
 }
 

@@ -10,6 +10,7 @@
 #include "cost/catalog.hpp"
 #include "cost/comm.hpp"
 #include "cost/precision.hpp"
+#include "cost/topology.hpp"
 #include "models/layer_ops.hpp"
 #include "models/model.hpp"
 
@@ -26,7 +27,7 @@ struct StepInput {
   int64_t seq = 1;        // prefill: prompt tokens; decode: tokens already cached
   Precisions precisions = uniform_precisions("bf16");
   int tp = 1, pp = 1;
-  const LinkSpec* link = nullptr;  // for tp/pp > 1; null: default_link(device)
+  Topology topology;      // links for tp/pp > 1: NVLink inside a server, the network across
 };
 
 // One row of the step: an operator (or a collective), per GPU, and how many
@@ -52,7 +53,7 @@ struct StepTime {
   double peak = 0, bandwidth = 0; // matmul peak and HBM bandwidth per GPU
   double aggregate_s = 0;         // max(flops / peak, bytes / bandwidth): the overlap-everything bound
   std::string aggregate_bound;    // its binding term
-  std::string link;               // name, when tp or pp > 1
+  std::string link;               // how the collectives ran, when tp or pp > 1
 };
 
 // Throws std::invalid_argument for impossible inputs (layout, sizes, precisions

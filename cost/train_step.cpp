@@ -68,17 +68,17 @@ void add_lm_head(const TrainStepInput& in, TrainStep& st) {
 
 void add_communication(const TrainStepInput& in, TrainStep& st) {
   if (in.tp == 1 && in.pp == 1) return;
-  const LinkSpec& link = in.link ? *in.link : default_link(*in.device);
   const double S = double(in.seq) * double(in.micro_batch) * in.model->d_model * in.dtype.bytes;
   if (in.tp > 1) {
     const int per_layer = in.recompute == models::Recompute::Full ? 6 : 4;
-    const CommResult ar = fastest_all_reduce(S, in.tp, link);
+    const GroupComm ar = group_all_reduce(S, in.tp, *in.device, in.topology);
     st.ops.push_back({"tp_all_reduce", "communication", per_layer * in.model->layers, 0, S, ar.time_s, "link", "",
-                      fmt::format("{} per layer, S = {:.4g} B", per_layer, S)});
+                      fmt::format("{} per layer, S = {:.4g} B; {}", per_layer, S, ar.how)});
   }
-  if (in.pp > 1)  // activations forward and gradients backward across each boundary, over pp stages in parallel
-    st.ops.push_back({"pp_send", "communication", 2 * (in.pp - 1), 0, S, link.latency_s + S / link.bandwidth, "link",
-                      "", "forward activations and backward gradients per boundary"});
+  if (in.pp > 1)  // activations forward and gradients backward across each boundary
+    st.ops.push_back({"pp_send", "communication", 2, 0, S * (in.pp - 1),
+                      pp_sends_s(S, in.tp, in.pp, *in.device, in.topology), "link", "",
+                      "forward activations and backward gradients, every stage boundary"});
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "cost/catalog.hpp"
 #include "cost/llm_dtype.hpp"
 #include "cost/step_time.hpp"
+#include "cost/topology.hpp"
 #include "models/model.hpp"
 #include "models/train_flops.hpp"
 
@@ -21,7 +22,7 @@ struct TrainStepInput {
   models::Recompute recompute = models::Recompute::None;
   bool flash_attention = true;   // fused kernels (simt layer --fused)
   bool causal_halving = false;   // as the MFU's model FLOPs count it
-  const LinkSpec* link = nullptr;  // null: default_link(device)
+  Topology topology;
 };
 
 struct TrainStep {

@@ -2,8 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fmt/format.h>
-#include <fmt/ranges.h>
+#include "util/text.hpp"
 
 namespace simt {
 
@@ -78,12 +77,12 @@ std::vector<std::string> near_misses(const std::string& query,
 std::string unknown_name_message(const std::string& kind, const std::string& query,
                                  const std::vector<std::string>& names, const std::string& list_cmd) {
   auto near = near_misses(query, names);
-  const std::string all = list_cmd.empty() ? fmt::format("known: {}", fmt::join(names, ", "))
-                                           : fmt::format("`{}` shows them all", list_cmd);
-  if (near.empty()) return fmt::format("unknown {} '{}'; {}", kind, query, all);
-  std::string msg = fmt::format("unknown {} '{}'; did you mean '{}'", kind, query, near[0]);
-  for (std::size_t i = 1; i < near.size(); ++i) msg += fmt::format(" or '{}'", near[i]);
-  return msg + (list_cmd.empty() ? "?" : fmt::format("? ({})", all));
+  const std::string all = list_cmd.empty() ? concat("known: ", join(names, ", "))
+                                           : concat("`", list_cmd, "` shows them all");
+  if (near.empty()) return concat("unknown ", kind, " '", query, "'; ", all);
+  std::string msg = concat("unknown ", kind, " '", query, "'; did you mean '", near[0], "'");
+  for (std::size_t i = 1; i < near.size(); ++i) msg += concat(" or '", near[i], "'");
+  return msg + (list_cmd.empty() ? "?" : concat("? (", all, ")"));
 }
 
 }  // namespace simt

@@ -1,6 +1,6 @@
 #include "util/quantity.hpp"
 
-#include <fmt/format.h>
+#include "util/text.hpp"
 
 #include <cctype>
 #include <cmath>
@@ -15,7 +15,7 @@ double parse_quantity(const std::string& text, const std::string& what) {
   try {
     v = std::stod(text, &used);
   } catch (const std::exception&) {
-    throw std::invalid_argument(fmt::format("{}: '{}' is not a number", what, text));
+    throw std::invalid_argument(concat(what, ": '", text, "' is not a number"));
   }
   std::string suffix = text.substr(used);
   if (!suffix.empty() && (suffix.back() == 'B' || suffix.back() == 'b')) suffix.pop_back();
@@ -23,16 +23,16 @@ double parse_quantity(const std::string& text, const std::string& what) {
   if (!suffix.empty()) {
     bool binary = suffix.size() == 2 && (suffix[1] == 'i' || suffix[1] == 'I');
     if (suffix.size() > (binary ? 2u : 1u))
-      throw std::invalid_argument(fmt::format("{}: unknown unit in '{}'", what, text));
+      throw std::invalid_argument(concat(what, ": unknown unit in '", text, "'"));
     const std::string_view prefixes = "KMGTP";
     auto p = prefixes.find(static_cast<char>(std::toupper(static_cast<unsigned char>(suffix[0]))));
     if (p == std::string_view::npos)
-      throw std::invalid_argument(fmt::format("{}: unknown unit in '{}' (use k, M, G, T, Ki, Mi, Gi)", what, text));
+      throw std::invalid_argument(concat(what, ": unknown unit in '", text, "' (use k, M, G, T, Ki, Mi, Gi)"));
     scale = std::pow(binary ? 1024.0 : 1000.0, static_cast<double>(p + 1));
   }
   v *= scale;
   if (!std::isfinite(v) || v < 0)
-    throw std::invalid_argument(fmt::format("{} must be a finite number >= 0, got '{}'", what, text));
+    throw std::invalid_argument(concat(what, " must be a finite number >= 0, got '", text, "'"));
   return v;
 }
 
@@ -42,7 +42,7 @@ double parse_seconds(const std::string& text, const std::string& what) {
   try {
     v = std::stod(text, &used);
   } catch (const std::exception&) {
-    throw std::invalid_argument(fmt::format("{}: '{}' is not a time", what, text));
+    throw std::invalid_argument(concat(what, ": '", text, "' is not a time"));
   }
   const std::string unit = text.substr(used);
   double scale = 0;
@@ -52,15 +52,15 @@ double parse_seconds(const std::string& text, const std::string& what) {
   else if (unit == "ns") scale = 1e-9;
   else if (unit == "min") scale = 60;
   else if (unit == "h") scale = 3600;
-  else throw std::invalid_argument(fmt::format("{}: unknown time unit in '{}' (use s, ms, us, ns, min, h)", what, text));
+  else throw std::invalid_argument(concat(what, ": unknown time unit in '", text, "' (use s, ms, us, ns, min, h)"));
   v *= scale;
   if (!std::isfinite(v) || v < 0)
-    throw std::invalid_argument(fmt::format("{} must be a finite time >= 0, got '{}'", what, text));
+    throw std::invalid_argument(concat(what, " must be a finite time >= 0, got '", text, "'"));
   return v;
 }
 
 long long parse_count(const std::string& text, const std::string& what, long long lo, long long hi) {
-  const auto range = [&] { return hi == lo ? fmt::format("{}", lo) : fmt::format("from {} to {}", lo, hi); };
+  const auto range = [&] { return hi == lo ? concat(lo) : concat("from ", lo, " to ", hi); };
   // Hexadecimal first (stod would read "0x100" too, but as a double).
   std::size_t used = 0;
   long long hex = 0;
@@ -70,8 +70,8 @@ long long parse_count(const std::string& text, const std::string& what, long lon
     } catch (const std::exception&) {
       used = 0;
     }
-    if (used != text.size()) throw std::invalid_argument(fmt::format("{}: '{}' is not a whole number", what, text));
-    if (hex < lo || hex > hi) throw std::invalid_argument(fmt::format("{} must be {}, got {}", what, range(), text));
+    if (used != text.size()) throw std::invalid_argument(concat(what, ": '", text, "' is not a whole number"));
+    if (hex < lo || hex > hi) throw std::invalid_argument(concat(what, " must be ", range(), ", got ", text));
     return hex;
   }
   if (!text.empty() && text[0] == '-') {
@@ -83,15 +83,15 @@ long long parse_count(const std::string& text, const std::string& what, long lon
       n = 0;
     }
     if (n != text.size() || v != std::floor(v))
-      throw std::invalid_argument(fmt::format("{}: '{}' is not a whole number", what, text));
+      throw std::invalid_argument(concat(what, ": '", text, "' is not a whole number"));
     if (v < static_cast<double>(lo) || v > static_cast<double>(hi))
-      throw std::invalid_argument(fmt::format("{} must be {}, got {}", what, range(), text));
+      throw std::invalid_argument(concat(what, " must be ", range(), ", got ", text));
     return static_cast<long long>(v);
   }
   const double v = parse_quantity(text, what);
-  if (v != std::floor(v)) throw std::invalid_argument(fmt::format("{} must be a whole number, got '{}'", what, text));
+  if (v != std::floor(v)) throw std::invalid_argument(concat(what, " must be a whole number, got '", text, "'"));
   if (v < static_cast<double>(lo) || v > static_cast<double>(hi))
-    throw std::invalid_argument(fmt::format("{} must be {}, got {}", what, range(), text));
+    throw std::invalid_argument(concat(what, " must be ", range(), ", got ", text));
   return static_cast<long long>(v);
 }
 

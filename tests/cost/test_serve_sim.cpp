@@ -1,6 +1,7 @@
 // The serving simulator: traces, the iteration model against the step model,
 // and the mechanisms the lectures attribute to each scheduler feature.
 #include "cost/catalog.hpp"
+#include "cost/comm.hpp"
 #include "cost/kv_cache.hpp"
 #include "cost/serve_iteration.hpp"
 #include "cost/serve_sim.hpp"
@@ -47,7 +48,7 @@ TEST_CASE("CSV traces: header by name, errors name the line") {
   CHECK(t[0].arrival_s == 0.1);  // sorted by arrival
   CHECK(t[0].prompt == 200);
   std::ofstream(path) << "arrival_s,prompt_tokens,output_tokens\n0,abc,3\n";
-  CHECK_THROWS_WITH_AS(read_trace_csv(path), doctest::Contains(":2: prompt_tokens"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(read_trace_csv(path), doctest::Contains(":2: prompt_tokens"), std::runtime_error);
   std::remove(path.c_str());
 }
 
@@ -56,8 +57,11 @@ TEST_CASE("one request alone: TTFT is its prefill step, TPOT its decode step (sa
   in.trace = {{0, 0.0, 1024, 65}};
   const auto r = simulate_serving(in);
   REQUIRE(r.requests.size() == 1);
-  const StepInput base{.model = in.model, .device = in.device, .phase = models::Phase::Prefill, .batch = 1,
-                       .seq = 1024};
+  StepInput base;
+  base.model = in.model;
+  base.device = in.device;
+  base.phase = models::Phase::Prefill;
+  base.seq = 1024;
   CHECK(r.requests[0].ttft() == doctest::Approx(step_time(base).time_s).epsilon(0.02));
   StepInput decode = base;
   decode.phase = models::Phase::Decode;
@@ -121,4 +125,41 @@ TEST_CASE("serve-sim refuses what cannot run") {
   in = llama_on_a100(10, 1);
   in.tp = 3;
   CHECK_THROWS_WITH_AS(simulate_serving(in), doctest::Contains("heads % tp"), std::invalid_argument);
+}
+
+TEST_CASE("a pool too small for the offered load preempts and still finishes every request") {
+  ServeSimInput in = llama_on_a100(300, 1e9);  // everything arrives at once
+  in.memory_fraction = 0.25;                   // ~4.7 GB of KV: far less than 256 growing sequences need
+  in.sched.max_model_len = 2048;
+  in.trace = synthetic_trace({.requests = 300, .rate_per_s = 1e9, .max_len = 2048});
+  const auto r = simulate_serving(in);
+  CHECK(r.preemptions > 0);
+  CHECK(r.requests.size() == 300);
+  CHECK(r.mean_kv_used <= 1.0);
+  for (const auto& q : r.requests) CHECK(q.finish_s >= q.first_token_s);
+}
+
+TEST_CASE("disaggregated prefill and decode: the KV transfer, and decodes free of prefill stalls") {
+  // One lone request: TTFT is its prefill (as colocated); the decode side starts after the
+  // prompt's KV crossed one 400 Gb/s NIC (IB-NDR for H100, DGX H100 guide): alpha + bytes / B.
+  ServeSimInput in = llama_on_a100(1, 1);
+  in.device = &Catalog::builtin().device("H100-SXM");
+  in.trace = {{0, 0.0, 2000, 33}};
+  const auto colocated = simulate_serving(in);
+  in.disagg = {1, 1, nullptr};
+  const auto split = simulate_serving(in);
+  const auto& ib = Catalog::builtin().link("IB-NDR");
+  CHECK(split.kv_transfer_mean_s == doctest::Approx(ib.latency_s + 2000 * 131072.0 / ib.bandwidth));
+  CHECK(split.requests[0].ttft() == doctest::Approx(colocated.requests[0].ttft()));
+  CHECK(split.requests[0].finish_s > colocated.requests[0].finish_s);  // the transfer is on the critical path
+  // Under load, decode iterations no longer wait behind whole prompts (DistServe, Zhong et al. OSDI 2024).
+  in = llama_on_a100(600, 30);
+  in.sched.chunked_prefill = false;
+  const auto mixed = simulate_serving(in);
+  in.disagg = {1, 1, nullptr};
+  const auto disagg = simulate_serving(in);
+  CHECK(disagg.tpot_p99 < mixed.tpot_p99);
+  CHECK(disagg.requests.size() == 600);
+  in.disagg = {0, 2, nullptr};
+  CHECK_THROWS_WITH_AS(simulate_serving(in), doctest::Contains("prefill"), std::invalid_argument);
 }

@@ -9,7 +9,7 @@ build=$(mktemp -d)
 mkdir -p "$out"
 flags="-std=c++20 --fmad=false -arch=sm_90 -I."
 sources=$(ls kernels/*.cu tests/cuda/kernel_outputs_main.cu)
-for s in $sources kernels/harness.cpp; do echo "$s"; done |
+for s in $sources kernels/harness.cpp util/*.cpp; do echo "$s"; done |
   xargs -P "$(nproc)" -I{} sh -c "nvcc $flags -x cu -c {} -o $build/\$(echo {} | tr / _).o"
 nvcc $flags -o "$build/kernel_outputs" "$build"/*.o
 {

@@ -9,7 +9,7 @@ out=${1:-.}
 build=$(mktemp -d)
 mkdir -p "$out"
 flags="-std=c++20 --fmad=false -arch=sm_90 -I."
-for s in kernels/*.cu kernels/harness.cpp tests/cuda/kernel_timing_main.cu; do echo "$s"; done |
+for s in kernels/*.cu kernels/harness.cpp util/*.cpp tests/cuda/kernel_timing_main.cu; do echo "$s"; done |
   xargs -P "$(nproc)" -I{} sh -c "nvcc $flags -x cu -c {} -o $build/\$(echo {} | tr / _).o"
 nvcc $flags -o "$build/kernel_timing" "$build"/*.o
 ncu --clock-control none --csv --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \

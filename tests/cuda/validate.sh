@@ -40,7 +40,7 @@ run_sim() {
 # Each kernel file compiles in parallel; one link.
 build_gpu_driver() {
   local objs=()
-  local srcs=(kernels/*.cu kernels/harness.cpp tests/cuda/validate_driver.cpp)
+  local srcs=(kernels/*.cu kernels/harness.cpp util/*.cpp tests/cuda/validate_driver.cpp)
   mkdir -p "$out/gpu/obj"
   for src in "${srcs[@]}"; do
     local obj="$out/gpu/obj/$(basename "$src").o"
