@@ -245,10 +245,19 @@ void Worker::release_barrier(BlockState& b) {
   int count = 0;
   for (unsigned t = 0; t < b.nthreads; ++t) count += b.barrier_value[t] != 0;
   b.barrier_result = count;
-  // One barrier instruction per warp, at the site every thread waited at.
-  const std::uint64_t warps = (b.nthreads + 31) / 32;
+  // One barrier instruction per warp that reached it, at the site its threads waited
+  // at (threads that exited count as arrived but execute nothing; thread 0 may be one).
+  std::uint64_t warps = 0;
+  Site site = nullptr;
+  for (unsigned w = 0; w < b.nwarps; ++w)
+    for (unsigned t = w * 32; t < b.nthreads && t < w * 32 + 32; ++t)
+      if (b.run[t] == Run::AtBarrier) {
+        ++warps;
+        if (!site) site = b.barrier_site[t];
+        break;
+      }
   totals[Counter::WarpBarriers] += warps;
-  site_counters(b.barrier_site[0])[Counter::WarpBarriers] += warps;
+  site_counters(site)[Counter::WarpBarriers] += warps;
   ++b.epoch;
   b.shared->next_interval();
   for (unsigned t = 0; t < b.nthreads; ++t)

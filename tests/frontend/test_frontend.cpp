@@ -153,6 +153,8 @@ TEST_CASE("threads that return before a barrier: the launch runs, with a warning
   CHECK(e.launches[0]["diagnostics"][0]["severity"] == "warning");
   CHECK(e.stderr_.find("tests/frontend/early_return.cu:13") != std::string::npos);
   CHECK(e.stderr_.find("threads 72-127 had exited") != std::string::npos);
+  // Block 0: 4 warps at the barrier; block 1: warps 0-2 (warp 3 had exited entirely).
+  CHECK(metric(e.launches[0], "simt__warp_barriers.sum") == 7);
 }
 
 TEST_CASE("one barrier reached along two paths is one barrier") {
