@@ -30,15 +30,7 @@ void device_assert_fail(const char* expr, const char* file, int line) {
 // The C library's assert calls this. In a kernel it becomes a device assertion
 // (the launch fails with cudaErrorAssert); on the host it aborts as usual. It is
 // declared noexcept, so the fault parks the thread rather than throwing.
+extern "C" void __simt_assert_fail(const char* expr, const char* file, unsigned line, const char* function);
 extern "C" void __assert_fail(const char* expr, const char* file, unsigned line, const char* function) {
-  simt::ThreadState* t = simt::current_thread();
-  if (!t) {
-    std::fprintf(stderr, "%s:%u: %s: Assertion `%s' failed.\n", file, line, function, expr);
-    std::abort();
-  }
-  simt::Diagnostic d = t->block->make_diag(simt::DiagKind::DeviceAssert,
-                                           fmt::format("device assertion `{}` failed", expr), t, nullptr);
-  d.location = fmt::format("{}:{}", file, line);
-  t->block->fail(std::move(d));
-  simt::abandon_thread(t);
+  __simt_assert_fail(expr, file, line, function);  // sim/compiler/runtime_hooks.cpp
 }
