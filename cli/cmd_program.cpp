@@ -2,6 +2,8 @@
 // The work is in port/ (source rewriting) and program_build.cpp (compile, cache, run).
 #include "commands.hpp"
 #include "exec_times.hpp"
+#include "exit_codes.hpp"
+#include "launch_errors.hpp"
 #include "options.hpp"
 #include "cost/catalog.hpp"
 #include "port/port.hpp"
@@ -25,16 +27,39 @@ struct PortArgs {
   std::string file, output;
 };
 
+// What both exec and cc pass to the compiler besides the file.
+struct CompileArgs {
+  std::string frontend;
+  std::vector<std::string> include_dirs, defines;
+};
+
 struct ExecArgs {
-  std::string file, device = "H200", json, frontend;
+  std::string file, device = "H200", json;
+  CompileArgs compile;
   bool json_flag = false;
   std::vector<std::string> program_args;
 };
 
 struct CcArgs {
-  std::string file, output, frontend;
+  std::string file, output;
+  CompileArgs compile;
   bool shared = false;
 };
+
+BuildRequest build_request(const std::string& file, bool shared, const CompileArgs& c) {
+  return {file, shared, parse_frontend(c.frontend), c.include_dirs, c.defines};
+}
+
+void add_compile_options(CLI::App* cmd, CompileArgs& c) {
+  cmd->add_option("--frontend", c.frontend,
+                  "clang (the default): compile the file unchanged, instrumented by simtlab's LLVM pass; port: the "
+                  "f32 rewrite (docs/frontend.md)");
+  // One value per -I/-D, so `-I inc prog.cu` does not take the file as a second directory.
+  cmd->add_option("-I,--include-dir", c.include_dirs, "add a directory to the include search path (repeatable)")
+      ->allow_extra_args(false);
+  cmd->add_option("-D,--define", c.defines, "define a macro for the build: NAME or NAME=VALUE (repeatable)")
+      ->allow_extra_args(false);
+}
 
 std::string read_source(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
@@ -80,17 +105,24 @@ void export_device(const std::string& name) {
   setenv(kDeviceEnvVar, device_to_env(limits_of(cost::Catalog::builtin().device(name))).c_str(), 1);
 }
 
-int report_exit(const std::string& file, int status) {
+// The program's own status, except that a program which exits 0 although a launch
+// failed returns 1: a CI job must not pass on a kernel the GPU would have refused.
+int report_exit(const std::string& file, int status, std::size_t failed_launches) {
   if (status > 128) {
     int sig = status - 128;
     fmt::print(stderr, "simt exec: {} was killed by signal {} ({})\n", file, sig, strsignal(sig));
+  }
+  if (status == 0 && failed_launches > 0) {
+    fmt::print(stderr, "simt exec: {} exited 0, but {} launch{} had errors (reported above): exit {}\n", file,
+               failed_launches, failed_launches == 1 ? "" : "es", int(kExitFailed));
+    return kExitFailed;
   }
   return status;
 }
 
 int run_exec(const ExecArgs& a) {
   export_device(a.device);
-  BuildProduct p = build_program({a.file, false, parse_frontend(a.frontend)});
+  BuildProduct p = build_program(build_request(a.file, false, a.compile));
   setenv("SIMT_REPORT", "tables", 1);
   // The program always writes its launches as JSON, so they can be timed here:
   // to the user's file, or to a temporary one.
@@ -100,14 +132,15 @@ int run_exec(const ExecArgs& a) {
   setenv("SIMT_REPORT_JSON", report.c_str(), 1);
   if (a.json_flag && a.json == "-") setenv("SIMT_REPORT", "none", 1);  // JSON on stderr replaces the tables there
   int status = run_program(p.path, a.program_args);
+  const std::size_t failed_launches = launches_with_errors(report);
   report_kernel_times(report, a.device, a.json_flag && a.json == "-", to_file);
   if (!to_file) std::filesystem::remove(report);
-  return report_exit(a.file, status);
+  return report_exit(a.file, status, failed_launches);
 }
 
 int run_cc(const CcArgs& a) {
   refuse_overwriting(a.file, a.output);
-  BuildProduct p = build_program({a.file, a.shared, parse_frontend(a.frontend)});
+  BuildProduct p = build_program(build_request(a.file, a.shared, a.compile));
   std::error_code ec;
   std::filesystem::copy_file(p.path, a.output, std::filesystem::copy_options::overwrite_existing, ec);
   if (ec) throw std::runtime_error("cannot write " + a.output + ": " + ec.message());
@@ -133,9 +166,7 @@ void add_program_commands(CLI::App& app) {
   add_device_option(exec, exec_args->device, "simulated device from the catalog (simt devices)");
   // A flag that takes its value only as --json=PATH, so `--json prog.cu` stays unambiguous.
   exec->add_flag("--json{-}", exec_args->json, "launch reports as JSON: --json (stderr) or --json=PATH");
-  exec->add_option("--frontend", exec_args->frontend,
-                   "clang (the default): compile the file unchanged, instrumented by simtlab's LLVM pass; port: the "
-                   "f32 rewrite (docs/frontend.md)");
+  add_compile_options(exec, exec_args->compile);
   exec->add_option("args", exec_args->program_args, "arguments for the program (after --)");
   exec->callback([exec_args] {
     exec_args->json_flag = !exec_args->json.empty();
@@ -146,7 +177,7 @@ void add_program_commands(CLI::App& app) {
   CLI::App* cc = app.add_subcommand("cc", "Build a CUDA program or shared library against the simulator");
   cc->add_option("file", cc_args->file, "the .cu file (plain CUDA or dialect)")->required()->check(CLI::ExistingFile);
   cc->add_flag("--shared", cc_args->shared, "a shared library (e.g. for Python ctypes)");
-  cc->add_option("--frontend", cc_args->frontend, "clang or port (as for simt exec)");
+  add_compile_options(cc, cc_args->compile);
   cc->add_option("-o,--output", cc_args->output, "the executable or .so to write")->required();
   cc->callback([cc_args] { finish(run_cc(*cc_args)); });
 }

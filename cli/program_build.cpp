@@ -3,21 +3,23 @@
 #include "port/port.hpp"
 
 #include <fmt/format.h>
-#include <spawn.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
-
-extern char** environ;
 
 namespace simt::cli {
 
@@ -25,8 +27,34 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kSourceDir = SIMTLAB_SOURCE_DIR;
 const fs::path kBinaryDir = SIMTLAB_BINARY_DIR;
+
+// Where the pieces a program is built with live. A build-tree simt uses the source
+// and build trees; an installed one (`cmake --install`) the copies beside it:
+// <prefix>/share/simtlab/toolchain (sim/ headers, the CUDA headers, the report
+// source), <prefix>/lib/libsimt_sim.so and <prefix>/lib/simtlab/libsimt_pass.so.
+struct Toolchain {
+  fs::path root;     // holds sim/ and cli/program_support/; the -I for simtlab's headers
+  fs::path plugin;   // the LLVM pass, empty without the clang front end
+  fs::path library;  // libsimt_sim.so
+};
+
+Toolchain locate_toolchain() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  const fs::path prefix = ec ? fs::path() : exe.parent_path().parent_path();
+  const fs::path installed = prefix / "share" / "simtlab" / "toolchain";
+  const bool has_plugin = std::string_view(SIMT_PASS_PLUGIN).size() > 0;
+  if (!ec && fs::is_directory(installed / "sim", ec))
+    return {installed, has_plugin ? prefix / "lib" / "simtlab" / "libsimt_pass.so" : fs::path(),
+            prefix / "lib" / "libsimt_sim.so"};
+  return {SIMTLAB_SOURCE_DIR, SIMT_PASS_PLUGIN, kBinaryDir / "sim" / "libsimt_sim.so"};
+}
+
+const Toolchain& toolchain() {
+  static const Toolchain t = locate_toolchain();
+  return t;
+}
 
 std::string read_file(const fs::path& p) {
   std::ifstream f(p, std::ios::binary);
@@ -53,19 +81,19 @@ struct Hash {
   std::string hex() const { return fmt::format("{:016x}", h); }
 };
 
-fs::path pass_plugin() { return SIMT_PASS_PLUGIN; }
-fs::path frontend_include() { return kSourceDir / "sim" / "compiler" / "include"; }
+fs::path pass_plugin() { return toolchain().plugin; }
+fs::path frontend_include() { return toolchain().root / "sim" / "compiler" / "include"; }
 std::string clang_compiler() { return SIMT_CLANGXX; }
 
-fs::path sim_library() { return kBinaryDir / "sim" / "libsimt_sim.so"; }
-fs::path report_source() { return kSourceDir / "cli" / "program_support" / "report_at_exit.cpp"; }
+fs::path sim_library() { return toolchain().library; }
+fs::path report_source() { return toolchain().root / "cli" / "program_support" / "report_at_exit.cpp"; }
 
 // Everything a cached product depends on besides the user's source: the
 // simulator's headers, the report object's source, and the library itself.
 std::string toolchain_fingerprint() {
   Hash h;
   std::vector<fs::path> headers;
-  for (const auto& e : fs::recursive_directory_iterator(kSourceDir / "sim"))
+  for (const auto& e : fs::recursive_directory_iterator(toolchain().root / "sim"))
     if (e.path().extension() == ".hpp" || e.path().extension() == ".cuh" || e.path().extension() == ".h")
       headers.push_back(e.path());
   std::sort(headers.begin(), headers.end());
@@ -87,14 +115,23 @@ std::string compiler() {
   return cxx && *cxx ? cxx : "g++";
 }
 
-// Runs a command with inherited stdio; returns its exit status.
+// Runs a command with inherited stdio; returns its exit status. The child is killed
+// when simt dies (PR_SET_PDEATHSIG), so `kill` or a crash of simt never leaves a
+// simulated program running, with its memory, behind.
 int spawn_and_wait(const std::vector<std::string>& argv) {
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
-  pid_t pid = 0;
-  if (posix_spawnp(&pid, args[0], nullptr, nullptr, args.data(), environ) != 0)
-    throw std::runtime_error(fmt::format("cannot start {}", argv[0]));
+  const pid_t parent = getpid();
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error(fmt::format("cannot start {}: {}", argv[0], std::strerror(errno)));
+  if (pid == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);  // simt died before the line above
+    execvp(args[0], args.data());
+    std::fprintf(stderr, "simt: cannot start %s: %s\n", args[0], std::strerror(errno));
+    _exit(127);
+  }
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) throw std::runtime_error(fmt::format("waiting for {} failed", argv[0]));
@@ -104,7 +141,7 @@ int spawn_and_wait(const std::vector<std::string>& argv) {
 }
 
 std::vector<std::string> common_flags() {
-  return {"-std=c++20", "-O2", "-g", "-ffp-contract=off", "-fstack-clash-protection", "-fPIC", "-pthread", "-I", kSourceDir.string()};
+  return {"-std=c++20", "-O2", "-g", "-ffp-contract=off", "-fstack-clash-protection", "-fPIC", "-pthread", "-I", toolchain().root.string()};
 }
 
 // The report object is compiled once per toolchain fingerprint.
@@ -153,6 +190,36 @@ void add_local_headers(const fs::path& root, const fs::path& file, const std::st
   }
 }
 
+// The user's -I and -D, in the compiler's spelling; include directories absolute,
+// since the build runs in the cache.
+std::vector<std::string> user_compile_flags(const BuildRequest& req) {
+  std::vector<std::string> flags;
+  for (const auto& dir : req.include_dirs) {
+    if (!fs::is_directory(dir)) throw std::invalid_argument(fmt::format("-I {}: no such directory", dir));
+    flags.push_back("-I" + fs::absolute(dir).lexically_normal().string());
+  }
+  for (const auto& d : req.defines) {
+    if (d.empty() || d.front() == '=') throw std::invalid_argument(fmt::format("-D {}: expected NAME or NAME=VALUE", d));
+    flags.push_back("-D" + d);
+  }
+  return flags;
+}
+
+// Quoted includes found in the -I directories (not beside the source: those are
+// copied with the unit) key the cache by their content, so editing one rebuilds.
+void hash_headers_in_include_dirs(const std::string& text, const std::vector<std::string>& dirs, Hash& h,
+                                  std::set<fs::path>& seen) {
+  for (const std::string& name : port::quoted_includes(text))
+    for (const auto& dir : dirs)
+      if (fs::path header = fs::weakly_canonical(fs::path(dir) / name); fs::is_regular_file(header)) {
+        if (!seen.insert(header).second) break;
+        std::string content = read_file(header);
+        h.add(header.string()).add(content);
+        hash_headers_in_include_dirs(content, dirs, h, seen);
+        break;
+      }
+}
+
 }  // namespace
 
 std::string cache_root() {
@@ -182,9 +249,13 @@ BuildProduct build_program(const BuildRequest& req) {
   LocalHeaders headers;
   add_local_headers(fs::weakly_canonical(source.parent_path()), fs::weakly_canonical(source), text, req.frontend,
                     headers);
+  const std::vector<std::string> user_flags = user_compile_flags(req);
   Hash key_hash;
   key_hash.add(unit).add(fingerprint).add(req.shared ? "shared" : "exe").add(clang ? "clang" : "port");
   for (const auto& [rel, header_text] : headers) key_hash.add(rel.string()).add(header_text);
+  for (const auto& f : user_flags) key_hash.add(f);
+  std::set<fs::path> seen_headers;
+  hash_headers_in_include_dirs(text, req.include_dirs, key_hash, seen_headers);
   std::string key = key_hash.hex();
   fs::path dir = cache / key;
   fs::path product = dir / (source.stem().string() + (req.shared ? ".so" : ""));
@@ -202,14 +273,17 @@ BuildProduct build_program(const BuildRequest& req) {
   std::vector<std::string> cmd = {clang ? clang_compiler() : compiler()};
   for (auto& f : common_flags()) cmd.push_back(f);
   // After -O2, which would turn vectorising back on: our CUDA headers first; no
-  // vectorising, so each access stays the source's (docs/frontend.md).
+  // vectorising, so each access stays the source's (docs/frontend.md). Like nvcc,
+  // every .cu starts with cuda_runtime.h included, so a file (or a header it
+  // includes) may use __global__ and threadIdx without including anything.
   if (clang) {
-    for (std::string f : std::initializer_list<std::string>{"-I", frontend_include().string(),
+    for (std::string f : std::initializer_list<std::string>{"-I", frontend_include().string(), "-include", "cuda_runtime.h",
                                                              "-fpass-plugin=" + pass_plugin().string(), "-fno-vectorize",
                                                              "-fno-slp-vectorize", "-fno-math-errno",
                                                              "-DSIMT_CLANG_FRONTEND=1"})
       cmd.push_back(f);
   }
+  for (const auto& f : user_flags) cmd.push_back(f);
   fs::path lib_dir = sim_library().parent_path();
   for (std::string f : std::initializer_list<std::string>{"-iquote", source.parent_path().string(), unit_path.string(),
                         report_object(cache, fingerprint).string(), "-L", lib_dir.string(), "-lsimt_sim",
@@ -224,7 +298,7 @@ BuildProduct build_program(const BuildRequest& req) {
   return {product.string(), false};
 }
 
-bool clang_frontend_available() { return !clang_compiler().empty() && fs::exists(pass_plugin()); }
+bool clang_frontend_available() { return !clang_compiler().empty() && !pass_plugin().empty() && fs::exists(pass_plugin()); }
 
 Frontend parse_frontend(const std::string& name) {
   if (name.empty()) {  // the default: the compiler front end where this build has it

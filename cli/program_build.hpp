@@ -16,6 +16,8 @@ struct BuildRequest {
   std::string source;  // the user's .cu file
   bool shared = false; // a shared library (for ctypes) instead of an executable
   Frontend frontend = Frontend::Port;
+  std::vector<std::string> include_dirs;  // -I, as given (made absolute here)
+  std::vector<std::string> defines;       // -D NAME or NAME=VALUE
 };
 
 // Whether this build of simtlab has the clang front end (LLVM was found).
@@ -38,7 +40,8 @@ BuildProduct build_program(const BuildRequest& req);
 // ~/.cache/simtlab, else <build dir>/program-cache.
 std::string cache_root();
 
-// Runs a program, waits, and returns its exit status (128 + signal if killed).
+// Runs a program, waits, and returns its exit status (128 + signal if killed). The
+// program dies with simt: killing `simt exec` does not leave a simulation running.
 int run_program(const std::string& path, const std::vector<std::string>& args);
 
 }  // namespace simt::cli

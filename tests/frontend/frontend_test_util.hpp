@@ -1,0 +1,87 @@
+// What the front-end suites share: running `simt exec` on a test program and
+// reading its launches' JSON.
+#pragma once
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace simt::frontend_test {
+
+inline const std::string kSource = SIMTLAB_SOURCE_DIR;
+inline const std::string kTests = kSource + "/tests/frontend/";
+
+struct Run {
+  int status;
+  std::string out;
+};
+
+inline Run run(const std::string& cmd) {
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p);
+  std::string out;
+  std::array<char, 4096> buf;
+  while (std::size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
+  int st = pclose(p);
+  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
+}
+
+inline std::string read(const std::string& path) {
+  std::ifstream f(path);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+inline std::string temp(const std::string& name) { return "/tmp/simtlab-fe-" + std::to_string(getpid()) + "-" + name; }
+
+struct Exec {
+  Run run;              // stdout only (the report is in the JSON)
+  std::string stderr_;  // the tables and diagnostics
+  nlohmann::json launches;
+};
+
+// simt exec FILE with the given front end; stdout, stderr and the launches' JSON.
+inline Exec exec(const std::string& file, const std::string& frontend = "clang", const std::string& options = "") {
+  std::string json = temp("launches.json"), err = temp("stderr.txt");
+  Exec e;
+  e.run = run(std::string(SIMT_BIN) + " exec --frontend=" + frontend + " " + options + " " + file + " --json=" + json + " 2>" + err);
+  e.stderr_ = read(err);
+  std::string text = read(json);
+  e.launches = text.empty() ? nlohmann::json::array() : nlohmann::json::parse(text);
+  std::remove(json.c_str());
+  std::remove(err.c_str());
+  return e;
+}
+
+inline long metric(const nlohmann::json& launch, const std::string& name) {
+  return launch["metrics"].value(name, -1L);
+}
+
+inline const std::string kLdReq = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum";
+inline const std::string kLdSec = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+inline const std::string kStReq = "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum";
+inline const std::string kFadd = "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum";
+inline const std::string kFmul = "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum";
+inline const std::string kDadd = "smsp__sass_thread_inst_executed_op_dadd_pred_on.sum";
+inline const std::string kDmul = "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum";
+
+// Every counter of every launch equal (wall time and the like are not counters).
+inline void check_same_counters(const nlohmann::json& a, const nlohmann::json& b) {
+  REQUIRE(a.size() == b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    for (auto& [name, value] : a[i]["metrics"].items()) {
+      INFO("launch " << i << " (" << a[i]["kernel"] << "), " << name);
+      CHECK(b[i]["metrics"].value(name, nlohmann::json()) == value);
+    }
+  }
+}
+
+
+}  // namespace simt::frontend_test
