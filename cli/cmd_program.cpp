@@ -7,6 +7,7 @@
 #include "options.hpp"
 #include "cost/catalog.hpp"
 #include "port/port.hpp"
+#include "compile_options.hpp"
 #include "program_build.hpp"
 #include "simulated_device.hpp"
 
@@ -27,12 +28,6 @@ struct PortArgs {
   std::string file, output;
 };
 
-// What both exec and cc pass to the compiler besides the file.
-struct CompileArgs {
-  std::string frontend;
-  std::vector<std::string> include_dirs, defines;
-};
-
 struct ExecArgs {
   std::string file, device = "H200", json;
   CompileArgs compile;
@@ -45,21 +40,6 @@ struct CcArgs {
   CompileArgs compile;
   bool shared = false;
 };
-
-BuildRequest build_request(const std::string& file, bool shared, const CompileArgs& c) {
-  return {file, shared, parse_frontend(c.frontend), c.include_dirs, c.defines};
-}
-
-void add_compile_options(CLI::App* cmd, CompileArgs& c) {
-  cmd->add_option("--frontend", c.frontend,
-                  "clang (the default): compile the file unchanged, instrumented by simtlab's LLVM pass; port: the "
-                  "f32 rewrite (docs/frontend.md)");
-  // One value per -I/-D, so `-I inc prog.cu` does not take the file as a second directory.
-  cmd->add_option("-I,--include-dir", c.include_dirs, "add a directory to the include search path (repeatable)")
-      ->allow_extra_args(false);
-  cmd->add_option("-D,--define", c.defines, "define a macro for the build: NAME or NAME=VALUE (repeatable)")
-      ->allow_extra_args(false);
-}
 
 std::string read_source(const std::string& path) {
   std::ifstream f(path, std::ios::binary);

@@ -13,4 +13,5 @@ void add_finetune_command(CLI::App& budget);  // budget finetune            (cmd
 void add_serve_sim_command(CLI::App& app);  // serve-sim                  (cmd_serve_sim.cpp)
 void add_comm_commands(CLI::App& app);    // comm, pipeline                 (cmd_comm.cpp)
 void add_program_commands(CLI::App& app); // port, exec, cc       (cmd_program.cpp)
+void add_validate_command(CLI::App& app); // validate              (cmd_validate.cpp)
 }  // namespace simt::cli

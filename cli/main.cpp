@@ -57,6 +57,7 @@ int main(int argc, char** argv) {
   add_serve_sim_command(app);
   add_comm_commands(app);
   add_program_commands(app);
+  add_validate_command(app);
   add_help_command(app);
 
   if (argc == 1) {  // no command: show them, and say it was a usage error

@@ -298,6 +298,8 @@ BuildProduct build_program(const BuildRequest& req) {
   return {product.string(), false};
 }
 
+std::string program_support_dir() { return (toolchain().root / "cli" / "program_support").string(); }
+
 bool clang_frontend_available() { return !clang_compiler().empty() && !pass_plugin().empty() && fs::exists(pass_plugin()); }
 
 Frontend parse_frontend(const std::string& name) {

@@ -1,6 +1,7 @@
 // The executor's settings and the launch records: process-wide state that the CLI,
 // the runtime and the workers share.
 #include "sim/exec/executor.hpp"
+#include "sim/report/launch_digest.hpp"
 #include "sim/exec/worker.hpp"
 
 #include <algorithm>
@@ -50,6 +51,9 @@ ProgressFn& progress_callback() {
   return fn;
 }
 
-void append_launch_record(LaunchRecord r) { records().push_back(std::move(r)); }
+void append_launch_record(LaunchRecord r) {
+  write_launch_digest(r);  // for `simt validate`; nothing unless asked for
+  records().push_back(std::move(r));
+}
 
 }  // namespace simt

@@ -92,4 +92,12 @@ const Allocation* GlobalMemory::nearest(std::uintptr_t addr) const {
   return &*it;
 }
 
+std::vector<Allocation> GlobalMemory::live_allocations() const {
+  std::lock_guard lock(mutex_);
+  std::vector<Allocation> live;
+  for (const Allocation& a : allocations_)
+    if (a.live) live.push_back(a);
+  return live;  // allocations_ is sorted by base, and bases grow with ids
+}
+
 }  // namespace simt

@@ -32,6 +32,8 @@ class GlobalMemory {
   std::uintptr_t base() const { return base_; }
   std::size_t arena_bytes() const { return size_; }
   std::size_t bytes_in_use() const { return in_use_; }
+  // Every live allocation, in allocation order (a copy: safe while others allocate).
+  std::vector<Allocation> live_allocations() const;
 
   // Shadow words beside each 4-byte word (race detection) and each 32-byte sector
   // (DRAM traffic estimate); both reserved lazily, zero until touched.

@@ -1,0 +1,153 @@
+// simt validate FILE.cu: the same program built by nvcc and run on the GPU, and built
+// by simtlab and run on the simulator; device memory compared after every launch,
+// bit for bit, and the exactly-counted metrics compared with Nsight Compute's.
+// The GPU half is cli/program_support/validate_gpu.sh (docs/validation/simt-validate.md).
+#include "commands.hpp"
+#include "compile_options.hpp"
+#include "exit_codes.hpp"
+#include "program_build.hpp"
+#include "validate_compare.hpp"
+
+#include "sim/count/metrics.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace simt::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kExitSkipped = 77;  // the automake/ctest convention for "not run here"
+
+struct ValidateArgs {
+  std::string file, gpu_results, keep;
+  CompileArgs compile;
+  std::vector<std::string> program_args;
+};
+
+std::string read_text(const fs::path& p) {
+  std::ifstream f(p);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+bool gpu_present() {
+  FILE* p = popen("nvidia-smi -L 2>/dev/null", "r");
+  if (!p) return false;
+  char buf[256];
+  std::string out;
+  while (std::fgets(buf, sizeof buf, p)) out += buf;
+  return pclose(p) == 0 && out.find("GPU ") != std::string::npos;
+}
+
+// The metrics simtlab counts exactly: the only ones a difference in is a bug.
+std::vector<std::string> exact_metrics() {
+  std::vector<std::string> names;
+  for (const MetricInfo& m : metric_catalog())
+    if (m.fidelity == Fidelity::Exact) names.push_back(m.name);
+  return names;
+}
+
+// Runs validate_gpu.sh into `dir`; returns its status.
+int run_gpu_half(const ValidateArgs& a, const fs::path& dir) {
+  std::vector<std::string> cmd = {program_support_dir() + "/validate_gpu.sh", dir.string(), a.file};
+  for (const auto& d : a.compile.include_dirs) cmd.insert(cmd.end(), {"-I", fs::absolute(d).string()});
+  for (const auto& d : a.compile.defines) cmd.push_back("-D" + d);
+  cmd.push_back("--");
+  cmd.insert(cmd.end(), a.program_args.begin(), a.program_args.end());
+  std::string metrics;
+  for (const auto& m : exact_metrics()) metrics += (metrics.empty() ? "" : ",") + m;
+  setenv("SIMT_VALIDATE_METRICS", metrics.c_str(), 1);
+  return run_program(cmd[0], {cmd.begin() + 1, cmd.end()});
+}
+
+// Builds and runs the simulated program; its digests and JSON land in `dir`.
+int run_sim_half(const ValidateArgs& a, const fs::path& dir) {
+  BuildProduct p = build_program(build_request(a.file, false, a.compile));
+  setenv("SIMT_VALIDATE_DIGESTS", (dir / "sim.digests").c_str(), 1);
+  setenv("SIMT_REPORT_JSON", (dir / "sim.json").c_str(), 1);
+  setenv("SIMT_REPORT", "none", 1);
+  return run_program(p.path, a.program_args);
+}
+
+void print_verdicts(const std::vector<LaunchVerdict>& verdicts, bool with_counters) {
+  fmt::print("{:>6}  {:<28} {:<44} {}\n", "launch", "kernel", "memory after the launch",
+             with_counters ? "counters vs ncu" : "");
+  for (std::size_t i = 0; i < verdicts.size(); ++i) {
+    const LaunchVerdict& v = verdicts[i];
+    std::string counters;
+    if (with_counters)
+      counters = v.counters_compared == 0 ? "not measured"
+                 : v.counters_equal == v.counters_compared
+                     ? fmt::format("{}/{} equal", v.counters_equal, v.counters_compared)
+                     : fmt::format("{}/{} equal; {}", v.counters_equal, v.counters_compared, v.counter_detail);
+    fmt::print("{:>6}  {:<28} {:<44} {}\n", i + 1, v.kernel.substr(0, 28),
+               (v.memory_same ? "same: " : "DIFFERENT: ") + v.memory_detail, counters);
+  }
+}
+
+int run_validate(const ValidateArgs& a) {
+  fs::path work = a.keep.empty() ? fs::temp_directory_path() / fmt::format("simt-validate-{}", getpid()) : fs::path(a.keep);
+  fs::create_directories(work);
+  fs::path gpu = a.gpu_results;
+  if (gpu.empty()) {
+    if (!gpu_present()) {
+      fmt::print(stderr,
+                 "simt validate: no GPU on this machine (nvidia-smi lists none): skipped. On a GPU machine without "
+                 "simtlab's build, run {}/validate_gpu.sh DIR {} and pass --gpu-results DIR here.\n",
+                 program_support_dir(), a.file);
+      return kExitSkipped;
+    }
+    gpu = work / "gpu";
+    fmt::print(stderr, "simt validate: building and running {} with nvcc on the GPU\n", a.file);
+    if (int st = run_gpu_half(a, gpu); st == kExitSkipped) return kExitSkipped;
+  }
+  if (!fs::exists(gpu / "gpu.digests"))
+    throw std::runtime_error(fmt::format("{} has no gpu.digests: the GPU run did not launch a kernel (see {})",
+                                         gpu.string(), (gpu / "build.log").string()));
+  fmt::print(stderr, "simt validate: building and running {} on the simulator\n", a.file);
+  const int sim_status = run_sim_half(a, work);
+  auto verdicts = compare_memory(parse_digests(read_text(work / "sim.digests"), "sim.digests"),
+                                 parse_digests(read_text(gpu / "gpu.digests"), (gpu / "gpu.digests").string()));
+  const bool with_counters = fs::exists(gpu / "ncu.csv") && fs::file_size(gpu / "ncu.csv") > 0;
+  if (with_counters)
+    compare_counters(verdicts, nlohmann::json::parse(read_text(work / "sim.json")),
+                     parse_ncu_csv(read_text(gpu / "ncu.csv")), exact_metrics());
+  print_verdicts(verdicts, with_counters);
+  const auto same = std::count_if(verdicts.begin(), verdicts.end(), [](const LaunchVerdict& v) { return v.same(); });
+  fmt::print("simt validate: {}/{} launches identical{}{}\n", same, verdicts.size(),
+             with_counters ? " (memory and counters)" : " (memory; no ncu here, counters not compared)",
+             sim_status != 0 ? fmt::format("; the simulated program exited {}", sim_status) : "");
+  if (a.keep.empty()) fs::remove_all(work);
+  return same == static_cast<long>(verdicts.size()) && !verdicts.empty() ? kExitOk : kExitFailed;
+}
+
+[[noreturn]] void finish(int code) { throw CLI::RuntimeError(code); }
+
+}  // namespace
+
+void add_validate_command(CLI::App& app) {
+  auto args = std::make_shared<ValidateArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "validate", "Run a CUDA program on the GPU (nvcc) and on the simulator; compare memory after every launch and "
+                  "the counters with ncu (exit 77 without a GPU)");
+  cmd->add_option("file", args->file, "the .cu file")->required()->check(CLI::ExistingFile);
+  add_compile_options(cmd, args->compile);
+  cmd->add_option("--gpu-results", args->gpu_results,
+                  "a directory written by validate_gpu.sh on a GPU machine, instead of running the GPU half here")
+      ->check(CLI::ExistingDirectory);
+  cmd->add_option("--keep", args->keep, "keep the builds, digests and reports in this directory");
+  cmd->add_option("args", args->program_args, "arguments for the program (after --)");
+  cmd->callback([args] { finish(run_validate(*args)); });
+}
+
+}  // namespace simt::cli

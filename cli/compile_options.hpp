@@ -1,0 +1,21 @@
+// The options every command that builds a user's CUDA file takes (exec, cc,
+// validate): --frontend, -I, -D.
+#pragma once
+#include "program_build.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+namespace simt::cli {
+
+struct CompileArgs {
+  std::string frontend;
+  std::vector<std::string> include_dirs, defines;
+};
+
+void add_compile_options(CLI::App* cmd, CompileArgs& c);
+BuildRequest build_request(const std::string& file, bool shared, const CompileArgs& c);
+
+}  // namespace simt::cli

@@ -1,0 +1,125 @@
+// The GPU side of `simt validate`: preloaded (LD_PRELOAD) into a program built by
+// nvcc with `-cudart shared`, it follows cudaMalloc/cudaFree and, after every kernel
+// launch, synchronises and writes a digest of every live allocation to
+// $SIMT_VALIDATE_DIGESTS, in the format of sim/report/launch_digest.hpp. Built on the
+// GPU machine by cli/program_support/validate_gpu.sh; not part of simtlab's build.
+#include <cuda_runtime_api.h>
+#include <cxxabi.h>
+#include <dlfcn.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Live {
+  std::uint64_t id;
+  void* ptr;
+  std::size_t bytes;
+};
+
+std::mutex g_mutex;
+std::vector<Live> g_live;
+std::uint64_t g_next_id = 0;
+unsigned g_launch = 0;
+
+template <class F>
+F real(const char* name) {
+  void* f = dlsym(RTLD_NEXT, name);
+  if (!f) {
+    std::fprintf(stderr, "gpu_launch_digest: %s not found (build the program with -cudart shared)\n", name);
+    std::abort();
+  }
+  return reinterpret_cast<F>(f);
+}
+
+std::uint64_t fnv1a(const unsigned char* p, std::size_t n) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
+  return h;
+}
+
+// "matmul<16>(float const*, ...)" -> "matmul<16>": the simulator's spelling.
+std::string kernel_name(const void* func) {
+  const char* mangled = nullptr;
+  if (cudaFuncGetName(&mangled, func) != cudaSuccess || !mangled) return "?";
+  int status = 0;
+  char* plain = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
+  std::string name = status == 0 && plain ? plain : mangled;
+  std::free(plain);
+  int depth = 0;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    if (name[i] == '<') ++depth;
+    if (name[i] == '>') --depth;
+    if (name[i] == '(' && depth == 0) return name.substr(0, i);
+  }
+  return name;
+}
+
+void track(void* p, std::size_t bytes) {
+  std::lock_guard lock(g_mutex);
+  g_live.push_back({++g_next_id, p, bytes});
+}
+
+cudaError_t after_launch(const void* func, cudaError_t launched) {
+  const char* path = std::getenv("SIMT_VALIDATE_DIGESTS");
+  cudaError_t status = launched != cudaSuccess ? launched : cudaDeviceSynchronize();
+  if (!path) return launched;
+  std::lock_guard lock(g_mutex);
+  std::FILE* f = std::fopen(path, g_launch == 0 ? "w" : "a");
+  if (!f) return launched;
+  std::fprintf(f, "launch %u error %d kernel %s\n", ++g_launch, int(status), kernel_name(func).c_str());
+  std::vector<unsigned char> host;
+  for (const Live& a : g_live) {
+    host.resize(a.bytes);
+    if (a.bytes && cudaMemcpy(host.data(), a.ptr, a.bytes, cudaMemcpyDeviceToHost) != cudaSuccess) continue;
+    std::fprintf(f, "alloc %llu %zu %016llx\n", static_cast<unsigned long long>(a.id), a.bytes,
+                 static_cast<unsigned long long>(fnv1a(host.data(), a.bytes)));
+  }
+  std::fclose(f);
+  return launched;
+}
+
+}  // namespace
+
+extern "C" {
+
+cudaError_t cudaMalloc(void** p, size_t bytes) {
+  static auto f = real<cudaError_t (*)(void**, size_t)>("cudaMalloc");
+  cudaError_t e = f(p, bytes);
+  if (e == cudaSuccess) track(*p, bytes);
+  return e;
+}
+
+cudaError_t cudaMallocManaged(void** p, size_t bytes, unsigned int flags) {
+  static auto f = real<cudaError_t (*)(void**, size_t, unsigned int)>("cudaMallocManaged");
+  cudaError_t e = f(p, bytes, flags);
+  if (e == cudaSuccess) track(*p, bytes);
+  return e;
+}
+
+cudaError_t cudaFree(void* p) {
+  static auto f = real<cudaError_t (*)(void*)>("cudaFree");
+  {
+    std::lock_guard lock(g_mutex);
+    for (std::size_t i = 0; i < g_live.size(); ++i)
+      if (g_live[i].ptr == p) {
+        g_live.erase(g_live.begin() + i);
+        break;
+      }
+  }
+  return f(p);
+}
+
+cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** args, size_t shared,
+                             cudaStream_t stream) {
+  static auto f = real<cudaError_t (*)(const void*, dim3, dim3, void**, size_t, cudaStream_t)>("cudaLaunchKernel");
+  return after_launch(func, f(func, grid, block, args, shared, stream));
+}
+
+}  // extern "C"

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The GPU half of `simt validate`: build FILE.cu with nvcc as the simulator's build
+# is checked against (--fmad=false), run it with the launch-digest preload, and, when
+# ncu is installed, once more under Nsight Compute for the counters. simt validate
+# runs this itself where there is a GPU; on a GPU machine without simtlab's build,
+# run it alone and hand its directory to `simt validate FILE --gpu-results DIR`.
+#
+#   usage: validate_gpu.sh OUTDIR FILE.cu [nvcc flags: -I DIR -D NAME=VAL ...] [-- ARGS]
+#   writes OUTDIR/{gpu.digests, gpu.stdout, ncu.csv (if ncu), build.log, gpu.txt}
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+out=${1:?usage: validate_gpu.sh OUTDIR FILE.cu [flags] [-- ARGS]}; shift
+file=${1:?usage: validate_gpu.sh OUTDIR FILE.cu [flags] [-- ARGS]}; shift
+flags=(); args=()
+while [ $# -gt 0 ]; do
+  if [ "$1" = "--" ]; then shift; args=("$@"); break; fi
+  flags+=("$1"); shift
+done
+mkdir -p "$out"
+nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+ncu=$(command -v ncu || true)
+[ -z "$ncu" ] && [ -x /usr/local/cuda/bin/ncu ] && ncu=/usr/local/cuda/bin/ncu
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$out/gpu.txt" 2>&1 || { echo "no GPU"; exit 77; }
+# The metrics simt counts exactly (docs/counters.md); simt validate compares them.
+metrics=${SIMT_VALIDATE_METRICS:-l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,smsp__sass_thread_inst_executed_op_fadd_pred_on.sum,smsp__sass_thread_inst_executed_op_fmul_pred_on.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum}
+{
+  "$nvcc" -O2 --fmad=false -arch=native -cudart shared -lineinfo "${flags[@]}" -o "$out/gpu_prog" "$file" &&
+  "$nvcc" -O2 -shared -Xcompiler -fPIC -cudart shared -o "$out/gpu_launch_digest.so" "$here/gpu_launch_digest.cpp" -ldl
+} > "$out/build.log" 2>&1 || { echo "nvcc failed:"; cat "$out/build.log"; exit 1; }
+SIMT_VALIDATE_DIGESTS="$out/gpu.digests" LD_PRELOAD="$out/gpu_launch_digest.so" "$out/gpu_prog" "${args[@]}" > "$out/gpu.stdout"
+status=$?
+if [ -n "$ncu" ]; then
+  "$ncu" --clock-control none --csv --print-units base --metrics "$metrics" "$out/gpu_prog" "${args[@]}" \
+    > "$out/ncu.csv" 2> "$out/ncu.log" || echo "ncu failed (see $out/ncu.log)"
+fi
+exit $status
