@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -25,6 +26,7 @@ struct Live {
 
 std::mutex g_mutex;
 std::vector<Live> g_live;
+std::map<cudaKernel_t, const void*> g_kernel_functions;  // CUDA 13 launches by handle
 std::uint64_t g_next_id = 0;
 unsigned g_launch = 0;
 
@@ -47,7 +49,7 @@ std::uint64_t fnv1a(const unsigned char* p, std::size_t n) {
 // "matmul<16>(float const*, ...)" -> "matmul<16>": the simulator's spelling.
 std::string kernel_name(const void* func) {
   const char* mangled = nullptr;
-  if (cudaFuncGetName(&mangled, func) != cudaSuccess || !mangled) return "?";
+  if (!func || cudaFuncGetName(&mangled, func) != cudaSuccess || !mangled) return "?";
   int status = 0;
   char* plain = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
   std::string name = status == 0 && plain ? plain : mangled;
@@ -120,6 +122,29 @@ cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** arg
                              cudaStream_t stream) {
   static auto f = real<cudaError_t (*)(const void*, dim3, dim3, void**, size_t, cudaStream_t)>("cudaLaunchKernel");
   return after_launch(func, f(func, grid, block, args, shared, stream));
+}
+
+// CUDA 13's `<<<...>>>` (crt/host_runtime.h): the stub looks its kernel's handle up
+// once with __cudaGetKernel, then launches through __cudaLaunchKernel.
+cudaError_t __cudaGetKernel(cudaKernel_t* kernel, const void* func) {
+  static auto f = real<cudaError_t (*)(cudaKernel_t*, const void*)>("__cudaGetKernel");
+  cudaError_t e = f(kernel, func);
+  if (e == cudaSuccess) {
+    std::lock_guard lock(g_mutex);
+    g_kernel_functions[*kernel] = func;
+  }
+  return e;
+}
+
+cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void** args, size_t shared,
+                               cudaStream_t stream) {
+  static auto f = real<cudaError_t (*)(cudaKernel_t, dim3, dim3, void**, size_t, cudaStream_t)>("__cudaLaunchKernel");
+  const void* func = nullptr;
+  {
+    std::lock_guard lock(g_mutex);
+    func = g_kernel_functions[kernel];
+  }
+  return after_launch(func, f(kernel, grid, block, args, shared, stream));
 }
 
 }  // extern "C"

@@ -24,7 +24,7 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$out/gpu.txt
 # The metrics simt counts exactly (docs/counters.md); simt validate compares them.
 metrics=${SIMT_VALIDATE_METRICS:-l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,smsp__sass_thread_inst_executed_op_fadd_pred_on.sum,smsp__sass_thread_inst_executed_op_fmul_pred_on.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum}
 {
-  "$nvcc" -O2 --fmad=false -arch=native -cudart shared -lineinfo "${flags[@]}" -o "$out/gpu_prog" "$file" &&
+  "$nvcc" -O2 --fmad=false -arch=native -cudart shared -lineinfo "${flags[@]}" -o "$out/gpu_prog" "$file" -lcublas -lcublasLt &&
   "$nvcc" -O2 -shared -Xcompiler -fPIC -cudart shared -o "$out/gpu_launch_digest.so" "$here/gpu_launch_digest.cpp" -ldl
 } > "$out/build.log" 2>&1 || { echo "nvcc failed:"; cat "$out/build.log"; exit 1; }
 SIMT_VALIDATE_DIGESTS="$out/gpu.digests" LD_PRELOAD="$out/gpu_launch_digest.so" "$out/gpu_prog" "${args[@]}" > "$out/gpu.stdout"
