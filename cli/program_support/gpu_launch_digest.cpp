@@ -46,7 +46,7 @@ std::uint64_t fnv1a(const unsigned char* p, std::size_t n) {
   return h;
 }
 
-// "matmul<16>(float const*, ...)" -> "matmul<16>": the simulator's spelling.
+// "void matmul<16>(float const*, ...)" -> "matmul<16>": the simulator's spelling.
 std::string kernel_name(const void* func) {
   const char* mangled = nullptr;
   if (!func || cudaFuncGetName(&mangled, func) != cudaSuccess || !mangled) return "?";
@@ -54,6 +54,7 @@ std::string kernel_name(const void* func) {
   char* plain = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
   std::string name = status == 0 && plain ? plain : mangled;
   std::free(plain);
+  if (name.rfind("void ", 0) == 0) name.erase(0, 5);  // templates demangle with their return type
   int depth = 0;
   for (std::size_t i = 0; i < name.size(); ++i) {
     if (name[i] == '<') ++depth;

@@ -5,6 +5,8 @@
 #include <doctest/doctest.h>
 
 #include <csignal>
+#include <cstdio>
+#include <fstream>
 #include <string>
 
 using namespace simt::frontend_test;
@@ -47,4 +49,63 @@ TEST_CASE("the simulated program dies with simt exec") {
   Run r = run("sh -c '" + script + "'");
   CHECK(r.out == "gone\n");
   std::remove(pid_file.c_str());
+}
+
+namespace {
+
+// A GPU-results directory as validate_gpu.sh writes it, made from a simulated run
+// of the same program: its digests are what a bit-identical GPU would give.
+std::string results_from_simulator(const std::string& file) {
+  const std::string dir = temp("gpu-results");
+  run("rm -rf " + dir + " && mkdir -p " + dir);
+  run("SIMT_VALIDATE_DIGESTS=" + dir + "/gpu.digests " + SIMT_BIN + " exec " + file + " >/dev/null 2>&1");
+  return dir;
+}
+
+void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+}  // namespace
+
+TEST_CASE("simt validate: memory compared bit for bit, counters against ncu's CSV") {
+  const std::string file = kTests + "typedef_element.cu";
+  const std::string dir = results_from_simulator(file);
+  const std::string digests = read(dir + "/gpu.digests");
+  REQUIRE(digests.rfind("launch 1 error 0 kernel add\nalloc 1 16384 ", 0) == 0);
+
+  Run same = run(std::string(SIMT_BIN) + " validate " + file + " --gpu-results " + dir + " 2>/dev/null");
+  CHECK(same.status == 0);
+  CHECK(same.out.find("same: 3 allocations bit-identical") != std::string::npos);
+  CHECK(same.out.find("1/1 launches identical (memory; no ncu here") != std::string::npos);
+
+  // ncu's CSV as the H200 printed it for this program, one counter planted wrong.
+  const std::string row = "\"0\",\"1\",\"gpu_prog\",\"h\",\"add(const float *, const float *, float *, int)\",\"1\","
+                          "\"7\",\"(256, 1, 1)\",\"(16, 1, 1)\",\"0\",\"9.0\",\"Command line profiler metrics\",";
+  write(dir + "/ncu.csv",
+        "==PROF== Connected to process 1\nc[4095] = 8190.0\n"
+        "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\",\"Block Size\","
+        "\"Grid Size\",\"Device\",\"CC\",\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n" +
+            row + "\"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum\",\"\",\"256\"\n" + row +
+            "\"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum\",\"sector\",\"1,024\"\n" + row +
+            "\"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum\",\"inst\",\"4,095\"\n");
+  Run counters = run(std::string(SIMT_BIN) + " validate " + file + " --gpu-results " + dir + " 2>/dev/null");
+  CHECK(counters.status == 1);
+  CHECK(counters.out.find("2/3 equal; smsp__sass_thread_inst_executed_op_fadd_pred_on.sum: 4096 on the simulator, "
+                          "4095 on the GPU") != std::string::npos);
+
+  // One bit of device memory different after the launch.
+  std::remove((dir + "/ncu.csv").c_str());
+  std::string planted = digests;
+  const std::size_t hash = planted.find("alloc 3 16384 ") + 14;
+  planted[hash] = planted[hash] == '0' ? '1' : '0';
+  write(dir + "/gpu.digests", planted);
+  Run differs = run(std::string(SIMT_BIN) + " validate " + file + " --gpu-results " + dir + " 2>/dev/null");
+  CHECK(differs.status == 1);
+  CHECK(differs.out.find("DIFFERENT: allocation #3 (16384 B) differs") != std::string::npos);
+  run("rm -rf " + dir);
+}
+
+TEST_CASE("simt validate without a GPU and without results is skipped (77)") {
+  Run r = run(std::string(SIMT_BIN) + " validate " + kTests + "no_includes.cu 2>&1");
+  if (r.out.find("no GPU on this machine") == std::string::npos) return;  // a GPU runner: validated for real
+  CHECK(r.status == 77);
 }
