@@ -1,12 +1,14 @@
 #include "count_fp.hpp"
 
 #include "device_code.hpp"
+#include "math_sequences.hpp"
 #include "sites.hpp"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/IntrinsicInst.h>
 
+#include <tuple>
 #include <vector>
 
 namespace simt::pass {
@@ -59,16 +61,21 @@ PreservedAnalyses CountFpPass::run(Module& m, ModuleAnalysisManager&) {
   FunctionCallee count = entry_point(
       m, "__simt_fp", FunctionType::get(Type::getVoidTy(c), {Type::getInt32Ty(c), Type::getInt8PtrTy(c)}, false));
   for (Function* f : device_functions(marked, runtime)) {
-    std::vector<std::pair<Instruction*, unsigned>> todo;
+    // (instruction, operation, how many): an operation counts once, plus the
+    // instructions nvcc expands it into (a division's FFMAs, a call of expf).
+    std::vector<std::tuple<Instruction*, unsigned, unsigned>> todo;
     for (Instruction& i : instructions(*f)) {
+      if (runtime.uninstrumented_location(i.getDebugLoc().get())) continue;
       unsigned op = 0;
-      if (!runtime.uninstrumented_location(i.getDebugLoc().get()) && fp_kind(i, op)) todo.push_back({&i, op});
+      if (fp_kind(i, op)) todo.push_back({&i, op, 1});
+      for (auto [seq_op, n] : math_sequence(i)) todo.push_back({&i, seq_op, n});
     }
-    for (auto [i, op] : todo) {
+    for (auto [i, op, n] : todo) {
       const unsigned lanes = i->getType()->isVectorTy() ? cast<FixedVectorType>(i->getType())->getNumElements() : 1;
       IRBuilder<> b(i);
       Constant* site = sites.site_of(*i, "fp" + std::to_string(op));
-      for (unsigned k = 0; k < lanes; ++k) b.CreateCall(count, {b.getInt32(op), site})->setDebugLoc(i->getDebugLoc());
+      for (unsigned k = 0; k < lanes * n; ++k)
+        b.CreateCall(count, {b.getInt32(op), site})->setDebugLoc(i->getDebugLoc());
     }
   }
   sites.emit_registration();
