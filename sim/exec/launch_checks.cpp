@@ -11,22 +11,26 @@
 namespace simt {
 
 // CUDA's answer to a launch configuration the device cannot run, or "" if fine.
+// CUDA 13 answers every one of them with cudaErrorInvalidValue ("invalid argument"),
+// where older toolkits said cudaErrorInvalidConfiguration for the grid and block
+// cases: measured on the H200 for each check below (tests/cuda/launch_errors_main.cu,
+// docs/validation/h200-frontend.md).
 std::pair<int, std::string> check_config(const void* fn, const LaunchConfig& c, std::size_t static_shared) {
   const DeviceLimits& d = device_limits();
   const std::size_t shared_limit = std::max<std::size_t>(d.shared_per_block, dynamic_shared_limit(fn));
-  constexpr int kInvalidConfiguration = 9, kInvalidValue = 1;
+  constexpr int kInvalidValue = 1;
   if (volume(c.grid) == 0 || volume(c.block) == 0)
-    return {kInvalidConfiguration, fmt::format("grid ({},{},{}) or block ({},{},{}) has a zero dimension", c.grid.x,
+    return {kInvalidValue, fmt::format("grid ({},{},{}) or block ({},{},{}) has a zero dimension", c.grid.x,
                                                c.grid.y, c.grid.z, c.block.x, c.block.y, c.block.z)};
   if (volume(c.block) > d.max_threads_per_block)
-    return {kInvalidConfiguration, fmt::format("block of {} threads exceeds the device limit of {} threads per block",
+    return {kInvalidValue, fmt::format("block of {} threads exceeds the device limit of {} threads per block",
                                                volume(c.block), d.max_threads_per_block)};
   if (c.block.x > d.max_block_dim_x || c.block.y > d.max_block_dim_y || c.block.z > d.max_block_dim_z)
-    return {kInvalidConfiguration, fmt::format("block ({},{},{}) exceeds the device's per-dimension limits ({},{},{})",
+    return {kInvalidValue, fmt::format("block ({},{},{}) exceeds the device's per-dimension limits ({},{},{})",
                                                c.block.x, c.block.y, c.block.z, d.max_block_dim_x, d.max_block_dim_y,
                                                d.max_block_dim_z)};
   if (c.grid.x > d.max_grid_dim_x || c.grid.y > d.max_grid_dim_y || c.grid.z > d.max_grid_dim_z)
-    return {kInvalidConfiguration, fmt::format("grid ({},{},{}) exceeds the device's limits ({},{},{})", c.grid.x,
+    return {kInvalidValue, fmt::format("grid ({},{},{}) exceeds the device's limits ({},{},{})", c.grid.x,
                                                c.grid.y, c.grid.z, d.max_grid_dim_x, d.max_grid_dim_y, d.max_grid_dim_z)};
   if (c.dynamic_shared + static_shared > shared_limit)
     return {kInvalidValue,

@@ -109,3 +109,9 @@ TEST_CASE("simt validate without a GPU and without results is skipped (77)") {
   if (r.out.find("no GPU on this machine") == std::string::npos) return;  // a GPU runner: validated for real
   CHECK(r.status == 77);
 }
+
+TEST_CASE("refused launches return what CUDA 13 returns on the H200") {
+  // tests/cuda/launch_errors_h200.txt: the nvcc build's output on the H200.
+  Run r = run(std::string(SIMT_BIN) + " exec " + kSource + "/tests/cuda/launch_errors_main.cu 2>/dev/null");
+  CHECK(r.out == read(kSource + "/tests/cuda/launch_errors_h200.txt"));
+}

@@ -155,16 +155,16 @@ TEST_CASE("out-of-bounds shared write names the variable") {
   still_works();
 }
 
-TEST_CASE("a 2048-thread block is an invalid configuration") {
+TEST_CASE("a 2048-thread block is refused with CUDA 13's cudaErrorInvalidValue") {
   Quiet q;
   DeviceArray<float> out(2048);
   launch(trivial, 1, 2048)(out.ptr);
-  CHECK(last_launch().error == cudaErrorInvalidConfiguration);
-  CHECK(cudaGetLastError() == cudaErrorInvalidConfiguration);
+  CHECK(last_launch().error == cudaErrorInvalidValue);
+  CHECK(cudaGetLastError() == cudaErrorInvalidValue);
   CHECK(cudaGetLastError() == cudaSuccess);  // launch errors are not sticky
   CHECK(diagnostic_text().find("2048 threads exceeds the device limit of 1024") != std::string::npos);
   launch(trivial, 0, 32)(out.ptr);
-  CHECK(last_launch().error == cudaErrorInvalidConfiguration);
+  CHECK(last_launch().error == cudaErrorInvalidValue);
   still_works();
 }
 
