@@ -42,11 +42,21 @@ std::string links_table(const Catalog& c) {
   return links.str();
 }
 
+// TPU chips: no SMs and no FP32 CUDA cores; what the LLM cost model uses.
+std::string tpus_table(const Catalog& c) {
+  Table t({"name", "generation", "mem GiB>", "BW GB/s>", "BF16>", "INT8>", "FP8>", "TDP W>", "$/chip-hour>"});
+  for (const DeviceSpec& d : c.tpus())
+    t.add({d.name, d.arch, or_dash(d.hbm_bytes, 1 << 30), or_dash(d.hbm_bandwidth, 1e9), peak_cell(d, "bf16"),
+           peak_cell(d, "int8"), peak_cell(d, "fp8"), or_dash(d.tdp_watts, 1), or_dash(d.price_per_hour_usd, 1)});
+  return t.str();
+}
+
 void list_devices(bool as_json) {
   const Catalog& c = Catalog::builtin();
   if (as_json) {
     json out = json::array();
     for (const DeviceSpec& d : c.devices()) out.push_back(to_json(d));
+    for (const DeviceSpec& d : c.tpus()) out.push_back(to_json(d));
     fmt::print("{}\n", out.dump(2));
     return;
   }
@@ -62,6 +72,8 @@ void list_devices(bool as_json) {
              "2:4-sparse figures are 2x and not used. '-' = not published / no such unit.\n"
              "Sources: `simt device show NAME`. Catalog: {}\n",
              c.origin());
+  if (!c.tpus().empty())
+    fmt::print("\nTPUs (budget and serve-sim take them as --device NAME; peaks in dense TFLOP/s):\n{}", tpus_table(c));
   fmt::print("\nLinks (`simt links` for sources):\n{}", links_table(c));
 }
 

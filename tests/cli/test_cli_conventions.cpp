@@ -105,3 +105,13 @@ TEST_CASE("-o never overwrites the input") {
   }
   fs::remove_all(dir);
 }
+
+TEST_CASE("simt devices lists the TPUs the cost model knows, after the GPUs") {
+  Result r = simt("devices");
+  CHECK(r.status == 0);
+  const std::string& out = r.out;
+  const auto tpus = out.find("TPUs");
+  CHECK(tpus != std::string::npos);
+  CHECK(out.find("TPU-v5e") > tpus);
+  CHECK(out.find("H200") < tpus);
+}
