@@ -33,8 +33,15 @@ bool RuntimeFiles::contains(const DIScope* scope) const {
   return !prefix_.empty() && scope && path_of(scope).rfind(prefix_, 0) == 0;
 }
 
+// Portable math, and simtlab's CUDA libraries (CUB's block and warp primitives,
+// cuRAND's device API): on the GPU their code is compiled into the user's kernel,
+// so their shared-memory traffic, shuffles and FP operations are the kernel's.
 bool RuntimeFiles::counted(const DIScope* scope) const {
-  return scope && scope->getFilename().endswith("sim/cuda/portable_math.hpp");
+  if (!scope) return false;
+  const std::string path = path_of(scope);
+  const StringRef file(path);
+  return file.endswith("sim/cuda/portable_math.hpp") || file.contains("sim/compiler/include/cub/") ||
+         file.endswith("sim/compiler/include/curand_kernel.h");
 }
 
 const DILocation* RuntimeFiles::user_frame(const DILocation* loc) const {
@@ -77,7 +84,9 @@ Constant* SiteTable::make_record(const std::string& file, const std::string& fun
 Constant* SiteTable::site_of(const Instruction& inst, const std::string& kind) {
   const DILocation* loc = runtime_.user_frame(inst.getDebugLoc().get());
   std::string key = kind;
-  for (const DILocation* l = loc; l; l = l->getInlinedAt())
+  // Every frame, simtlab's too: two accesses inside one CUB call (its shared store
+  // and load) are two instructions, while the record names the user's line.
+  for (const DILocation* l = inst.getDebugLoc().get(); l; l = l->getInlinedAt())
     key += "|" + path_of(l->getScope()) + ":" + std::to_string(l->getLine()) + ":" + std::to_string(l->getColumn());
   if (!loc) key += "|?" + std::string(inst.getFunction()->getName());
   auto [it, fresh] = sites_.try_emplace(key, nullptr);
