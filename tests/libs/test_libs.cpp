@@ -1,0 +1,119 @@
+// simtlab's CUDA libraries (CUB, cuRAND) end to end: tests/libs/*.cu built by
+// `simt exec` must print what the same files printed when built by nvcc 13 on an
+// H200 against the real libraries (docs/validation/h200-cudalibs/), and CUB's
+// launches must have the counters Nsight Compute measured there.
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+
+namespace {
+
+const std::string kSource = SIMTLAB_SOURCE_DIR;
+
+std::string read(const std::string& path) {
+  std::ifstream f(path);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+struct Exec {
+  int status = -1;
+  std::string out;
+  nlohmann::json launches;
+};
+
+// simt exec FILE (run in a scratch directory: the programs write files).
+Exec exec(const std::string& file) {
+  const std::string dir = "/tmp/simtlab-libs-" + std::to_string(getpid());
+  const std::string json = dir + "/launches.json";
+  std::string cmd = "mkdir -p " + dir + " && cd " + dir + " && " + SIMT_BIN + " exec " + kSource + "/tests/libs/" +
+                    file + " --json=" + json + " 2>" + dir + "/stderr.txt";
+  Exec e;
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p);
+  std::array<char, 4096> buf;
+  while (std::size_t n = fread(buf.data(), 1, buf.size(), p)) e.out.append(buf.data(), n);
+  int st = pclose(p);
+  e.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  INFO(read(dir + "/stderr.txt"));
+  std::string text = read(json);
+  e.launches = text.empty() ? nlohmann::json::array() : nlohmann::json::parse(text);
+  return e;
+}
+
+// The lines of `text` that start with `prefix`.
+std::string lines_with(const std::string& text, const std::string& prefix) {
+  std::istringstream in(text);
+  std::string line, out;
+  while (std::getline(in, line))
+    if (line.rfind(prefix, 0) == 0) out += line + "\n";
+  return out;
+}
+
+const nlohmann::json& launch(const Exec& e, const std::string& kernel) {
+  for (const auto& l : e.launches)
+    if (l["kernel"].get<std::string>().find(kernel) != std::string::npos) return l;
+  FAIL("no launch of " << kernel);
+  return e.launches[0];
+}
+long metric(const nlohmann::json& l, const std::string& name) { return l["metrics"].value(name, -1L); }
+
+}  // namespace
+
+TEST_CASE("CUB primitives: every result has the bits nvcc's build with CUDA 13's CUB gave on the H200") {
+  Exec e = exec("cub_primitives.cu");
+  const std::string gpu = read(kSource + "/docs/validation/h200-cudalibs/cub.txt");
+  // Every primitive's line (its hash over all output bits) as on the GPU.
+  for (const char* what : {"BlockReduce Sum ", "BlockReduce RAKING", "BlockReduce Sum(200)", "BlockLoad VECTORIZE",
+                           "Load/Store DIRECT", "Load/Store STRIPED", "Load/Store TRANSPOSE", "Load/Store WARP_TRANSPOSE",
+                           "BlockScan Inclusive", "BlockScan exclusive", "WarpReduce/WarpScan"}) {
+    INFO(what);
+    CHECK(lines_with(e.out, what) == lines_with(gpu, what));
+  }
+}
+
+TEST_CASE("CUB counters: a vectorized BlockLoad and a 256-thread BlockReduce, as Nsight Compute counts them") {
+  Exec e = exec("cub_primitives.cu");
+  // H200, ncu (docs/validation/h200-cudalibs/ncu_cub.csv), 2 blocks of 256 threads.
+  const auto& vec = launch(e, "load_vectorize");
+  CHECK(metric(vec, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum") == 16);  // one LDG.128 per thread
+  CHECK(metric(vec, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") == 256);
+  CHECK(metric(vec, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum") == 18);  // 16 STG.128 + 2 sums
+  const auto& red = launch(e, "reduce_warp_reductions");
+  CHECK(metric(red, "smsp__sass_inst_executed_op_shared_st.sum") == 16);  // lane 0 of each warp
+  CHECK(metric(red, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum") == 16);
+  CHECK(metric(red, "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum") == 2078);  // 2 x (8 x 129 + 7)
+  CHECK(metric(red, "simt__warp_barriers.sum") == 16);  // one __syncthreads per warp
+  // Thread 0 reads the 7 other warps' totals: 7 LDS here; nvcc merges them into 3
+  // wider loads (6 on the GPU for 2 blocks). A fidelity limit (docs/counters.md).
+  CHECK(metric(red, "smsp__sass_inst_executed_op_shared_ld.sum") == 14);
+  const auto& raking = launch(e, "reduce_raking");
+  CHECK(metric(raking, "smsp__sass_inst_executed_op_shared_ld.sum") == 16);
+  CHECK(metric(raking, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") == 16);  // padded: no conflicts
+  CHECK(metric(raking, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum") == 32);
+  CHECK(metric(raking, "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum") == 706);
+}
+
+TEST_CASE("cuRAND: XORWOW and Philox integer and uniform sequences are the H200's, bit for bit") {
+  Exec e = exec("curand_sequences.cu");
+  CHECK(e.status == 0);
+  const std::string gpu = read(kSource + "/docs/validation/h200-cudalibs/cur.txt");
+  CHECK(lines_with(e.out, "philox known answer") == lines_with(gpu, "philox known answer"));
+  for (const char* gen : {"xorwow t", "philox t", "xorwow hash", "philox hash"}) {
+    INFO(gen);
+    // Normals are compared with a bound (docs/frontend.md), the rest exactly.
+    std::string mine, theirs;
+    std::istringstream a(lines_with(e.out, gen)), b(lines_with(gpu, gen));
+    for (std::string l; std::getline(a, l);) if (l.find("normal") == std::string::npos) mine += l + "\n";
+    for (std::string l; std::getline(b, l);) if (l.find("normal") == std::string::npos) theirs += l + "\n";
+    CHECK(mine == theirs);
+  }
+  CHECK(lines_with(e.out, "philox4 hash") == lines_with(gpu, "philox4 hash"));
+}
