@@ -222,24 +222,26 @@ int main() {
   auto inc = host(d_a, kBlocks * kBlock), exc = host(d_b, kBlocks * kBlock), agg = host(d_c, 2 * kBlocks);
   ok = true;
   for (int b = 0; b < kBlocks; ++b) {
-    float wscan[kBlock], totals[kBlock / 32];
-    for (int w = 0; w < kBlock / 32; ++w) {
-      warp_scan_model(&x[b * kBlock + 32 * w], &wscan[32 * w]);
-      totals[w] = wscan[32 * w + 31];
+    // CUB's default BLOCK_SCAN_RAKING on 256 threads: 32 segments of 8 raked left
+    // to right, a shuffle scan of the 32 partials, each segment scanned from its
+    // prefix. Inclusive: E[t] = warp-inclusive of segment t-1 (segment 0 has none);
+    // exclusive (initial value 0): P[t] = 0 + warp-inclusive of segment t-1.
+    const float* xb = &x[b * kBlock];
+    float partial[32], warp_inc[32];
+    for (int t = 0; t < 32; ++t) {
+      partial[t] = xb[8 * t];
+      for (int i = 1; i < 8; ++i) partial[t] = partial[t] + xb[8 * t + i];
     }
-    // CUB's ComputeWarpPrefix: prefix[w] = ((t0 + t1) + ...) + t(w-1), folded in order.
-    float prefix[kBlock / 32], running = totals[0];
-    prefix[0] = 0.0f;
-    for (int w = 1; w < kBlock / 32; ++w) {
-      prefix[w] = running;
-      running = running + totals[w];
-    }
-    for (int t = 0; t < kBlock; ++t) {
-      const int w = t / 32, lane = t % 32;
-      const float p = 0.0f + prefix[w];  // ExclusiveSum's initial value 0 comes first
-      float want_inc = w == 0 ? wscan[t] : prefix[w] + wscan[t];
-      float want_exc = lane == 0 ? (w == 0 ? 0.0f : p) : (w == 0 ? 0.0f + wscan[t - 1] : p + wscan[t - 1]);
-      ok &= same_bits(inc[b * kBlock + t], want_inc) && same_bits(exc[b * kBlock + t], want_exc);
+    warp_scan_model(partial, warp_inc);
+    const float running = warp_inc[31];
+    for (int t = 0; t < 32; ++t) {
+      float run_inc = t == 0 ? xb[0] : warp_inc[t - 1] + xb[8 * t];
+      float run_exc = t == 0 ? 0.0f : 0.0f + warp_inc[t - 1];
+      for (int i = 0; i < 8; ++i) {
+        if (i > 0) run_inc = run_inc + xb[8 * t + i];
+        ok &= same_bits(inc[b * kBlock + 8 * t + i], run_inc) && same_bits(exc[b * kBlock + 8 * t + i], run_exc);
+        run_exc = run_exc + xb[8 * t + i];
+      }
     }
     ok &= same_bits(agg[2 * b], running) && same_bits(agg[2 * b + 1], running);
   }
