@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -116,4 +117,60 @@ TEST_CASE("cuRAND: XORWOW and Philox integer and uniform sequences are the H200'
     CHECK(mine == theirs);
   }
   CHECK(lines_with(e.out, "philox4 hash") == lines_with(gpu, "philox4 hash"));
+}
+
+TEST_CASE("cuBLAS and cuBLASLt: every product within its tolerance, one launch each with closed-form counters") {
+  Exec e = exec("cublas_gemm.cu");
+  CHECK(e.status == 0);
+  CHECK(e.out.find("cuBLAS: every product within its tolerance") != std::string::npos);
+  // M = 96, N = 80, K = 64 (tests/libs/cublas_gemm.cu).
+  const long mnk = 96L * 80 * 64;
+  const auto& sgemm = launch(e, "cublasSgemm");
+  CHECK(metric(sgemm, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum") == mnk);
+  CHECK(metric(sgemm, "simt__tensor_tf32_flops.sum") == 0);
+  // One 128x128 tile: A (64x96 floats) and B (64x80 floats) read once, C written once.
+  CHECK(metric(sgemm, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") == (64 * 96 + 64 * 80) * 4 / 32);
+  CHECK(metric(sgemm, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum") == 96 * 80 * 4 / 32);
+  CHECK(sgemm["grid"][0] == 1);
+  int tf32 = 0, tensor16 = 0, lt = 0, batched = 0;
+  for (const auto& l : e.launches) {
+    tf32 += metric(l, "simt__tensor_tf32_flops.sum") == 2 * mnk;
+    tensor16 += metric(l, "simt__tensor_16bit_flops.sum") == 2 * mnk;
+    lt += l["kernel"] == "cublasLtMatmul";
+    batched += l["kernel"] == "cublasSgemmStridedBatched" && metric(l, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum") == 3 * mnk;
+  }
+  CHECK(tf32 == 1);      // GemmEx with CUBLAS_COMPUTE_32F_FAST_TF32
+  CHECK(tensor16 == 2);  // fp16 and bf16
+  CHECK(lt == 2);        // BIAS and GELU_BIAS
+  CHECK(batched == 1);
+}
+
+TEST_CASE("cuBLAS refuses what simtlab does not implement, loudly") {
+  const std::string dir = "/tmp/simtlab-libs-" + std::to_string(getpid());
+  const std::string src = dir + "/refused.cu";
+  std::system(("mkdir -p " + dir).c_str());
+  std::ofstream(src) << R"(#include <cublas_v2.h>
+#include <cstdio>
+#include <cstdlib>
+int main() {
+  cublasHandle_t h; cublasCreate(&h);
+  float *a; cudaMalloc(&a, 64 * sizeof(float));
+  const double one = 1, zero = 0;
+  cublasStatus_t s = cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, &one, a, CUDA_R_64F, 8, a, CUDA_R_64F, 8, &zero,
+                                  a, CUDA_R_64F, 8, CUBLAS_COMPUTE_64F, CUBLAS_GEMM_DEFAULT);
+  float fone = 1, fzero = 0;
+  cublasStatus_t t = cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 16, 16, 16, &fone, a, 16, a, 16, &fzero, a, 16);
+  printf("%d %d\n", int(s), int(t));
+  return 0;
+}
+)";
+  FILE* p = popen(("cd " + dir + " && " + SIMT_BIN + " exec " + src + " 2>&1").c_str(), "r");
+  REQUIRE(p);
+  std::string out;
+  std::array<char, 4096> buf;
+  while (std::size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
+  pclose(p);
+  CHECK(out.find("15 7") != std::string::npos);  // NOT_SUPPORTED; INVALID_VALUE (16x16 does not fit in 64 floats)
+  CHECK(out.find("is not supported by simtlab's cuBLAS") != std::string::npos);
+  CHECK(out.find("is not inside one device allocation") != std::string::npos);
 }

@@ -39,7 +39,7 @@ struct curandStatePhilox4_32_10 {
 };
 typedef curandStatePhilox4_32_10 curandStatePhilox4_32_10_t;
 
-namespace simt::curand {
+namespace simt::rng {
 constexpr int kExtraFlagNormal = 0x01;
 }
 
@@ -55,11 +55,11 @@ __device__ inline unsigned int curand(curandStateXORWOW_t* state) {
   return state->v[4] + state->d;
 }
 __device__ inline void skipahead(unsigned long long n, curandStateXORWOW_t* state) {
-  simt::curand::xorwow_jump(state->v, n, false);
+  simt::rng::xorwow_jump(state->v, n, false);
   state->d += 362437u * (unsigned int)n;
 }
 __device__ inline void skipahead_sequence(unsigned long long n, curandStateXORWOW_t* state) {
-  simt::curand::xorwow_jump(state->v, n, true);  // d moves by a multiple of 2^32
+  simt::rng::xorwow_jump(state->v, n, true);  // d moves by a multiple of 2^32
 }
 __device__ inline void curand_init(unsigned long long seed, unsigned long long subsequence, unsigned long long offset,
                                    curandStateXORWOW_t* state) {
@@ -82,7 +82,7 @@ __device__ inline void curand_init(unsigned long long seed, unsigned long long s
 }
 
 // ---- Philox4_32_10 ----
-namespace simt::curand {
+namespace simt::rng {
 __device__ inline uint4 philox_round(uint4 c, uint2 k) {
   const unsigned long long p0 = 0xD2511F53ull * c.x, p1 = 0xCD9E8D57ull * c.z;
   return make_uint4(unsigned(p1 >> 32) ^ c.y ^ k.x, unsigned(p1), unsigned(p0 >> 32) ^ c.w ^ k.y, unsigned(p0));
@@ -116,7 +116,7 @@ __device__ inline void philox_incr_hi(curandStatePhilox4_32_10_t* s, unsigned lo
   if (s->ctr.z < nlo) nhi++;
   s->ctr.w += nhi;
 }
-}  // namespace simt::curand
+}  // namespace simt::rng
 
 __device__ inline void skipahead(unsigned long long n, curandStatePhilox4_32_10_t* state) {
   state->STATE += (n & 3);
@@ -125,12 +125,12 @@ __device__ inline void skipahead(unsigned long long n, curandStatePhilox4_32_10_
     n += 1;
     state->STATE -= 4;
   }
-  simt::curand::philox_incr(state, n);
-  state->output = simt::curand::philox4x32_10(state->ctr, state->key);
+  simt::rng::philox_incr(state, n);
+  state->output = simt::rng::philox4x32_10(state->ctr, state->key);
 }
 __device__ inline void skipahead_sequence(unsigned long long n, curandStatePhilox4_32_10_t* state) {
-  simt::curand::philox_incr_hi(state, n);
-  state->output = simt::curand::philox4x32_10(state->ctr, state->key);
+  simt::rng::philox_incr_hi(state, n);
+  state->output = simt::rng::philox4x32_10(state->ctr, state->key);
 }
 __device__ inline void curand_init(unsigned long long seed, unsigned long long subsequence, unsigned long long offset,
                                    curandStatePhilox4_32_10_t* state) {
@@ -154,16 +154,16 @@ __device__ inline unsigned int curand(curandStatePhilox4_32_10_t* state) {
     case 3: ret = state->output.w; break;
   }
   if (state->STATE == 4) {
-    simt::curand::philox_incr(state);
-    state->output = simt::curand::philox4x32_10(state->ctr, state->key);
+    simt::rng::philox_incr(state);
+    state->output = simt::rng::philox4x32_10(state->ctr, state->key);
     state->STATE = 0;
   }
   return ret;
 }
 __device__ inline uint4 curand4(curandStatePhilox4_32_10_t* state) {
   uint4 tmp = state->output;
-  simt::curand::philox_incr(state);
-  state->output = simt::curand::philox4x32_10(state->ctr, state->key);
+  simt::rng::philox_incr(state);
+  state->output = simt::rng::philox4x32_10(state->ctr, state->key);
   switch (state->STATE) {
     case 1: return make_uint4(tmp.y, tmp.z, tmp.w, state->output.x);
     case 2: return make_uint4(tmp.z, tmp.w, state->output.x, state->output.y);
@@ -173,7 +173,7 @@ __device__ inline uint4 curand4(curandStatePhilox4_32_10_t* state) {
 }
 
 // ---- Distributions (CUDA's conversions: an I2F, an FMUL and an FADD per value) ----
-namespace simt::curand {
+namespace simt::rng {
 __device__ inline float uniform(unsigned int x) { return x * CURAND_2POW32_INV + (CURAND_2POW32_INV / 2.0f); }
 __device__ inline double uniform_double_hq(unsigned int x, unsigned int y) {
   unsigned long long z = (unsigned long long)x ^ ((unsigned long long)y << (53 - 32));
@@ -200,28 +200,28 @@ template <class S> __device__ inline float normal(S* state) {
   state->boxmuller_flag = 0;
   return state->boxmuller_extra;
 }
-}  // namespace simt::curand
+}  // namespace simt::rng
 
-__device__ inline float curand_uniform(curandStateXORWOW_t* state) { return simt::curand::uniform(curand(state)); }
-__device__ inline float curand_uniform(curandStatePhilox4_32_10_t* state) { return simt::curand::uniform(curand(state)); }
+__device__ inline float curand_uniform(curandStateXORWOW_t* state) { return simt::rng::uniform(curand(state)); }
+__device__ inline float curand_uniform(curandStatePhilox4_32_10_t* state) { return simt::rng::uniform(curand(state)); }
 __device__ inline float4 curand_uniform4(curandStatePhilox4_32_10_t* state) {
   uint4 x = curand4(state);
-  return make_float4(simt::curand::uniform(x.x), simt::curand::uniform(x.y), simt::curand::uniform(x.z),
-                     simt::curand::uniform(x.w));
+  return make_float4(simt::rng::uniform(x.x), simt::rng::uniform(x.y), simt::rng::uniform(x.z),
+                     simt::rng::uniform(x.w));
 }
 __device__ inline double curand_uniform_double(curandStateXORWOW_t* state) {
   unsigned int x = curand(state);
   unsigned int y = curand(state);
-  return simt::curand::uniform_double_hq(x, y);
+  return simt::rng::uniform_double_hq(x, y);
 }
 // Philox's double is one 32-bit draw (CUDA's _curand_uniform_double).
 __device__ inline double curand_uniform_double(curandStatePhilox4_32_10_t* state) {
   return curand(state) * CURAND_2POW32_INV_DOUBLE + CURAND_2POW32_INV_DOUBLE;
 }
-__device__ inline float curand_normal(curandStateXORWOW_t* state) { return simt::curand::normal(state); }
-__device__ inline float curand_normal(curandStatePhilox4_32_10_t* state) { return simt::curand::normal(state); }
+__device__ inline float curand_normal(curandStateXORWOW_t* state) { return simt::rng::normal(state); }
+__device__ inline float curand_normal(curandStatePhilox4_32_10_t* state) { return simt::rng::normal(state); }
 __device__ inline float4 curand_normal4(curandStatePhilox4_32_10_t* state) {
   uint4 x = curand4(state);
-  float2 a = simt::curand::box_muller(x.x, x.y), b = simt::curand::box_muller(x.z, x.w);
+  float2 a = simt::rng::box_muller(x.x, x.y), b = simt::rng::box_muller(x.z, x.w);
   return make_float4(a.x, a.y, b.x, b.y);
 }

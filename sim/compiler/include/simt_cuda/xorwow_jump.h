@@ -10,7 +10,7 @@
 #include <array>
 #include <cstdint>
 
-namespace simt::curand {
+namespace simt::rng {
 
 using State160 = std::array<std::uint32_t, 5>;
 // Column i is the image of basis vector e_i (bit i%32 of word i/32).
@@ -22,7 +22,7 @@ inline State160 xorshift_step(State160 v) {
   r[4] = (v[4] ^ (v[4] << 4)) ^ (t ^ (t << 1));
   return r;
 }
-inline State160 apply(const Matrix160& m, const State160& v) {
+inline State160 jump_apply(const Matrix160& m, const State160& v) {
   State160 r{};
   for (int i = 0; i < 160; ++i)
     if ((v[i / 32] >> (i % 32)) & 1u)
@@ -31,7 +31,7 @@ inline State160 apply(const Matrix160& m, const State160& v) {
 }
 inline Matrix160 square(const Matrix160& m) {
   Matrix160 r;
-  for (int i = 0; i < 160; ++i) r[i] = apply(m, m[i]);
+  for (int i = 0; i < 160; ++i) r[i] = jump_apply(m, m[i]);
   return r;
 }
 
@@ -66,8 +66,8 @@ inline void xorwow_jump(std::uint32_t* v, unsigned long long n, bool subsequence
   const JumpTables& t = jump_tables();
   State160 s{v[0], v[1], v[2], v[3], v[4]};
   for (int k = 0; k < 64 && (n >> k); ++k)
-    if ((n >> k) & 1ull) s = apply(subsequence ? t.subsequence[k] : t.offset[k], s);
+    if ((n >> k) & 1ull) s = jump_apply(subsequence ? t.subsequence[k] : t.offset[k], s);
   for (int w = 0; w < 5; ++w) v[w] = s[w];
 }
 
-}  // namespace simt::curand
+}  // namespace simt::rng
