@@ -76,9 +76,10 @@ __global__ void warp_primitives(const float* in, float* wsum, float* wsum16, flo
   __shared__ typename WarpReduce16::TempStorage r16[kBlock / 16];
   __shared__ typename WarpScan::TempStorage sc[kBlock / 32];
   const int i = blockIdx.x * kBlock + threadIdx.x, warp = threadIdx.x / 32;
-  float s = WarpReduce(r[warp]).Sum(in[i]);
-  float s16 = WarpReduce16(r16[threadIdx.x / 16]).Sum(in[i]);
-  WarpScan(sc[warp]).InclusiveSum(in[i], wscan[i]);
+  const float x = in[i];  // read once (nvcc keeps it in a register either way)
+  float s = WarpReduce(r[warp]).Sum(x);
+  float s16 = WarpReduce16(r16[threadIdx.x / 16]).Sum(x);
+  WarpScan(sc[warp]).InclusiveSum(x, wscan[i]);
   if (threadIdx.x % 32 == 0) wsum[i / 32] = s;
   if (threadIdx.x % 16 == 0) wsum16[i / 16] = s16;
 }

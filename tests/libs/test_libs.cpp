@@ -5,7 +5,10 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
+#include <map>
+#include <vector>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -66,40 +69,84 @@ const nlohmann::json& launch(const Exec& e, const std::string& kernel) {
 }
 long metric(const nlohmann::json& l, const std::string& name) { return l["metrics"].value(name, -1L); }
 
+
+// Nsight Compute's CSV (--csv): the value of each (kernel, metric) of the launches.
+std::map<std::pair<std::string, std::string>, long> ncu_values(const std::string& path) {
+  std::map<std::pair<std::string, std::string>, long> out;
+  std::istringstream in(read(path));
+  std::vector<std::string> header;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] != '"') continue;  // ncu's own messages
+    std::vector<std::string> f;
+    for (std::size_t at = 0; at < line.size();) {
+      const std::size_t end = line.find('"', at + 1);
+      f.push_back(line.substr(at + 1, end - at - 1));
+      at = end + 2;
+    }
+    if (header.empty()) { header = f; continue; }
+    auto col = [&](const char* name) { return f[std::find(header.begin(), header.end(), name) - header.begin()]; };
+    std::string value = col("Metric Value");
+    value.erase(std::remove(value.begin(), value.end(), ','), value.end());
+    std::string kernel = col("Kernel Name");
+    kernel = kernel.substr(0, kernel.find('('));
+    if (kernel.rfind("void ", 0) == 0) kernel = kernel.substr(5);
+    out[{kernel, col("Metric Name")}] = std::atol(value.c_str());
+  }
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("CUB primitives: every result has the bits nvcc's build with CUDA 13's CUB gave on the H200") {
   Exec e = exec("cub_primitives.cu");
   const std::string gpu = read(kSource + "/docs/validation/h200-cudalibs/cub.txt");
-  // Every primitive's line (its hash over all output bits) as on the GPU.
+  // Every primitive's hash over all its output bits, as on the GPU. (The GPU's run
+  // printed MISMATCH for the scans: its CPU model then assumed WARP_SCANS, which is
+  // not CUB's default; the bits are what count.)
+  auto bits = [](const std::string& line) {
+    const std::size_t at = line.rfind("bits ");
+    return at == std::string::npos ? std::string("none") : line.substr(at, 13);
+  };
   for (const char* what : {"BlockReduce Sum ", "BlockReduce RAKING", "BlockReduce Sum(200)", "BlockLoad VECTORIZE",
                            "Load/Store DIRECT", "Load/Store STRIPED", "Load/Store TRANSPOSE", "Load/Store WARP_TRANSPOSE",
                            "BlockScan Inclusive", "BlockScan exclusive", "WarpReduce/WarpScan"}) {
     INFO(what);
-    CHECK(lines_with(e.out, what) == lines_with(gpu, what));
+    CHECK(bits(lines_with(e.out, what)) == bits(lines_with(gpu, what)));
+    CHECK(lines_with(e.out, what).find(" ok ") != std::string::npos);  // and simtlab's CPU model agrees
   }
 }
 
-TEST_CASE("CUB counters: a vectorized BlockLoad and a 256-thread BlockReduce, as Nsight Compute counts them") {
+TEST_CASE("CUB counters: every launch's global, shared and FP counters equal Nsight Compute's on the H200") {
   Exec e = exec("cub_primitives.cu");
-  // H200, ncu (docs/validation/h200-cudalibs/ncu_cub.csv), 2 blocks of 256 threads.
-  const auto& vec = launch(e, "load_vectorize");
-  CHECK(metric(vec, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum") == 16);  // one LDG.128 per thread
-  CHECK(metric(vec, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") == 256);
-  CHECK(metric(vec, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum") == 18);  // 16 STG.128 + 2 sums
-  const auto& red = launch(e, "reduce_warp_reductions");
-  CHECK(metric(red, "smsp__sass_inst_executed_op_shared_st.sum") == 16);  // lane 0 of each warp
-  CHECK(metric(red, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum") == 16);
-  CHECK(metric(red, "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum") == 2078);  // 2 x (8 x 129 + 7)
-  CHECK(metric(red, "simt__warp_barriers.sum") == 16);  // one __syncthreads per warp
-  // Thread 0 reads the 7 other warps' totals: 7 LDS here; nvcc merges them into 3
-  // wider loads (6 on the GPU for 2 blocks). A fidelity limit (docs/counters.md).
-  CHECK(metric(red, "smsp__sass_inst_executed_op_shared_ld.sum") == 14);
-  const auto& raking = launch(e, "reduce_raking");
-  CHECK(metric(raking, "smsp__sass_inst_executed_op_shared_ld.sum") == 16);
-  CHECK(metric(raking, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") == 16);  // padded: no conflicts
-  CHECK(metric(raking, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum") == 32);
-  CHECK(metric(raking, "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum") == 706);
+  const auto ncu = ncu_values(kSource + "/docs/validation/h200-cudalibs/ncu_cub.csv");
+  REQUIRE(ncu.size() > 100);
+  const char* metrics[] = {
+      "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+      "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+      "smsp__sass_inst_executed_op_shared_ld.sum", "smsp__sass_inst_executed_op_shared_st.sum",
+      "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+      "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+      "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
+      "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"};
+  // ncu names the template instances by their argument values: load_store<0, 0> ...
+  auto ncu_name = [](std::string k) {
+    for (auto [from, to] : {std::pair<std::string, std::string>{"(cub::BlockLoadAlgorithm)", ""},
+                            {"(cub::BlockStoreAlgorithm)", ""}})
+      for (std::size_t at; (at = k.find(from)) != std::string::npos;) k.replace(at, from.size(), to);
+    return k;
+  };
+  REQUIRE(e.launches.size() == 10);
+  for (const auto& l : e.launches) {
+    const std::string kernel = ncu_name(l["kernel"].get<std::string>());
+    for (const char* m : metrics) {
+      INFO(kernel << " " << m);
+      auto it = ncu.find({kernel, m});
+      REQUIRE(it != ncu.end());
+      CHECK(metric(l, m) == it->second);
+    }
+  }
+  // simtlab's own: one __syncthreads per warp (8 per block of 256) in BlockReduce.
+  CHECK(metric(launch(e, "reduce_warp_reductions"), "simt__warp_barriers.sum") == 16);
 }
 
 TEST_CASE("cuRAND: XORWOW and Philox integer and uniform sequences are the H200's, bit for bit") {

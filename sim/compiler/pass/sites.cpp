@@ -33,7 +33,8 @@ bool RuntimeFiles::contains(const DIScope* scope) const {
   return !prefix_.empty() && scope && path_of(scope).rfind(prefix_, 0) == 0;
 }
 
-// Portable math, and simtlab's CUDA libraries (CUB's block and warp primitives,
+// Portable math, and simtlab's CUDA libraries (CUB's block and warp primitives, the
+// libcu++ operators they apply — cuda::std::plus reads its operands and adds —,
 // cuRAND's device API): on the GPU their code is compiled into the user's kernel,
 // so their shared-memory traffic, shuffles and FP operations are the kernel's.
 bool RuntimeFiles::counted(const DIScope* scope) const {
@@ -41,7 +42,7 @@ bool RuntimeFiles::counted(const DIScope* scope) const {
   const std::string path = path_of(scope);
   const StringRef file(path);
   return file.endswith("sim/cuda/portable_math.hpp") || file.contains("sim/compiler/include/cub/") ||
-         file.endswith("sim/compiler/include/curand_kernel.h");
+         file.contains("sim/compiler/include/cuda/") || file.endswith("sim/compiler/include/curand_kernel.h");
 }
 
 const DILocation* RuntimeFiles::user_frame(const DILocation* loc) const {

@@ -2,9 +2,13 @@
 // (thread t holds items t*N .. t*N+N-1), striped (item i of thread t is i*BLOCK+t)
 // and warp-striped arrangements through shared memory, with CUB's offsets and its
 // padding of one word per 32 items when N is a power of two above 4 — so the
-// shared wavefronts and bank conflicts counted are the GPU's.
+// shared wavefronts and bank conflicts counted are the GPU's. A thread's blocked
+// items are contiguous and (unpadded) aligned to their size: nvcc moves them with
+// the widest access the alignment allows (one LDS.128/STS.128 for 4 floats, measured
+// on the H200), and so does this.
 #pragma once
 #include "cub/util_type.cuh"
+#include "simt_cuda/vector_access.h"
 
 namespace cub {
 
@@ -36,20 +40,20 @@ class BlockExchange {
   template <class U> __device__ __forceinline__ void StripedToBlocked(const T (&in)[ITEMS_PER_THREAD], U (&out)[ITEMS_PER_THREAD]) {
     for (int i = 0; i < ITEMS_PER_THREAD; ++i) buff_[pad(i * BLOCK_THREADS + linear_tid_)] = in[i];
     __syncthreads();
-    for (int i = 0; i < ITEMS_PER_THREAD; ++i) out[i] = buff_[pad(linear_tid_ * ITEMS_PER_THREAD + i)];
+    load_blocked(linear_tid_ * ITEMS_PER_THREAD, out);
   }
   template <class U> __device__ __forceinline__ void BlockedToStriped(const T (&in)[ITEMS_PER_THREAD], U (&out)[ITEMS_PER_THREAD]) {
-    for (int i = 0; i < ITEMS_PER_THREAD; ++i) buff_[pad(linear_tid_ * ITEMS_PER_THREAD + i)] = in[i];
+    store_blocked(linear_tid_ * ITEMS_PER_THREAD, in);
     __syncthreads();
     for (int i = 0; i < ITEMS_PER_THREAD; ++i) out[i] = buff_[pad(i * BLOCK_THREADS + linear_tid_)];
   }
   template <class U> __device__ __forceinline__ void WarpStripedToBlocked(const T (&in)[ITEMS_PER_THREAD], U (&out)[ITEMS_PER_THREAD]) {
     for (int i = 0; i < ITEMS_PER_THREAD; ++i) buff_[pad(warp_offset_ + i * WARP_THREADS + lane_)] = in[i];
     __syncwarp(0xffffffffu);
-    for (int i = 0; i < ITEMS_PER_THREAD; ++i) out[i] = buff_[pad(warp_offset_ + i + lane_ * ITEMS_PER_THREAD)];
+    load_blocked(warp_offset_ + lane_ * ITEMS_PER_THREAD, out);
   }
   template <class U> __device__ __forceinline__ void BlockedToWarpStriped(const T (&in)[ITEMS_PER_THREAD], U (&out)[ITEMS_PER_THREAD]) {
-    for (int i = 0; i < ITEMS_PER_THREAD; ++i) buff_[pad(warp_offset_ + i + lane_ * ITEMS_PER_THREAD)] = in[i];
+    store_blocked(warp_offset_ + lane_ * ITEMS_PER_THREAD, in);
     __syncwarp(0xffffffffu);
     for (int i = 0; i < ITEMS_PER_THREAD; ++i) out[i] = buff_[pad(warp_offset_ + i * WARP_THREADS + lane_)];
   }
@@ -60,6 +64,26 @@ class BlockExchange {
   __device__ __forceinline__ void BlockedToWarpStriped(T (&items)[ITEMS_PER_THREAD]) { BlockedToWarpStriped(items, items); }
 
  private:
+  // The widest access that a thread's run of blocked items is statically aligned
+  // to: the gcd of its size and 16 (4 floats: 16 bytes), if the run is unpadded.
+  static constexpr unsigned RUN_BYTES = unsigned(sizeof(T)) * ITEMS_PER_THREAD;
+  static constexpr unsigned CHUNK = INSERT_PADDING ? 0 : (RUN_BYTES % 16 == 0 ? 16 : RUN_BYTES % 8 == 0 ? 8 : 0);
+  template <class U> __device__ __forceinline__ void load_blocked(int first, U (&out)[ITEMS_PER_THREAD]) {
+    if constexpr (CHUNK != 0 && std::is_same_v<U, T>) {
+      for (unsigned b = 0; b < RUN_BYTES; b += CHUNK)
+        simt::cuda::vector_load<CHUNK>(reinterpret_cast<char*>(out) + b, reinterpret_cast<const char*>(buff_ + first) + b);
+    } else {
+      for (int i = 0; i < ITEMS_PER_THREAD; ++i) out[i] = buff_[pad(first + i)];
+    }
+  }
+  __device__ __forceinline__ void store_blocked(int first, const T (&in)[ITEMS_PER_THREAD]) {
+    if constexpr (CHUNK != 0) {
+      for (unsigned b = 0; b < RUN_BYTES; b += CHUNK)
+        simt::cuda::vector_store<CHUNK>(reinterpret_cast<char*>(buff_ + first) + b, reinterpret_cast<const char*>(in) + b);
+    } else {
+      for (int i = 0; i < ITEMS_PER_THREAD; ++i) buff_[pad(first + i)] = in[i];
+    }
+  }
   static __device__ __forceinline__ int pad(int offset) {
     return INSERT_PADDING ? offset + (offset >> detail::log2_smem_banks) : offset;
   }

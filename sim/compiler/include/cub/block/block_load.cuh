@@ -10,6 +10,7 @@
 //   WARP_TRANSPOSE  warp-striped, then WarpStripedToBlocked (only __syncwarp)
 #pragma once
 #include "cub/block/block_exchange.cuh"
+#include "simt_cuda/vector_access.h"
 
 #include <cstdint>
 
@@ -74,25 +75,25 @@ template <class T> constexpr int device_word_bytes() {
   for (int w : {8, 4, 2}) if (sizeof(T) % w == 0 && alignof(T) % w == 0) return w;
   return 1;
 }
-template <int B> using word_t = std::conditional_t<B == 8, unsigned long long,
-                                std::conditional_t<B == 4, unsigned, std::conditional_t<B == 2, unsigned short, unsigned char>>>;
 }  // namespace detail
 
-// CUB's InternalLoadDirectBlockedVectorized: vectors of up to 4 device words.
+// CUB's InternalLoadDirectBlockedVectorized: vectors of up to 4 device words, each
+// one access (simt_cuda/vector_access.h), when the tile is aligned for them.
 template <class T, int N> __device__ __forceinline__ void LoadDirectBlockedVectorized(int tid, const T* src, T (&items)[N]) {
   constexpr int WORD = detail::device_word_bytes<T>();
   constexpr int WORDS = int(sizeof(T)) * N / WORD;
   constexpr int VEC = WORDS % 4 == 0 ? 4 : WORDS % 2 == 0 ? 2 : 1;
   // A vector of 4 eight-byte words is 32 bytes: two 16-byte loads on the GPU.
-  constexpr int PIECE = VEC * WORD > 16 ? 2 : VEC;
-  using Piece = simt::cuda::Vec<detail::word_t<WORD>, PIECE>;
-  constexpr int PIECES = WORDS / PIECE;
-  const std::uintptr_t align = VEC * WORD > 16 ? 16 : alignof(simt::cuda::Vec<detail::word_t<WORD>, VEC>);
-  if (reinterpret_cast<std::uintptr_t>(src) % align != 0) return LoadDirectBlocked(tid, src, items);
-  const Piece* p = reinterpret_cast<const Piece*>(src) + tid * PIECES;
-  Piece pieces[PIECES];
-  for (int i = 0; i < PIECES; ++i) pieces[i] = p[i];
-  __builtin_memcpy(static_cast<void*>(items), pieces, sizeof(items));
+  constexpr unsigned PIECE_BYTES = VEC * WORD > 16 ? 16 : VEC * WORD;
+  constexpr int PIECES = int(sizeof(T)) * N / int(PIECE_BYTES);
+  const std::uintptr_t align = VEC * WORD > 16 ? 16 : VEC * WORD;
+  if (reinterpret_cast<std::uintptr_t>(src) % align != 0) {  // CUB falls back to item-by-item loads
+    for (int i = 0; i < N; ++i) simt::cuda::vector_load<sizeof(T)>(&items[i], src + tid * N + i);
+    return;
+  }
+  const char* p = reinterpret_cast<const char*>(src) + std::size_t(tid) * sizeof(items);
+  for (int i = 0; i < PIECES; ++i)
+    simt::cuda::vector_load<PIECE_BYTES>(reinterpret_cast<char*>(items) + i * PIECE_BYTES, p + i * PIECE_BYTES);
 }
 
 template <class T, int BLOCK_DIM_X, int ITEMS_PER_THREAD, BlockLoadAlgorithm ALGORITHM = BLOCK_LOAD_DIRECT,

@@ -12,6 +12,7 @@
 #include "cub/block/block_raking_layout.cuh"
 #include "cub/thread/thread_reduce.cuh"
 #include "cub/warp/warp_reduce.cuh"
+#include "simt_cuda/vector_access.h"
 
 namespace cub {
 
@@ -58,9 +59,16 @@ template <class T, int BLOCK_THREADS> struct BlockReduceWarpReductions {
   __device__ __forceinline__ T apply_warp_aggregates(Op op, T warp_aggregate, int num_valid) {
     if (lane == 0) storage.warp_aggregates[warp_id] = warp_aggregate;
     __syncthreads();
-    if (linear_tid == 0) {
+    if (linear_tid == 0 && WARPS > 1) {
+      // nvcc reads the other warps' totals as one run of the widest aligned loads
+      // (3 for 7 floats on the H200: LDS.32, LDS.128, LDS.64); then folds in order.
+      // With a bound, only the warps that hold valid items are read.
+      const int warps = FULL_TILE ? WARPS : (num_valid + LOGICAL_WARP_SIZE - 1) / LOGICAL_WARP_SIZE;
+      T totals[WARPS > 1 ? WARPS - 1 : 1];
+      if (warps > 1)
+        simt::cuda::contiguous_load(totals, storage.warp_aggregates + 1, unsigned(sizeof(T)) * unsigned(warps - 1));
       for (int w = 1; w < WARPS; ++w)
-        if (FULL_TILE || w * LOGICAL_WARP_SIZE < num_valid) warp_aggregate = op(warp_aggregate, storage.warp_aggregates[w]);
+        if (FULL_TILE || w * LOGICAL_WARP_SIZE < num_valid) warp_aggregate = op(warp_aggregate, totals[w - 1]);
     }
     return warp_aggregate;
   }

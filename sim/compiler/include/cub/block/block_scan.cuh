@@ -162,11 +162,11 @@ template <class T, int BLOCK_THREADS, bool MEMOIZE> class BlockScanRaking {
     return partial;
   }
   // CUB's Exclusive/InclusiveDownsweep: the segment scanned from the prefix, back
-  // to shared memory (RAKING reads it again first; MEMOIZE kept it).
+  // to shared memory. RAKING re-reads the segment in CUB's source; nvcc keeps the
+  // upsweep's registers instead (nothing wrote shared memory in between: H200 SASS
+  // has one set of LDS), so both variants use the cached segment here.
   template <class Op> __device__ __forceinline__ void downsweep(Op op, T prefix, bool apply_prefix, bool inclusive) {
     T* segment = Layout::RakingPtr(storage_.raking_grid, unsigned(tid_));
-    if (!MEMOIZE)
-      for (int i = 0; i < SEGMENT_LENGTH; ++i) cached_[i] = segment[i];
     if (inclusive) internal::ThreadScanInclusive(cached_, cached_, op, prefix, apply_prefix);
     else internal::ThreadScanExclusive(cached_, cached_, op, prefix, apply_prefix);
     for (int i = 0; i < SEGMENT_LENGTH; ++i) segment[i] = cached_[i];

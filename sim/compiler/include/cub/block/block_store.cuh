@@ -7,6 +7,7 @@
 // shared memory after a barrier, as CUB does.
 #pragma once
 #include "cub/block/block_exchange.cuh"
+#include "simt_cuda/vector_access.h"
 
 namespace cub {
 
@@ -46,16 +47,16 @@ __device__ __forceinline__ void StoreDirectWarpStriped(int tid, It dst, T (&item
   for (int i = 0; i < N; ++i)
     if (warp_offset + lane + i * detail::warp_threads < valid) dst[warp_offset + lane + i * detail::warp_threads] = items[i];
 }
-// CUB's StoreDirectBlockedVectorized: vectors of T of up to 4 items.
+// CUB's StoreDirectBlockedVectorized: vectors of T of up to 4 items, each one
+// access (simt_cuda/vector_access.h); CUB checks no alignment here.
 template <class T, int N> __device__ __forceinline__ void StoreDirectBlockedVectorized(int tid, T* dst, T (&items)[N]) {
   constexpr int MAX_VEC = N < 4 ? N : 4;
   constexpr int VEC = (((MAX_VEC - 1) & MAX_VEC) == 0 && N % MAX_VEC == 0) ? MAX_VEC : 1;
-  static_assert(sizeof(T) * VEC <= 16, "simtlab's vectorized store handles vectors of up to 16 bytes");
-  using Vector = simt::cuda::Vec<T, VEC>;
-  Vector raw[N / VEC];
-  __builtin_memcpy(static_cast<void*>(raw), items, sizeof(items));
-  Vector* out = reinterpret_cast<Vector*>(dst) + tid * (N / VEC);
-  for (int i = 0; i < N / VEC; ++i) out[i] = raw[i];
+  constexpr unsigned BYTES = sizeof(T) * VEC;
+  static_assert(BYTES <= 16, "simtlab's vectorized store handles vectors of up to 16 bytes");
+  char* out = reinterpret_cast<char*>(dst) + std::size_t(tid) * sizeof(items);
+  for (int i = 0; i < N / VEC; ++i)
+    simt::cuda::vector_store<BYTES>(out + i * BYTES, reinterpret_cast<const char*>(items) + i * BYTES);
 }
 
 template <class T, int BLOCK_DIM_X, int ITEMS_PER_THREAD, BlockStoreAlgorithm ALGORITHM = BLOCK_STORE_DIRECT,

@@ -32,15 +32,17 @@ template <int N, class T, class Op> __device__ __forceinline__ T ThreadReduce(co
 
 namespace internal {
 // Exclusive scan of a thread's items seeded with prefix (left to right, as CUB).
+// CUB also combines the last item into a total that its callers drop; nvcc removes
+// that dead FADD (H200 SASS), so it is not computed here.
 template <int N, class T, class Op>
 __device__ __forceinline__ void ThreadScanExclusive(const T (&in)[N], T (&out)[N], Op op, T prefix, bool apply_prefix = true) {
-  T inclusive = in[0];
-  if (apply_prefix) inclusive = op(prefix, inclusive);
+  T running = in[0];
+  if (apply_prefix && N > 1) running = op(prefix, running);
   out[0] = prefix;
-  for (int i = 1; i < N; ++i) {
-    T exclusive = inclusive;
-    inclusive = op(exclusive, in[i]);
-    out[i] = exclusive;
+  for (int i = 1; i < N; ++i) {  // in and out may be one array: read in[i] first
+    const T item = in[i];
+    out[i] = running;
+    if (i + 1 < N) running = op(running, item);
   }
 }
 template <int N, class T, class Op>
