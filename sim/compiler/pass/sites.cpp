@@ -92,6 +92,11 @@ Constant* SiteTable::site_of(const Instruction& inst, const std::string& kind) {
   if (!loc) key += "|?" + std::string(inst.getFunction()->getName());
   auto [it, fresh] = sites_.try_emplace(key, nullptr);
   if (fresh) {
+    // No user frame: an FP operation of counted library code, counted before
+    // inlining (count_fp.cpp), so its caller is not known yet. Name the library's
+    // own line (e.g. cuda/std/functional for CUB's adds) rather than nothing.
+    const DILocation* own = inst.getDebugLoc().get();
+    if (!loc && own) loc = own;
     it->second = loc ? make_record(path_of(loc->getScope()), function_of(loc), loc->getLine(), loc->getColumn())
                      : make_record("?", std::string(inst.getFunction()->getName()), 0, 0);
   }
