@@ -3,6 +3,7 @@
 #pragma once
 #include "cub/block/block_exchange.cuh"
 #include "cub/block/block_load.cuh"
+#include "cub/block/block_radix_sort.cuh"
 #include "cub/block/block_reduce.cuh"
 #include "cub/block/block_scan.cuh"
 #include "cub/block/block_store.cuh"
