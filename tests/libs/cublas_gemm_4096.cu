@@ -1,7 +1,7 @@
 // A 4096 x 4096 x 4096 GEMM through cuBLAS, in FP32 (FFMA) and in bf16 with fp32
 // accumulate (tensor cores): under simtlab the product is computed on the host and
 // each call is one launch, timed at the rate of the pipe cuBLAS would use
-// (docs/frontend.md, "cuBLAS"). `simt exec examples/cublas_gemm_4096.cu`
+// (docs/frontend.md, "cuBLAS"). `simt exec tests/libs/cublas_gemm_4096.cu`
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
