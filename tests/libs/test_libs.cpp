@@ -159,6 +159,17 @@ TEST_CASE("CUB BlockRadixSort: stable, CUB's key order (both zeros, descending, 
   for (const auto& l : e.launches) CHECK(l["diagnostics"].empty());
 }
 
+TEST_CASE("CUB BlockReduce RAKING_COMMUTATIVE_ONLY: CUB 13's order (from its source; not yet run on the GPU)") {
+  Exec e = exec("cub_reduce_commutative.cu");
+  CHECK(e.status == 0);
+  CHECK(lines_with(e.out, "BlockReduce RAKING_COMMUTATIVE_ONLY").find(": ok") != std::string::npos);
+  REQUIRE(e.launches.size() == 1);
+  // 2 reductions: 224 placements (7 warps) and 32 x 8-item rakes read as 7 loads each.
+  CHECK(metric(e.launches[0], "smsp__sass_inst_executed_op_shared_st.sum") == 2 * 7);
+  CHECK(metric(e.launches[0], "smsp__sass_inst_executed_op_shared_ld.sum") == 2 * 7);
+  CHECK(metric(e.launches[0], "simt__warp_barriers.sum") == 3 * 8);
+}
+
 TEST_CASE("cuRAND: XORWOW and Philox integer and uniform sequences are the H200's, bit for bit") {
   Exec e = exec("curand_sequences.cu");
   CHECK(e.status == 0);

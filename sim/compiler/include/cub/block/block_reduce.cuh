@@ -6,8 +6,8 @@
 //  - BLOCK_REDUCE_RAKING: every
 //    thread places its partial in the raking grid, __syncthreads(), the first warp
 //    rakes its segment left to right, then a shuffle reduction of the raking warp.
-// The result is valid in thread 0 only, as in CUB. BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY
-// combines in another order and is refused at compile time (not written yet).
+//  - BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY: see BlockReduceRakingCommutativeOnly.
+// The result is valid in thread 0 only, as in CUB.
 #pragma once
 #include "cub/block/block_raking_layout.cuh"
 #include "cub/thread/thread_reduce.cuh"
@@ -110,19 +110,63 @@ template <class T, int BLOCK_THREADS> struct BlockReduceRaking {
   }
 };
 
+// CUB's BlockReduceRakingCommutativeOnly: the threads past the first warp place
+// their partials in a raking grid of BLOCK-32 items; each thread of the first warp
+// reduces [own partial, its segment] with ThreadReduce (a tree for the libcu++
+// operators), then the warp reduces by shuffles. Blocks that are not a multiple of
+// 32 threads (or one warp), and bounded reductions, fall back to RAKING.
+template <class T, int BLOCK_THREADS> struct BlockReduceRakingCommutativeOnly {
+  static constexpr bool USE_FALLBACK = BLOCK_THREADS % warp_threads != 0 || BLOCK_THREADS <= warp_threads;
+  static constexpr int SHARING_THREADS = BLOCK_THREADS - warp_threads > 1 ? BLOCK_THREADS - warp_threads : 1;
+  static constexpr int SEGMENT_LENGTH = SHARING_THREADS / warp_threads;
+  using Layout = BlockRakingLayout<T, SHARING_THREADS>;
+  using FallBack = BlockReduceRaking<T, BLOCK_THREADS>;
+
+  union _TempStorage {
+    struct {
+      NullType warp_storage;
+      typename Layout::TempStorage raking_grid;
+    } default_storage;
+    typename FallBack::TempStorage fallback_storage;
+  };
+  struct TempStorage : Uninitialized<_TempStorage> {};
+
+  _TempStorage& storage;
+  int linear_tid;
+
+  __device__ __forceinline__ BlockReduceRakingCommutativeOnly(TempStorage& s, int tid) : storage(s.Alias()), linear_tid(tid) {}
+
+  template <bool FULL_TILE, class Op> __device__ __forceinline__ T Reduce(T partial, int num_valid, Op op) {
+    if (USE_FALLBACK || !FULL_TILE)
+      return FallBack(storage.fallback_storage, linear_tid).template Reduce<FULL_TILE>(partial, num_valid, op);
+    if (linear_tid >= warp_threads)
+      *Layout::PlacementPtr(storage.default_storage.raking_grid, unsigned(linear_tid - warp_threads)) = partial;
+    __syncthreads();
+    if (linear_tid < warp_threads) {
+      const T* segment = Layout::RakingPtr(storage.default_storage.raking_grid, unsigned(linear_tid));
+      T items[SEGMENT_LENGTH + 1];  // CUB's ThreadReduce with a prefix: [prefix, segment...]
+      items[0] = partial;
+      for (int i = 0; i < SEGMENT_LENGTH; ++i) items[i + 1] = segment[i];
+      partial = ThreadReduce(items, op);
+      NullType none;
+      partial = WarpReduce<T, warp_threads>(none).Reduce(partial, op);
+    }
+    return partial;
+  }
+};
+
 }  // namespace detail
 
 template <class T, int BLOCK_DIM_X, BlockReduceAlgorithm ALGORITHM = BLOCK_REDUCE_WARP_REDUCTIONS, int BLOCK_DIM_Y = 1,
           int BLOCK_DIM_Z = 1>
 class BlockReduce {
   static constexpr int BLOCK_THREADS = BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z;
-  using Internal = std::conditional_t<ALGORITHM == BLOCK_REDUCE_WARP_REDUCTIONS,
-                                      detail::BlockReduceWarpReductions<T, BLOCK_THREADS>,
-                                      detail::BlockReduceRaking<T, BLOCK_THREADS>>;
+  using Internal = std::conditional_t<
+      ALGORITHM == BLOCK_REDUCE_WARP_REDUCTIONS, detail::BlockReduceWarpReductions<T, BLOCK_THREADS>,
+      std::conditional_t<ALGORITHM == BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY,
+                         detail::BlockReduceRakingCommutativeOnly<T, BLOCK_THREADS>,
+                         detail::BlockReduceRaking<T, BLOCK_THREADS>>>;
   using InternalStorage = typename Internal::TempStorage;
-  static_assert(ALGORITHM != BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY,
-                "simtlab's cub::BlockReduce does not implement BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY yet: use "
-                "BLOCK_REDUCE_WARP_REDUCTIONS or BLOCK_REDUCE_RAKING");
 
  public:
   struct TempStorage : InternalStorage {};
