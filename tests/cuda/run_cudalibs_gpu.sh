@@ -13,8 +13,10 @@ flags="-std=c++20 --fmad=false -arch=sm_90 -lineinfo"
 nvcc $flags -o /tmp/cub_gpu tests/libs/cub_primitives.cu &
 nvcc $flags -o /tmp/curand_gpu tests/libs/curand_sequences.cu &
 nvcc $flags -o /tmp/cublas_gpu tests/libs/cublas_gemm.cu -lcublas -lcublasLt &
+nvcc $flags -o /tmp/radix_gpu tests/libs/cub_radix_sort.cu &
+nvcc $flags -o /tmp/commutative_gpu tests/libs/cub_reduce_commutative.cu &
 wait
-for p in cub curand cublas; do (cd "$out" && /tmp/${p}_gpu > "${p}_stdout.txt" 2>&1; echo "exit $?" >> "${p}_stdout.txt"); done
+for p in cub curand cublas radix commutative; do (cd "$out" && /tmp/${p}_gpu > "${p}_stdout.txt" 2>&1; echo "exit $?" >> "${p}_stdout.txt"); done
 metrics=$(paste -sd, tests/cuda/ncu_metrics.txt)
 ncu --clock-control none --csv --metrics "$metrics" /tmp/cub_gpu > "$out/ncu_cub.csv" 2> "$out/ncu_cub.err"
 ncu --clock-control none --csv --metrics smsp__inst_executed_op_barrier.sum,smsp__inst_executed_op_shfl.sum,smsp__sass_inst_executed_op_shared_ld.sum \
