@@ -6,6 +6,7 @@
 // (docs/validation/h200-cudalibs.md).
 #include "sim/libs/gemm.hpp"
 
+#include "sim/exec/executor.hpp"
 #include "sim/libs/gemm_launch.hpp"
 #include "sim/libs/half_bits.hpp"
 #include "sim/memory/global_memory.hpp"
@@ -13,7 +14,11 @@
 #include <Eigen/Core>
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <thread>
+#include <vector>
 
 namespace simt::libs {
 
@@ -51,6 +56,28 @@ Eigen::MatrixXf read_op(const MatrixArg& x, int batch, bool trans, int rows, int
   return out;
 }
 
+// op(A) x op(B) in column blocks of a fixed width, spread over the simulator's
+// workers (--threads / $SIMT_THREADS). Every block has the same shape whatever the
+// number of workers, so the result does not depend on the host's cores.
+Eigen::MatrixXf product(const Eigen::MatrixXf& a, const Eigen::MatrixXf& b) {
+  constexpr Eigen::Index kCols = 256;
+  Eigen::MatrixXf p(a.rows(), b.cols());
+  const int blocks = int((b.cols() + kCols - 1) / kCols);
+  std::atomic<int> next{0};
+  auto work = [&] {
+    for (int i; (i = next++) < blocks;) {
+      const Eigen::Index first = i * kCols, width = std::min(kCols, b.cols() - first);
+      p.middleCols(first, width).noalias() = a * b.middleCols(first, width);
+    }
+  };
+  const unsigned threads = std::min<unsigned>(std::max(1u, worker_count()), unsigned(std::max(blocks, 1)));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+  return p;
+}
+
 // cuBLASLt's GELU epilogue: the tanh form.
 float gelu(float x) { return 0.5f * x * (1.0f + std::tanh(0.7978845608f * (x + 0.044715f * x * x * x))); }
 
@@ -79,7 +106,7 @@ int gemm(const GemmCall& g) {
   const bool tf32 = g.math == GemmMath::Tf32;
   for (int i = 0; i < g.batch; ++i) {
     Eigen::MatrixXf p = Eigen::MatrixXf::Zero(g.m, g.n);
-    if (g.k > 0) p.noalias() = read_op(g.a, i, g.trans_a, g.m, g.k, tf32) * read_op(g.b, i, g.trans_b, g.k, g.n, tf32);
+    if (g.k > 0) p = product(read_op(g.a, i, g.trans_a, g.m, g.k, tf32), read_op(g.b, i, g.trans_b, g.k, g.n, tf32));
     char* d = static_cast<char*>(const_cast<void*>(g.d.ptr)) + std::size_t(i) * g.d.stride * elem_bytes(g.d.type);
     const char* c = static_cast<const char*>(g.c.ptr) + std::size_t(i) * g.c.stride * elem_bytes(g.c.type);
     for (int col = 0; col < g.n; ++col)
