@@ -100,6 +100,8 @@ cost::KernelCounters time_model_counters(const json& launch) {
   c.shared_st_wavefronts = metric(m, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum");
   c.fp32_inst = fp(m, "f"), c.fp64_inst = fp(m, "d"), c.fp16_inst = fp(m, "h");
   c.flops = fp_flops(m, "f") + fp_flops(m, "d") + fp_flops(m, "h");
+  c.tensor_tf32_flops = metric(m, "simt__tensor_tf32_flops.sum");
+  c.tensor_16bit_flops = metric(m, "simt__tensor_16bit_flops.sum");
   c.warp_inst = metric(m, "simt__warp_inst_counted.sum");
   c.thread_inst = metric(m, "simt__thread_inst_counted.sum");
   c.warp_collectives = metric(m, "simt__warp_collectives.sum");

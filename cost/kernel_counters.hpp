@@ -36,6 +36,8 @@ struct KernelCounters {
   double fp64_inst = 0;  // dadd + dmul + dfma
   double fp16_inst = 0;  // hadd + hmul + hfma (charged at the FP32 rate)
   double flops = 0;      // add + mul + 2 fma over all precisions
+  // Tensor-core FLOPs of library GEMMs (simt__tensor_{tf32,16bit}_flops.sum); not in flops.
+  double tensor_tf32_flops = 0, tensor_16bit_flops = 0;
   // simtlab's own: warp-level instructions counted (FP, memory, collectives).
   double warp_inst = 0, thread_inst = 0, warp_collectives = 0;
   double warp_barriers = 0;  // __syncthreads, once per warp of the block

@@ -1,4 +1,5 @@
 #include "cost/kernel_time.hpp"
+#include "cost/tensor_term.hpp"
 
 #include "cost/kernel_rates.hpp"
 #include "cost/units.hpp"
@@ -78,6 +79,7 @@ KernelTime kernel_time(const DeviceSpec& d, const KernelCounters& c) {
   k.occupancy = occupancy(c, r);
   k.terms = memory_terms(c, r, k.occupancy);
   for (TimeTerm& t : compute_terms(c, r, k.occupancy)) k.terms.push_back(std::move(t));
+  if (auto tensor = tensor_term(d, c)) k.terms.push_back(std::move(*tensor));
   k.terms.push_back(latency_term(c, r, k.occupancy));
   const TimeTerm& latency = k.terms.back();
   const TimeTerm& throughput = *std::max_element(

@@ -24,6 +24,9 @@ enum class Counter : int {
   WarpCollectives,
   WarpBarriers,                   // __syncthreads, once per warp of the block
   DramReadBytes, DramWriteBytes,  // compulsory-traffic estimate
+  // Tensor-core FLOPs of library GEMMs (sim/libs/gemm_launch.cpp): TF32 inputs, and
+  // fp16/bf16 inputs, both with fp32 accumulate. Kernels run by the simulator have none.
+  TensorTf32Flops, Tensor16Flops,
   Count
 };
 constexpr int kCounterCount = static_cast<int>(Counter::Count);

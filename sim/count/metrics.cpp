@@ -59,6 +59,10 @@ constexpr MetricInfo kCatalog[] = {
      "compulsory DRAM reads: each 32-byte sector the launch reads before writing it, once"},
     {C::DramWriteBytes, "dram__bytes_write.sum", F::Estimate,
      "compulsory DRAM writes: each 32-byte sector the launch writes, once"},
+    {C::TensorTf32Flops, "simt__tensor_tf32_flops.sum", F::Simtlab,
+     "FLOPs on the tensor cores with TF32 inputs (library GEMMs: 2 x m x n x k, closed form)"},
+    {C::Tensor16Flops, "simt__tensor_16bit_flops.sum", F::Simtlab,
+     "FLOPs on the tensor cores with fp16/bf16 inputs, fp32 accumulate (library GEMMs: 2 x m x n x k)"},
 };
 
 // The catalog lists every counter once, in the enum's order, so that the counter

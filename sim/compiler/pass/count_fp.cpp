@@ -74,8 +74,11 @@ PreservedAnalyses CountFpPass::run(Module& m, ModuleAnalysisManager&) {
       const unsigned lanes = i->getType()->isVectorTy() ? cast<FixedVectorType>(i->getType())->getNumElements() : 1;
       IRBuilder<> b(i);
       Constant* site = sites.site_of(*i, "fp" + std::to_string(op));
-      for (unsigned k = 0; k < lanes * n; ++k)
-        b.CreateCall(count, {b.getInt32(op), site})->setDebugLoc(i->getDebugLoc());
+      for (unsigned k = 0; k < lanes * n; ++k) {
+        CallInst* call = b.CreateCall(count, {b.getInt32(op), site});
+        call->setDebugLoc(i->getDebugLoc());
+        ensure_location(*call);
+      }
     }
   }
   sites.emit_registration();

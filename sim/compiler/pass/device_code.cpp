@@ -1,6 +1,7 @@
 #include "device_code.hpp"
 
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 
@@ -72,6 +73,12 @@ std::set<Function*> device_functions(const Annotated& marked, const RuntimeFiles
     }
   }
   return seen;
+}
+
+void ensure_location(CallInst& call) {
+  if (call.getDebugLoc()) return;
+  if (DISubprogram* sp = call.getFunction()->getSubprogram())
+    call.setDebugLoc(DILocation::get(call.getContext(), 0, 0, sp));
 }
 
 }  // namespace simt::pass

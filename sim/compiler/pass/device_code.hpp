@@ -37,4 +37,11 @@ llvm::FunctionCallee entry_point(llvm::Module& m, const std::string& name, llvm:
 // in this module and is not simtlab's own machinery.
 std::set<llvm::Function*> device_functions(const Annotated& marked, const RuntimeFiles& runtime);
 
+// Gives an inserted call a debug location when the instruction it instruments has
+// none (optimizations drop them, e.g. on merged loads): line 0 in the function's
+// own subprogram. A call without one in a function with debug info would be inlined
+// with its callee's locations left pointing at the callee, which breaks the DWARF
+// (clang crashed on CUB's BlockReduce before this).
+void ensure_location(llvm::CallInst& call);
+
 }  // namespace simt::pass

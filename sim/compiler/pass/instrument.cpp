@@ -91,15 +91,16 @@ class Instrumenter {
     if (statically_private(ptr, marked_) || runtime_state(ptr)) return;
     IRBuilder<> b(&at);
     unsigned size = unsigned(m_.getDataLayout().getTypeStoreSize(type));
-    b.CreateCall(access_, {b.CreatePointerCast(ptr, b.getInt8PtrTy()), b.getInt32(size), b.getInt32(op),
-                           sites_.site_of(at, "mem")});
+    ensure_location(*b.CreateCall(access_, {b.CreatePointerCast(ptr, b.getInt8PtrTy()), b.getInt32(size),
+                                            b.getInt32(op), sites_.site_of(at, "mem")}));
   }
   void range(Instruction& at, Value* ptr, Value* len, unsigned align, unsigned op) {
     if (const GlobalVariable* gv = device_variable(ptr, marked_)) return refuse(at, *gv);
     if (statically_private(ptr, marked_)) return;
     IRBuilder<> b(&at);
-    b.CreateCall(range_, {b.CreatePointerCast(ptr, b.getInt8PtrTy()), b.CreateZExtOrTrunc(len, b.getInt64Ty()),
-                          b.getInt32(align), b.getInt32(op), sites_.site_of(at, "mem")});
+    ensure_location(*b.CreateCall(range_, {b.CreatePointerCast(ptr, b.getInt8PtrTy()),
+                                           b.CreateZExtOrTrunc(len, b.getInt64Ty()), b.getInt32(align),
+                                           b.getInt32(op), sites_.site_of(at, "mem")}));
   }
   void instrument(Instruction& i);
   void refuse(Instruction& at, const GlobalVariable& gv) {
@@ -162,6 +163,7 @@ void Instrumenter::bind_marked_calls(Function& f) {
     IRBuilder<> b(call);
     CallInst* replacement = b.CreateCall(target, args);
     replacement->setDebugLoc(call->getDebugLoc());
+    ensure_location(*replacement);
     if (!call->getType()->isVoidTy()) call->replaceAllUsesWith(replacement);
     call->eraseFromParent();
   }

@@ -33,8 +33,16 @@ bool RuntimeFiles::contains(const DIScope* scope) const {
   return !prefix_.empty() && scope && path_of(scope).rfind(prefix_, 0) == 0;
 }
 
+// Portable math, and simtlab's CUDA libraries (CUB's block and warp primitives, the
+// libcu++ operators they apply — cuda::std::plus reads its operands and adds —,
+// cuRAND's device API): on the GPU their code is compiled into the user's kernel,
+// so their shared-memory traffic, shuffles and FP operations are the kernel's.
 bool RuntimeFiles::counted(const DIScope* scope) const {
-  return scope && scope->getFilename().endswith("sim/cuda/portable_math.hpp");
+  if (!scope) return false;
+  const std::string path = path_of(scope);
+  const StringRef file(path);
+  return file.endswith("sim/cuda/portable_math.hpp") || file.contains("sim/compiler/include/cub/") ||
+         file.contains("sim/compiler/include/cuda/") || file.endswith("sim/compiler/include/curand_kernel.h");
 }
 
 const DILocation* RuntimeFiles::user_frame(const DILocation* loc) const {
@@ -77,11 +85,18 @@ Constant* SiteTable::make_record(const std::string& file, const std::string& fun
 Constant* SiteTable::site_of(const Instruction& inst, const std::string& kind) {
   const DILocation* loc = runtime_.user_frame(inst.getDebugLoc().get());
   std::string key = kind;
-  for (const DILocation* l = loc; l; l = l->getInlinedAt())
+  // Every frame, simtlab's too: two accesses inside one CUB call (its shared store
+  // and load) are two instructions, while the record names the user's line.
+  for (const DILocation* l = inst.getDebugLoc().get(); l; l = l->getInlinedAt())
     key += "|" + path_of(l->getScope()) + ":" + std::to_string(l->getLine()) + ":" + std::to_string(l->getColumn());
   if (!loc) key += "|?" + std::string(inst.getFunction()->getName());
   auto [it, fresh] = sites_.try_emplace(key, nullptr);
   if (fresh) {
+    // No user frame: an FP operation of counted library code, counted before
+    // inlining (count_fp.cpp), so its caller is not known yet. Name the library's
+    // own line (e.g. cuda/std/functional for CUB's adds) rather than nothing.
+    const DILocation* own = inst.getDebugLoc().get();
+    if (!loc && own) loc = own;
     it->second = loc ? make_record(path_of(loc->getScope()), function_of(loc), loc->getLine(), loc->getColumn())
                      : make_record("?", std::string(inst.getFunction()->getName()), 0, 0);
   }

@@ -1,0 +1,54 @@
+// simtlab's CUB, common pieces: NullType (the empty TempStorage of algorithms that
+// need no shared memory), Uninitialized<T> (raw storage a __shared__ TempStorage is
+// declared as, as in CUB: no constructor runs), and the thread's place in its block.
+// This code is compiled into the user's kernel and instrumented like it
+// (docs/frontend.md, "simtlab's CUDA libraries"): its shared accesses, shuffles,
+// barriers and FP operations are counted at the user's line that called CUB.
+#pragma once
+#include <cuda_runtime.h>
+#include <cuda/functional>
+#include <cuda/std/functional>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace cub {
+
+struct NullType {};
+
+// Storage for a T without constructing it; Alias() is the T. CUB declares it as an
+// array of words of T's alignment: the same size, alignment and layout here.
+template <class T> struct Uninitialized {
+  alignas(alignof(T)) unsigned char storage[sizeof(T)];
+  __device__ __forceinline__ T& Alias() { return *reinterpret_cast<T*>(this); }
+};
+
+namespace detail {
+inline constexpr int warp_threads = 32;
+inline constexpr int log2_warp_threads = 5;
+inline constexpr int smem_banks = 32;
+inline constexpr int log2_smem_banks = 5;
+template <int N> inline constexpr int log2_v = N <= 1 ? 0 : 1 + log2_v<N / 2>;
+template <int N> inline constexpr bool is_pow2_v = N > 0 && (N & (N - 1)) == 0;
+
+// CUB's RowMajorTid: x fastest, then y, then z.
+__device__ __forceinline__ int row_major_tid(int dim_x, int dim_y, int dim_z) {
+  return ((dim_z == 1) ? 0 : int(threadIdx.z) * dim_x * dim_y) + ((dim_y == 1) ? 0 : int(threadIdx.y) * dim_x) +
+         int(threadIdx.x);
+}
+// %laneid: the lane within the hardware warp (threads are numbered row-major).
+__device__ __forceinline__ int lane_id() {
+  const dim3 b = blockDim;
+  return int((threadIdx.z * b.y * b.x + threadIdx.y * b.x + threadIdx.x) % 32u);
+}
+}  // namespace detail
+
+using detail::row_major_tid;
+
+// Pre-CUDA-13 spellings that older course code uses (CUB 2.x deprecated them for
+// the libcu++ operators, CUDA 13 removed them).
+using Sum = ::cuda::std::plus<>;
+using Max = ::cuda::maximum<>;
+using Min = ::cuda::minimum<>;
+
+}  // namespace cub

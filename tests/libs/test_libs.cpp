@@ -1,0 +1,244 @@
+// simtlab's CUDA libraries (CUB, cuRAND) end to end: tests/libs/*.cu built by
+// `simt exec` must print what the same files printed when built by nvcc 13 on an
+// H200 against the real libraries (docs/validation/h200-cudalibs/), and CUB's
+// launches must have the counters Nsight Compute measured there.
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <vector>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+
+namespace {
+
+const std::string kSource = SIMTLAB_SOURCE_DIR;
+
+std::string read(const std::string& path) {
+  std::ifstream f(path);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+struct Exec {
+  int status = -1;
+  std::string out;
+  nlohmann::json launches;
+};
+
+// simt exec FILE (run in a scratch directory: the programs write files).
+Exec exec(const std::string& file) {
+  const std::string dir = "/tmp/simtlab-libs-" + std::to_string(getpid());
+  const std::string json = dir + "/launches.json";
+  std::string cmd = "mkdir -p " + dir + " && cd " + dir + " && " + SIMT_BIN + " exec " + kSource + "/tests/libs/" +
+                    file + " --json=" + json + " 2>" + dir + "/stderr.txt";
+  Exec e;
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p);
+  std::array<char, 4096> buf;
+  while (std::size_t n = fread(buf.data(), 1, buf.size(), p)) e.out.append(buf.data(), n);
+  int st = pclose(p);
+  e.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  INFO(read(dir + "/stderr.txt"));
+  std::string text = read(json);
+  e.launches = text.empty() ? nlohmann::json::array() : nlohmann::json::parse(text);
+  return e;
+}
+
+// The lines of `text` that start with `prefix`.
+std::string lines_with(const std::string& text, const std::string& prefix) {
+  std::istringstream in(text);
+  std::string line, out;
+  while (std::getline(in, line))
+    if (line.rfind(prefix, 0) == 0) out += line + "\n";
+  return out;
+}
+
+const nlohmann::json& launch(const Exec& e, const std::string& kernel) {
+  for (const auto& l : e.launches)
+    if (l["kernel"].get<std::string>().find(kernel) != std::string::npos) return l;
+  FAIL("no launch of " << kernel);
+  return e.launches[0];
+}
+long metric(const nlohmann::json& l, const std::string& name) { return l["metrics"].value(name, -1L); }
+
+
+// Nsight Compute's CSV (--csv): the value of each (kernel, metric) of the launches.
+std::map<std::pair<std::string, std::string>, long> ncu_values(const std::string& path) {
+  std::map<std::pair<std::string, std::string>, long> out;
+  std::istringstream in(read(path));
+  std::vector<std::string> header;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] != '"') continue;  // ncu's own messages
+    std::vector<std::string> f;
+    for (std::size_t at = 0; at < line.size();) {
+      const std::size_t end = line.find('"', at + 1);
+      f.push_back(line.substr(at + 1, end - at - 1));
+      at = end + 2;
+    }
+    if (header.empty()) { header = f; continue; }
+    auto col = [&](const char* name) { return f[std::find(header.begin(), header.end(), name) - header.begin()]; };
+    std::string value = col("Metric Value");
+    value.erase(std::remove(value.begin(), value.end(), ','), value.end());
+    std::string kernel = col("Kernel Name");
+    kernel = kernel.substr(0, kernel.find('('));
+    if (kernel.rfind("void ", 0) == 0) kernel = kernel.substr(5);
+    out[{kernel, col("Metric Name")}] = std::atol(value.c_str());
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("CUB primitives: every result has the bits nvcc's build with CUDA 13's CUB gave on the H200") {
+  Exec e = exec("cub_primitives.cu");
+  const std::string gpu = read(kSource + "/docs/validation/h200-cudalibs/cub.txt");
+  // Every primitive's hash over all its output bits, as on the GPU. (The GPU's run
+  // printed MISMATCH for the scans: its CPU model then assumed WARP_SCANS, which is
+  // not CUB's default; the bits are what count.)
+  auto bits = [](const std::string& line) {
+    const std::size_t at = line.rfind("bits ");
+    return at == std::string::npos ? std::string("none") : line.substr(at, 13);
+  };
+  for (const char* what : {"BlockReduce Sum ", "BlockReduce RAKING", "BlockReduce Sum(200)", "BlockLoad VECTORIZE",
+                           "Load/Store DIRECT", "Load/Store STRIPED", "Load/Store TRANSPOSE", "Load/Store WARP_TRANSPOSE",
+                           "BlockScan Inclusive", "BlockScan exclusive", "WarpReduce/WarpScan"}) {
+    INFO(what);
+    CHECK(bits(lines_with(e.out, what)) == bits(lines_with(gpu, what)));
+    CHECK(lines_with(e.out, what).find(" ok ") != std::string::npos);  // and simtlab's CPU model agrees
+  }
+}
+
+TEST_CASE("CUB counters: every launch's global, shared and FP counters equal Nsight Compute's on the H200") {
+  Exec e = exec("cub_primitives.cu");
+  const auto ncu = ncu_values(kSource + "/docs/validation/h200-cudalibs/ncu_cub.csv");
+  REQUIRE(ncu.size() > 100);
+  const char* metrics[] = {
+      "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+      "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+      "smsp__sass_inst_executed_op_shared_ld.sum", "smsp__sass_inst_executed_op_shared_st.sum",
+      "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+      "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+      "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
+      "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"};
+  // ncu names the template instances by their argument values: load_store<0, 0> ...
+  auto ncu_name = [](std::string k) {
+    for (auto [from, to] : {std::pair<std::string, std::string>{"(cub::BlockLoadAlgorithm)", ""},
+                            {"(cub::BlockStoreAlgorithm)", ""}})
+      for (std::size_t at; (at = k.find(from)) != std::string::npos;) k.replace(at, from.size(), to);
+    return k;
+  };
+  REQUIRE(e.launches.size() == 10);
+  for (const auto& l : e.launches) {
+    const std::string kernel = ncu_name(l["kernel"].get<std::string>());
+    for (const char* m : metrics) {
+      INFO(kernel << " " << m);
+      auto it = ncu.find({kernel, m});
+      REQUIRE(it != ncu.end());
+      CHECK(metric(l, m) == it->second);
+    }
+  }
+  // simtlab's own: one __syncthreads per warp (8 per block of 256) in BlockReduce.
+  CHECK(metric(launch(e, "reduce_warp_reductions"), "simt__warp_barriers.sum") == 16);
+}
+
+TEST_CASE("CUB BlockRadixSort: stable, CUB's key order (both zeros, descending, bit ranges, striped output)") {
+  // Not run on the GPU: checked against a stable sort by CUB's twiddled key bits.
+  Exec e = exec("cub_radix_sort.cu");
+  CHECK(e.status == 0);
+  CHECK(lines_with(e.out, "BlockRadixSort pairs ascending: ok") != "");
+  CHECK(lines_with(e.out, "BlockRadixSort pairs descending: ok") != "");
+  CHECK(lines_with(e.out, "BlockRadixSort bits [8, 20) blocked-to-striped: ok") != "");
+  for (const auto& l : e.launches) CHECK(l["diagnostics"].empty());
+}
+
+TEST_CASE("CUB BlockReduce RAKING_COMMUTATIVE_ONLY: CUB 13's order (from its source; not yet run on the GPU)") {
+  Exec e = exec("cub_reduce_commutative.cu");
+  CHECK(e.status == 0);
+  CHECK(lines_with(e.out, "BlockReduce RAKING_COMMUTATIVE_ONLY").find(": ok") != std::string::npos);
+  REQUIRE(e.launches.size() == 1);
+  // 2 reductions: 224 placements (7 warps) and 32 x 8-item rakes read as 7 loads each.
+  CHECK(metric(e.launches[0], "smsp__sass_inst_executed_op_shared_st.sum") == 2 * 7);
+  CHECK(metric(e.launches[0], "smsp__sass_inst_executed_op_shared_ld.sum") == 2 * 7);
+  CHECK(metric(e.launches[0], "simt__warp_barriers.sum") == 3 * 8);
+}
+
+TEST_CASE("cuRAND: XORWOW and Philox integer and uniform sequences are the H200's, bit for bit") {
+  Exec e = exec("curand_sequences.cu");
+  CHECK(e.status == 0);
+  const std::string gpu = read(kSource + "/docs/validation/h200-cudalibs/cur.txt");
+  CHECK(lines_with(e.out, "philox known answer") == lines_with(gpu, "philox known answer"));
+  for (const char* gen : {"xorwow t", "philox t", "xorwow hash", "philox hash"}) {
+    INFO(gen);
+    // Normals are compared with a bound (docs/frontend.md), the rest exactly.
+    std::string mine, theirs;
+    std::istringstream a(lines_with(e.out, gen)), b(lines_with(gpu, gen));
+    for (std::string l; std::getline(a, l);) if (l.find("normal") == std::string::npos) mine += l + "\n";
+    for (std::string l; std::getline(b, l);) if (l.find("normal") == std::string::npos) theirs += l + "\n";
+    CHECK(mine == theirs);
+  }
+  CHECK(lines_with(e.out, "philox4 hash") == lines_with(gpu, "philox4 hash"));
+}
+
+TEST_CASE("cuBLAS and cuBLASLt: every product within its tolerance, one launch each with closed-form counters") {
+  Exec e = exec("cublas_gemm.cu");
+  CHECK(e.status == 0);
+  CHECK(e.out.find("cuBLAS: every product within its tolerance") != std::string::npos);
+  // M = 96, N = 80, K = 64 (tests/libs/cublas_gemm.cu).
+  const long mnk = 96L * 80 * 64;
+  const auto& sgemm = launch(e, "cublasSgemm");
+  CHECK(metric(sgemm, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum") == mnk);
+  CHECK(metric(sgemm, "simt__tensor_tf32_flops.sum") == 0);
+  // One 128x128 tile: A (64x96 floats) and B (64x80 floats) read once, C written once.
+  CHECK(metric(sgemm, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") == (64 * 96 + 64 * 80) * 4 / 32);
+  CHECK(metric(sgemm, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum") == 96 * 80 * 4 / 32);
+  CHECK(sgemm["grid"][0] == 1);
+  int tf32 = 0, tensor16 = 0, lt = 0, batched = 0;
+  for (const auto& l : e.launches) {
+    tf32 += metric(l, "simt__tensor_tf32_flops.sum") == 2 * mnk;
+    tensor16 += metric(l, "simt__tensor_16bit_flops.sum") == 2 * mnk;
+    lt += l["kernel"] == "cublasLtMatmul";
+    batched += l["kernel"] == "cublasSgemmStridedBatched" && metric(l, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum") == 3 * mnk;
+  }
+  CHECK(tf32 == 1);      // GemmEx with CUBLAS_COMPUTE_32F_FAST_TF32
+  CHECK(tensor16 == 2);  // fp16 and bf16
+  CHECK(lt == 2);        // BIAS and GELU_BIAS
+  CHECK(batched == 1);
+}
+
+TEST_CASE("cuBLAS refuses what simtlab does not implement, loudly") {
+  const std::string dir = "/tmp/simtlab-libs-" + std::to_string(getpid());
+  const std::string src = dir + "/refused.cu";
+  std::system(("mkdir -p " + dir).c_str());
+  std::ofstream(src) << R"(#include <cublas_v2.h>
+#include <cstdio>
+#include <cstdlib>
+int main() {
+  cublasHandle_t h; cublasCreate(&h);
+  float *a; cudaMalloc(&a, 64 * sizeof(float));
+  const double one = 1, zero = 0;
+  cublasStatus_t s = cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, &one, a, CUDA_R_64F, 8, a, CUDA_R_64F, 8, &zero,
+                                  a, CUDA_R_64F, 8, CUBLAS_COMPUTE_64F, CUBLAS_GEMM_DEFAULT);
+  float fone = 1, fzero = 0;
+  cublasStatus_t t = cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 16, 16, 16, &fone, a, 16, a, 16, &fzero, a, 16);
+  printf("%d %d\n", int(s), int(t));
+  return 0;
+}
+)";
+  FILE* p = popen(("cd " + dir + " && " + SIMT_BIN + " exec " + src + " 2>&1").c_str(), "r");
+  REQUIRE(p);
+  std::string out;
+  std::array<char, 4096> buf;
+  while (std::size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
+  pclose(p);
+  CHECK(out.find("15 7") != std::string::npos);  // NOT_SUPPORTED; INVALID_VALUE (16x16 does not fit in 64 floats)
+  CHECK(out.find("is not supported by simtlab's cuBLAS") != std::string::npos);
+  CHECK(out.find("is not inside one device allocation") != std::string::npos);
+}
