@@ -18,6 +18,7 @@
 #include <llvm/Passes/PassPlugin.h>
 #include <llvm/Transforms/IPO/AlwaysInliner.h>
 
+#include <algorithm>
 #include <set>
 #include <vector>
 
@@ -45,11 +46,16 @@ bool statically_private(Value* ptr, const Annotated& marked) {
 // (t_thread, t_geometry ...) and what is reached through them (threadIdx,
 // blockDim ...). Our headers' code is skipped by its debug location already; this
 // catches their loads that an optimization moved and left without one (LICM).
+// A loop may merge the hoisted loads of the state into a phi (CUB's row_major_tid in a
+// token loop): every object the pointer can come from must be runtime state.
 bool runtime_state(Value* ptr) {
-  const Value* base = getUnderlyingObject(ptr, 0);
-  if (const auto* load = dyn_cast<LoadInst>(base)) base = getUnderlyingObject(load->getPointerOperand(), 0);
-  const auto* gv = dyn_cast<GlobalVariable>(base);
-  return gv && gv->isThreadLocal() && gv->isDeclaration();
+  SmallVector<const Value*, 4> bases;
+  getUnderlyingObjects(ptr, bases, nullptr, 0);
+  return !bases.empty() && std::all_of(bases.begin(), bases.end(), [](const Value* base) {
+    if (const auto* load = dyn_cast<LoadInst>(base)) base = getUnderlyingObject(load->getPointerOperand(), 0);
+    const auto* gv = dyn_cast<GlobalVariable>(base);
+    return gv && gv->isThreadLocal() && gv->isDeclaration();
+  });
 }
 
 // A __device__ variable would be host memory here: refused at compile time,
