@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The course's HW4 kernels on simtlab: fill a copy of llmsys_hw4's src/ with simtlab's
+# solution (fill_hw4.sh) and run hw4_driver.cu, which includes the two filled course
+# files unchanged, under `simt exec`. Extra arguments go to simt exec (e.g.
+# --report tables for the counters of every launch).
+#
+#   usage: run_hw4.sh HW4_CHECKOUT [SIMT] [simt exec options...]   (exit status: the driver's)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../.." && pwd)
+checkout=${1:?usage: run_hw4.sh HW4_CHECKOUT [SIMT] [simt exec options...]}
+simt=${2:-$root/build/cli/simt}
+shift $(( $# >= 2 ? 2 : 1 ))
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$here/fill_hw4.sh" "$checkout" "$work"
+"$simt" exec "$@" -I "$work/src" -I "$here" "$here/hw4_driver.cu"
