@@ -17,8 +17,8 @@ cd "$root"
 # dgamma/dbetta buffer and the float4 requests are what docs/course-hw4.md discusses.
 export SIMT_VALIDATE_METRICS=l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,smsp__sass_thread_inst_executed_op_fadd_pred_on.sum,smsp__sass_thread_inst_executed_op_fmul_pred_on.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
 start=$(date +%s)
-timeout 150 bash cli/program_support/validate_gpu.sh "$work/hw4" tests/course/hw4/hw4_driver.cu \
-  -I "$filled/src" -I tests/course/hw4 > "$work/validate_gpu.log" 2>&1
+timeout 150 bash cli/program_support/validate_gpu.sh "$work/hw4" "$filled/src/hw4_driver.cu" \
+  > "$work/validate_gpu.log" 2>&1
 echo "validate_gpu.sh status $? after $(( $(date +%s) - start )) s" | tee -a "$work/validate_gpu.log"
 rm -f "$work"/hw4/gpu_prog "$work"/hw4/gpu_launch_digest.so
 mkdir -p "$out"

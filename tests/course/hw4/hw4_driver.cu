@@ -1,10 +1,11 @@
 // The course's HW4 kernels (llmsys_hw4 src/softmax_kernel.cu and src/layernorm_kernel.cu,
 // with simtlab's solution between their markers) against CPU references.
 //
-// Build with the filled course sources on the include path, unchanged:
-//   simt exec tests/course/hw4/hw4_driver.cu -I HW4_COPY/src
-//   nvcc --fmad=false -I HW4_COPY/src tests/course/hw4/hw4_driver.cu -lcublas -lcublasLt
-// (tests/course/hw4/run_hw4.sh does the copying and filling). Each case plants inputs
+// It is built beside the filled course sources (tests/course/hw4/fill_hw4.sh copies it
+// into HW4_COPY/src), unchanged by either compiler:
+//   simt exec HW4_COPY/src/hw4_driver.cu
+//   nvcc --fmad=false HW4_COPY/src/hw4_driver.cu -lcublas -lcublasLt
+// (tests/course/hw4/run_hw4.sh does the copying, filling and running). Each case plants inputs
 // from a fixed seed, calls the course's extern "C" launcher, and compares every output
 // with a double-precision reference: PASS when |out - ref| <= atol + rtol * |ref| for
 // every element. It prints one line per output with the largest error and an FNV-1a

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The course's HW4 kernels on simtlab: fill a copy of llmsys_hw4's src/ with simtlab's
-# solution (fill_hw4.sh) and run hw4_driver.cu, which includes the two filled course
-# files unchanged, under `simt exec`. Extra arguments go to simt exec (e.g.
+# solution and copy hw4_driver.cu beside them (fill_hw4.sh); run the driver, which
+# includes the two filled course files, under `simt exec`. Extra arguments go to simt exec (e.g.
 # --report tables for the counters of every launch).
 #
 #   usage: run_hw4.sh HW4_CHECKOUT [SIMT] [simt exec options...]   (exit status: the driver's)
@@ -22,4 +22,4 @@ grep -q "ker_ln_bw_dinp<<<" "$work/src/layernorm_kernel.cu" ||
   { echo "run_hw4.sh: the launch of ker_ln_bw_dinp changed; revisit this workaround" >&2; exit 2; }
 sed -i 's/ker_ln_bw_dinp<<</ker_ln_bw_dinp<float><<</' "$work/src/layernorm_kernel.cu"
 echo "run_hw4.sh: launch_layernorm_bw launches ker_ln_bw_dinp<float> explicitly (simtlab cannot deduce it yet)" >&2
-"$simt" exec "$@" -I "$work/src" -I "$here" "$here/hw4_driver.cu"
+"$simt" exec "$@" "$work/src/hw4_driver.cu"
