@@ -27,9 +27,10 @@ using lightseq::cuda::launch_layernorm_bw;
 namespace {
 
 // Tolerances. The kernels accumulate in float in another order than the reference and
-// the GPU's __expf, __fdividef and rsqrtf are approximations (about 2 ulp); the
-// tolerances are a few hundred times the largest errors seen on the simulator and the
-// H200 (docs/course-hw4.md) and far below what a wrong index or a missed term gives.
+// the GPU's __expf, __fdividef and rsqrtf are approximations (a few ulp); the
+// tolerances are 10 to 1000 times the largest errors seen on the simulator
+// (docs/course-hw4.md), with room for those, and far below what a wrong index or a
+// missed term gives.
 constexpr hw4::Tolerance kSoftmaxFw{1e-6, 1e-4};
 constexpr hw4::Tolerance kSoftmaxBw{1e-6, 1e-4};
 constexpr hw4::Tolerance kLayerNormFw{1e-5, 1e-4};
