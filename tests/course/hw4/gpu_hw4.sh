@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The H200 half of docs/course-hw4.md, in one device run: the nvcc build of
-# hw4_driver.cu with the filled course files (FILLED/src, made beforehand by
-# fill_hw4.sh: the course's repository is not on the GPU machine), its output, launch
-# digests and ncu counters (cli/program_support/validate_gpu.sh). Compare here with
-#   simt validate tests/course/hw4/hw4_driver.cu -I FILLED/src -I tests/course/hw4 --gpu-results DIR/hw4
+# FILLED/src/hw4_driver.cu (made beforehand by fill_hw4.sh: the course's repository is
+# not on the GPU machine), its output, launch digests and ncu counters
+# (cli/program_support/validate_gpu.sh). Compare here with
+#   simt validate SIM_COPY/src/hw4_driver.cu --gpu-results DIR/hw4
+# where SIM_COPY is another fill_hw4.sh copy with the launch of ker_ln_bw_dinp named
+# as run_hw4.sh names it (docs/course-hw4.md).
 #
 #   usage: gpu_hw4.sh FILLED OUT      (writes OUT/hw4_gpu.tgz)
 set -uo pipefail
