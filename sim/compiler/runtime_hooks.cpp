@@ -61,6 +61,20 @@ void __simt_fp(unsigned op, Site site) {
   if (simt::ThreadState* t = simt::t_thread) t->ops.add(site, op);
 }
 
+// The fp16/bf16 operations of simtlab's headers (simt_cuda/narrow_ops.h), at the user's line.
+void __simt_fp_at(unsigned op, Site site) { __simt_fp(op, site); }
+
+// A CUDA feature simtlab's headers know but the simulator cannot run (a grid-wide
+// barrier: blocks do not all run at once here): the launch fails, naming the line.
+void __simt_unsupported_at(const char* what, Site site) {
+  simt::ThreadState* t = simt::current_thread();
+  if (!t) {
+    std::fprintf(stderr, "simt: %s\n", what);
+    std::abort();
+  }
+  throw simt::KernelFault(t->block->make_diag(simt::DiagKind::Unsupported, what, t, site));
+}
+
 void __simt_access_at(const void* p, unsigned size, unsigned op, Site site) { __simt_access(p, size, op, site); }
 
 void __simt_barrier_at(int value, Site site) {
