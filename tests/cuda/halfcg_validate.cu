@@ -466,6 +466,7 @@ __global__ void cg_block_k(unsigned* out, float* fout) {
   cg::thread_block b = cg::this_thread_block();
   const unsigned r = b.thread_rank();
   __shared__ float partial[8];
+  out += blockIdx.x * 5 * blockDim.x * blockDim.y;  // each block its own slice
   out[r] = r | (b.size() << 10) | (b.num_threads() << 20);
   out[blockDim.x * blockDim.y + r] = b.thread_index().x + 16 * b.thread_index().y + 256 * b.group_index().x +
                                      4096 * b.dim_threads().x + 65536 * b.group_dim().y;
@@ -518,29 +519,31 @@ static void cg_tests() {
   CHECK(cudaMemset(f, 0, 6 * 5 * threads * 4));
   cg_block_k<<<3, dim3(16, 8)>>>(u, f);
   CHECK(cudaGetLastError());
-  std::vector<unsigned> bu(5 * 128), bf(3 + 3 * 128);
+  std::vector<unsigned> bu(3 * 5 * 128), bf(3 + 3 * 128);
   CHECK(cudaMemcpy(bu.data(), u, bu.size() * 4, cudaMemcpyDeviceToHost));
   CHECK(cudaMemcpy(bf.data(), f, bf.size() * 4, cudaMemcpyDeviceToHost));
   save("cg_block_u", bu.data(), bu.size() * 4);
   save("cg_block_f", bf.data(), bf.size() * 4);
   std::printf("cg block sums: %08x %08x %08x\n", bf[0], bf[1], bf[2]);
 
+  CHECK(cudaFree(f));
+  CHECK(cudaFree(u));
   int n = 1000;
   float *data, *out;
   CHECK(cudaMalloc(&data, n * 4));
   CHECK(cudaMalloc(&out, (n + 1) * 4));
   void* args[] = {&data, &out, &n};
-  // The simulator cannot run a grid-wide barrier: it fails this launch loudly.
+  // The simulator cannot run a grid-wide barrier: it fails this launch loudly (a
+  // sticky error, as on the GPU), so this test comes last.
   cudaError_t e = cudaLaunchCooperativeKernel(cg_grid_k, dim3(4), dim3(256), args, 0, 0);
   if (e == cudaSuccess) e = cudaDeviceSynchronize();
-  if (e != cudaSuccess) std::printf("cooperative launch: %s\n", cudaGetErrorString(e));
+  if (e != cudaSuccess) {
+    std::printf("cooperative launch: %s\n", cudaGetErrorString(e));
+    return;
+  }
   std::vector<unsigned> go(n + 1);
   CHECK(cudaMemcpy(go.data(), out, go.size() * 4, cudaMemcpyDeviceToHost));
   save("cg_grid", go.data(), go.size() * 4);
-  CHECK(cudaFree(f));
-  CHECK(cudaFree(u));
-  CHECK(cudaFree(data));
-  CHECK(cudaFree(out));
 }
 
 // ---- counting kernels: one operation per thread, for ncu ------------------------
@@ -586,6 +589,10 @@ __global__ void count_cgreduce8(const float* a, const float* b, float* out) {
   out[threadIdx.x] = cg::reduce(w, a[threadIdx.x], cg::plus<float>()) + b[threadIdx.x];
 }
 
+template <class T> static void launch_count(void (*k)(const T*, const T*, T*), char* a, char* b, char* o) {
+  k<<<1, 32>>>((const T*)a, (const T*)b, (T*)o);
+}
+
 static void count_tests() {
   char *a, *b, *o;
   CHECK(cudaMalloc(&a, 256));
@@ -595,7 +602,7 @@ static void count_tests() {
   for (int i = 0; i < 256; ++i) init[i] = (unsigned char)(i % 2 ? 0x3c : 0x40 + i % 7);
   CHECK(cudaMemcpy(a, init.data(), 256, cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(b, init.data(), 256, cudaMemcpyHostToDevice));
-#define LAUNCH(name, T) count_##name<<<1, 32>>>((const T*)a, (const T*)b, (T*)o);
+#define LAUNCH(name, T) launch_count<T>(count_##name, a, b, o);
   LAUNCH(hadd, __half) LAUNCH(hsub, __half) LAUNCH(hmul, __half) LAUNCH(hfma, __half) LAUNCH(hdiv, __half)
   LAUNCH(hneg, __half) LAUNCH(habs, __half) LAUNCH(hmax, __half) LAUNCH(hsqrt, __half) LAUNCH(hexp, __half)
   LAUNCH(hrcp, __half) LAUNCH(hadd2, __half2) LAUNCH(hmul2, __half2) LAUNCH(hfma2, __half2)
@@ -626,7 +633,7 @@ int main(int argc, char** argv) {
   elementwise_tests<__nv_bfloat16>("bf16");
   conversion_tests();
   warp_tests();
-  cg_tests();
+  cg_tests();  // last: see its cooperative launch
   std::printf("halfcg_validate: all outputs written to %s\n", g_dir.c_str());
   return 0;
 }

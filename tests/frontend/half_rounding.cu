@@ -15,7 +15,7 @@ __global__ void corners(unsigned short* out) {
   out[5] = __half_as_ushort(__float2half(0x1.000002p-25f));         // above the tie: min subnormal (0001)
   out[6] = __half_as_ushort(__hmul(__float2half(0x1p-14f), __float2half(0.5f)));  // subnormal 2^-15 (0200)
   out[7] = __half_as_ushort(__hadd(__float2half(65504.0f), __float2half(16.0f)));  // overflow: inf (7c00)
-  out[8] = __half_as_ushort(__hfma(__float2half(3.0f), __float2half(683.0f), __ushort_as_half(1)));  // 2050 (6802)
+  out[8] = __half_as_ushort(__hfma(__float2half(3.0f), __float2half(683.0f), __ushort_as_half(1)));  // 2050 (6801)
   out[9] = __half_as_ushort(__hfma(__float2half(3.0f), __float2half(683.0f), __float2half(0.0f)));   // 2048 (6800)
   out[10] = __half_as_ushort(__float2half_rz(1.0f + 3.0f / 2048));  // toward zero (3c01)
   out[11] = __half_as_ushort(__float2half_ru(-65520.0f));           // up from below the range: -65504 (fbff)

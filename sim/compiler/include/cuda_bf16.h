@@ -64,9 +64,10 @@ template <> struct simt::cuda::narrow::Traits<__nv_bfloat16> {
 namespace simt::cuda::narrow {
 inline __nv_bfloat16 b(std::uint16_t bits) { return make<__nv_bfloat16>(bits); }
 inline __nv_bfloat16 b_of(double x, Round r) { return b(from_double(x, kBf16, r)); }
+// A shift into the top half of a float: exact, NaN payloads included.
 inline float widen(__nv_bfloat16 a) {
   count(Traits<__nv_bfloat16>::cost(Op::ToFloat));
-  return float(to_double(a.__x, kBf16));
+  return __builtin_bit_cast(float, unsigned(a.__x) << 16);
 }
 }  // namespace simt::cuda::narrow
 
@@ -80,7 +81,9 @@ inline __nv_bfloat16 __float2bfloat16_rn(const float f) { return __simt_n::b_of(
 inline __nv_bfloat16 __float2bfloat16_rz(const float f) { return __simt_n::b_of(f, __simt_n::Round::Zero); }
 inline __nv_bfloat16 __float2bfloat16_rd(const float f) { return __simt_n::b_of(f, __simt_n::Round::Down); }
 inline __nv_bfloat16 __float2bfloat16_ru(const float f) { return __simt_n::b_of(f, __simt_n::Round::Up); }
-inline __nv_bfloat16 __double2bfloat16(const double d) { return __simt_n::b_of(d, __simt_n::Round::Nearest); }
+inline __nv_bfloat16 __double2bfloat16(const double d) {
+  return __simt_n::b(__simt_n::from_double_keep_nan(d, __simt_n::kBf16));
+}
 inline float __bfloat162float(const __nv_bfloat16 a) { return __simt_n::widen(a); }
 inline __nv_bfloat162 __float2bfloat162_rn(const float f) {
   return __nv_bfloat162(__float2bfloat16(f), __float2bfloat16(f));

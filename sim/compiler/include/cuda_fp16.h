@@ -80,9 +80,10 @@ template <> struct simt::cuda::narrow::Traits<__half> {
 namespace simt::cuda::narrow {
 inline __half h(std::uint16_t b) { return make<__half>(b); }
 inline __half h_of(double x, Round r) { return h(from_double(x, kHalf, r)); }
+// HADD2.F32 -0, x: a NaN comes out as the canonical float NaN 0x7fffffff.
 inline float widen(__half a) {
   count(Traits<__half>::cost(Op::ToFloat));
-  return float(to_double(a.__x, kHalf));
+  return is_nan(a.__x, kHalf) ? __builtin_bit_cast(float, 0x7fffffffu) : float(to_double(a.__x, kHalf));
 }
 }  // namespace simt::cuda::narrow
 
@@ -95,7 +96,7 @@ inline __half __float2half_rn(const float f) { return __simt_n::h_of(f, __simt_n
 inline __half __float2half_rz(const float f) { return __simt_n::h_of(f, __simt_n::Round::Zero); }
 inline __half __float2half_rd(const float f) { return __simt_n::h_of(f, __simt_n::Round::Down); }
 inline __half __float2half_ru(const float f) { return __simt_n::h_of(f, __simt_n::Round::Up); }
-inline __half __double2half(const double d) { return __simt_n::h_of(d, __simt_n::Round::Nearest); }
+inline __half __double2half(const double d) { return __simt_n::h(__simt_n::from_double_keep_nan(d, __simt_n::kHalf)); }
 inline float __half2float(const __half a) { return __simt_n::widen(a); }
 inline __half2 __float2half2_rn(const float f) { return __half2(__float2half(f), __float2half(f)); }
 inline __half2 __floats2half2_rn(const float a, const float b) { return __half2(__float2half(a), __float2half(b)); }

@@ -95,6 +95,17 @@ inline std::uint16_t from_double(double x, Format f, Round r = Round::Nearest) {
 
 inline std::uint16_t from_float(float x, Format f, Round r = Round::Nearest) { return from_double(double(x), f, r); }
 
+// A double's conversion (F2F.F16.F64 on sm_90) keeps a NaN's sign and the top bits of
+// its payload, quieted; a float's (F2FP) gives the canonical NaN (from_double).
+inline std::uint16_t from_double_keep_nan(double x, Format f, Round r = Round::Nearest) {
+  if (!std::isnan(x)) return from_double(x, f, r);
+  std::uint64_t bits;
+  std::memcpy(&bits, &x, 8);
+  const auto payload = std::uint16_t(bits >> (52 - f.man_bits) & man_mask(f));
+  const auto quiet = std::uint16_t(1u << (f.man_bits - 1));
+  return std::uint16_t((bits >> 63 ? 0x8000 : 0) | exp_mask(f) | quiet | payload);
+}
+
 // a*b + c rounded once (see the header comment for the proof).
 inline std::uint16_t fma(std::uint16_t a, std::uint16_t b, std::uint16_t c, Format f) {
   const double p = to_double(a, f) * to_double(b, f);  // exact: at most 2 x 11 bits

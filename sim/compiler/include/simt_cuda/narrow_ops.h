@@ -67,10 +67,15 @@ template <class H> inline H sub(H a, H b) { return round<H>(value(a) - value(b))
 template <class H> inline H mul(H a, H b) { return round<H>(value(a) * value(b)); }
 template <class H> inline H div(H a, H b) { return round<H>(value(a) / value(b)); }
 template <class H> inline H fma(H a, H b, H c) { return make<H>(narrow::fma(a.__x, b.__x, c.__x, Traits<H>::format)); }
-// Sign operations are bit operations: a NaN keeps its payload.
-template <class H> inline H neg(H a) { return make<H>(std::uint16_t(a.__x ^ 0x8000)); }
-template <class H> inline H abs(H a) { return make<H>(std::uint16_t(a.__x & 0x7fff)); }
 template <class H> inline bool nan(H a) { return is_nan(a.__x, Traits<H>::format); }
+// Negation and absolute value run as HADD2/HFMA2 (x + -0): a NaN comes out as the
+// canonical NaN, not with its payload and sign flipped (measured on the H200).
+template <class H> inline H neg(H a) {
+  return make<H>(nan(a) ? Traits<H>::format.nan : std::uint16_t(a.__x ^ 0x8000));
+}
+template <class H> inline H abs(H a) {
+  return make<H>(nan(a) ? Traits<H>::format.nan : std::uint16_t(a.__x & 0x7fff));
+}
 template <class H> inline H canonical_nan() { return make<H>(Traits<H>::format.nan); }
 template <class H> inline H quiet(H r) { return nan(r) ? canonical_nan<H>() : r; }
 // Clamped to [0, 1]; NaN gives +0 (CUDA's _sat).
