@@ -33,8 +33,11 @@ bool RuntimeFiles::contains(const DIScope* scope) const {
   return !prefix_.empty() && scope && path_of(scope).rfind(prefix_, 0) == 0;
 }
 
+// portable math, and cg::reduce's operators: on the GPU their float operations and
+// the load of the value handed to cg::reduce by reference are the kernel's own.
 bool RuntimeFiles::counted(const DIScope* scope) const {
-  return scope && scope->getFilename().endswith("sim/cuda/portable_math.hpp");
+  return scope && (scope->getFilename().endswith("sim/cuda/portable_math.hpp") ||
+                   scope->getFilename().endswith("sim/compiler/include/cooperative_groups/reduce.h"));
 }
 
 const DILocation* RuntimeFiles::user_frame(const DILocation* loc) const {

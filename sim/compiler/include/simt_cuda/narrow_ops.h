@@ -26,7 +26,18 @@ struct Sass {
 };
 
 inline void count_n(FpOp op, unsigned n) {
-  for (unsigned i = 0; i < n; ++i) __simt_site_fp(unsigned(op));
+  for (unsigned i = 0; i < n; ++i) switch (op) {
+      case FpOp::HAdd: __simt_site_fp_hadd(); break;
+      case FpOp::HMul: __simt_site_fp_hmul(); break;
+      case FpOp::HFma: __simt_site_fp_hfma(); break;
+      case FpOp::HAdd2: __simt_site_fp_hadd2(); break;
+      case FpOp::HMul2: __simt_site_fp_hmul2(); break;
+      case FpOp::HFma2: __simt_site_fp_hfma2(); break;
+      case FpOp::FAdd: __simt_site_fp_fadd(); break;
+      case FpOp::FMul: __simt_site_fp_fmul(); break;
+      case FpOp::FFma: __simt_site_fp_ffma(); break;
+      default: break;
+    }
 }
 inline void count(Sass s) {
   count_n(s.packed ? FpOp::HAdd2 : FpOp::HAdd, s.hadd);
