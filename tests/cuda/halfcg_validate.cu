@@ -579,6 +579,15 @@ COUNT_KERNEL(bmul2, __nv_bfloat162, __hmul2(x, y))
 COUNT_KERNEL(bfma2, __nv_bfloat162, __hfma2(x, y, x))
 COUNT_KERNEL(bf2float, __nv_bfloat16, __float2bfloat16(__bfloat162float(x) + __bfloat162float(y)))
 COUNT_KERNEL(hops, __half, x * y + x - y)
+COUNT_KERNEL(hlog, __half, hlog(x))
+COUNT_KERNEL(hsin, __half, hsin(x))
+COUNT_KERNEL(h2div, __half2, __h2div(x, y))
+COUNT_KERNEL(h2exp, __half2, h2exp(x))
+COUNT_KERNEL(babs, __nv_bfloat16, __habs(x))
+COUNT_KERNEL(bdiv, __nv_bfloat16, __hdiv(x, y))
+COUNT_KERNEL(bsqrt, __nv_bfloat16, hsqrt(x))
+COUNT_KERNEL(bexp, __nv_bfloat16, hexp(x))
+COUNT_KERNEL(bops, __nv_bfloat16, x * y + x - y)
 
 __global__ void count_cgreduce(const float* a, const float* b, float* out) {
   cg::thread_block_tile<32> w = cg::tiled_partition<32>(cg::this_thread_block());
@@ -609,7 +618,9 @@ static void count_tests() {
   LAUNCH(half2float, __half) LAUNCH(badd, __nv_bfloat16) LAUNCH(bsub, __nv_bfloat16) LAUNCH(bmul, __nv_bfloat16)
   LAUNCH(bfma, __nv_bfloat16) LAUNCH(bneg, __nv_bfloat16) LAUNCH(bmax, __nv_bfloat16)
   LAUNCH(badd2, __nv_bfloat162) LAUNCH(bmul2, __nv_bfloat162) LAUNCH(bfma2, __nv_bfloat162)
-  LAUNCH(bf2float, __nv_bfloat16) LAUNCH(hops, __half)
+  LAUNCH(bf2float, __nv_bfloat16) LAUNCH(hops, __half) LAUNCH(hlog, __half) LAUNCH(hsin, __half)
+  LAUNCH(h2div, __half2) LAUNCH(h2exp, __half2) LAUNCH(babs, __nv_bfloat16) LAUNCH(bdiv, __nv_bfloat16)
+  LAUNCH(bsqrt, __nv_bfloat16) LAUNCH(bexp, __nv_bfloat16) LAUNCH(bops, __nv_bfloat16)
   LAUNCH(cgreduce, float) LAUNCH(cgreduce8, float)
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());

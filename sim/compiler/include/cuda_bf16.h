@@ -55,6 +55,8 @@ template <> struct simt::cuda::narrow::Traits<__nv_bfloat16> {
       case Op::Mul: return {.hmul = 1};
       case Op::Fma: return {.hfma = 1};
       case Op::Neg: return {.hfma = 1};  // HFMA2.BF16_V2 -0, 0, -x
+      case Op::Abs: return {.hfma = 1};  // HFMA2.BF16_V2 on |x|
+      case Op::Exp: return {.fmul = 1};  // FMUL x*log2(e), MUFU.EX2, F2FP
       case Op::Div: return {.fmul = 1};  // widening is a shift (PRMT/IMAD), not an hadd
       default: return {};
     }

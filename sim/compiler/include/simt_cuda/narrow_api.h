@@ -19,6 +19,14 @@ template <class H> inline Sass pair_cost(Op op) {
   s.ffma *= 2;
   return s;
 }
+// A pair's float path (h2div, h2exp ...): each half widened on its own (two
+// HADD2.F32), float work twice, the special-case HFMA2s once for both halves.
+template <class H> inline void count_pair_math(Op op) {
+  const Sass s = Traits<H>::cost(op);
+  count(Sass{.hadd = std::uint8_t(2 * s.hadd), .fadd = std::uint8_t(2 * s.fadd), .fmul = std::uint8_t(2 * s.fmul),
+             .ffma = std::uint8_t(2 * s.ffma)});
+  count(Sass{.hfma = s.hfma, .packed = true});
+}
 template <class H, class H2, class F> inline H2 per_half(H2 a, H2 b, F f) {
   H2 r;
   r.x = f(a.x, b.x);
@@ -28,9 +36,19 @@ template <class H, class H2, class F> inline H2 per_half(H2 a, H2 b, F f) {
 // A transcendental: the float function (to_float, the function, to half). CUDA
 // computes it on MUFU approximations with measured special cases; simtlab rounds
 // the exact value (docs/frontend.md states the mismatch count found on the H200).
+template <class H> inline H math_value(H a, double (*fn)(double)) {
+  return nan(a) ? canonical_nan<H>() : quiet(round<H>(fn(value(a))));
+}
 template <class H> inline H math(H a, double (*fn)(double), Op op = Op::Math) {
   count(cost<H>(op));
-  return nan(a) ? canonical_nan<H>() : quiet(round<H>(fn(value(a))));
+  return math_value(a, fn);
+}
+template <class H, class H2> inline H2 math_pair(H2 a, double (*fn)(double), Op op = Op::Math) {
+  count_pair_math<H>(op);
+  H2 r;
+  r.x = math_value(a.x, fn);
+  r.y = math_value(a.y, fn);
+  return r;
 }
 inline double rsqrt_d(double x) { return 1.0 / std::sqrt(x); }
 inline double rcp_d(double x) { return 1.0 / x; }
@@ -75,13 +93,10 @@ inline double tanh_d(double x) { return std::tanh(x); }
   }
 #define SIMT_NARROW_BCOMPARE(bname, H2, name) \
   inline bool bname(const H2 a, const H2 b) { return name(a.x, b.x) && name(a.y, b.y); }
-#define SIMT_NARROW_MATH(name, H, H2, fn, op)                                                      \
+#define SIMT_NARROW_MATH(name, H, H2, fn, op)                                                                        \
   inline H name(const H a) { return ::simt::cuda::narrow::math(a, ::simt::cuda::narrow::fn, ::simt::cuda::narrow::Op::op); } \
-  inline H2 name##_h2pair(const H2 a) {                                                          \
-    H2 r;                                                                                          \
-    r.x = name(a.x);                                                                               \
-    r.y = name(a.y);                                                                               \
-    return r;                                                                                      \
+  inline H2 name##_h2pair(const H2 a) {                                                                            \
+    return ::simt::cuda::narrow::math_pair<H>(a, ::simt::cuda::narrow::fn, ::simt::cuda::narrow::Op::op);          \
   }
 
 // clang-format off
@@ -106,7 +121,10 @@ inline double tanh_d(double x) { return std::tanh(x); }
   SIMT_NARROW_BINARY2(__hadd2_rn, H, H2, Add, __simt_n::add(a, b))                                    \
   SIMT_NARROW_BINARY2(__hsub2_rn, H, H2, Add, __simt_n::sub(a, b))                                    \
   SIMT_NARROW_BINARY2(__hmul2_rn, H, H2, Mul, __simt_n::mul(a, b))                                    \
-  SIMT_NARROW_BINARY2(__h2div, H, H2, Div, __simt_n::divide(a, b))                            \
+  inline H2 __h2div(const H2 a, const H2 b) {                                                   \
+    __simt_n::count_pair_math<H>(__simt_n::Op::Div);                                            \
+    H2 r; r.x = __simt_n::divide(a.x, b.x); r.y = __simt_n::divide(a.y, b.y); return r;         \
+  }                                                                                             \
   SIMT_NARROW_BINARY2(__hadd2_sat, H, H2, Add, __simt_n::sat(__simt_n::add(a, b)))                          \
   SIMT_NARROW_BINARY2(__hsub2_sat, H, H2, Add, __simt_n::sat(__simt_n::sub(a, b)))                          \
   SIMT_NARROW_BINARY2(__hmul2_sat, H, H2, Mul, __simt_n::sat(__simt_n::mul(a, b)))                          \
@@ -186,9 +204,9 @@ inline double tanh_d(double x) { return std::tanh(x); }
   SIMT_NARROW_MATH(hsqrt, H, H2, sqrt_d, Math) SIMT_NARROW_MATH(hrsqrt, H, H2, rsqrt_d, Math)               \
   SIMT_NARROW_MATH(hrcp, H, H2, rcp_d, Math) SIMT_NARROW_MATH(hexp, H, H2, exp_d, Exp)                     \
   SIMT_NARROW_MATH(hexp2, H, H2, exp2_d, Math) SIMT_NARROW_MATH(hexp10, H, H2, exp10_d, Math)               \
-  SIMT_NARROW_MATH(hlog, H, H2, log_d, Math) SIMT_NARROW_MATH(hlog2, H, H2, log2_d, Math)                   \
-  SIMT_NARROW_MATH(hlog10, H, H2, log10_d, Math) SIMT_NARROW_MATH(hsin, H, H2, sin_d, Math)                 \
-  SIMT_NARROW_MATH(hcos, H, H2, cos_d, Math) SIMT_NARROW_MATH(htanh, H, H2, tanh_d, Math)                   \
+  SIMT_NARROW_MATH(hlog, H, H2, log_d, Log) SIMT_NARROW_MATH(hlog2, H, H2, log2_d, Math)                   \
+  SIMT_NARROW_MATH(hlog10, H, H2, log10_d, Math) SIMT_NARROW_MATH(hsin, H, H2, sin_d, Sin)                 \
+  SIMT_NARROW_MATH(hcos, H, H2, cos_d, Sin) SIMT_NARROW_MATH(htanh, H, H2, tanh_d, Math)                   \
   SIMT_NARROW_MATH(htanh_approx, H, H2, tanh_d, Math)                                                 \
   inline H2 h2sqrt(const H2 a) { return hsqrt_h2pair(a); }                                      \
   inline H2 h2rsqrt(const H2 a) { return hrsqrt_h2pair(a); }                                    \

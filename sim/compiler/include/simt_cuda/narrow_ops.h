@@ -70,8 +70,9 @@ template <class T> inline void store_ref(T& r, T v) {
   r = v;
 }
 
-// Math: a transcendental's float path (hsqrt, hrcp ...); Exp: hexp's, with its special cases.
-enum class Op { Add, Sub, Mul, Div, Fma, Neg, Abs, Min, Max, ToFloat, FromFloat, Math, Exp };
+// Math: a transcendental's float path (hsqrt, hrcp ...); Exp, Log, Sin: those of
+// hexp, hlog, hsin/hcos, with their special cases.
+enum class Op { Add, Sub, Mul, Div, Fma, Neg, Abs, Min, Max, ToFloat, FromFloat, Math, Exp, Log, Sin };
 
 template <class H> inline H add(H a, H b) { return round<H>(value(a) + value(b)); }
 template <class H> inline H sub(H a, H b) { return round<H>(value(a) - value(b)); }
