@@ -69,10 +69,12 @@ template <> struct simt::cuda::narrow::Traits<__half> {
       case Op::Neg: return {.hadd = 1};  // HADD2 -x, -0
       case Op::Abs: return {.hadd = 1};  // HADD2 |x|, -0
       case Op::ToFloat: return {.hadd = 1};  // HADD2.F32 -0, x
-      case Op::Math: return {.hadd = 1};     // HADD2.F32, MUFU, F2FP
+      // HADD2.F32, MUFU, F2FP: measured for hsqrt, hrcp; hrsqrt, hexp2, hexp10, hlog2,
+      // hlog10, htanh counted so by analogy (not measured)
+      case Op::Math: return {.hadd = 1};
       case Op::Exp: return {.hadd = 1, .hfma = 4, .ffma = 1};  // + FFMA x*log2(e), 4 HFMA2 special cases
       case Op::Log: return {.hadd = 1, .hfma = 4, .fmul = 1};  // + MUFU.LG2, FMUL by ln(2), 4 HFMA2
-      case Op::Sin: return {.hadd = 1, .hfma = 4, .fadd = 1, .fmul = 1, .ffma = 7};  // range reduction, polynomial
+      case Op::Sin: return {.hadd = 1, .hfma = 4, .fadd = 1, .fmul = 1, .ffma = 7};  // range reduction, polynomial (hcos by analogy)
       case Op::Div: return {.hadd = 2, .fmul = 1};  // 2 HADD2.F32, MUFU.RCP, FMUL, F2FP
       default: return {};
     }
