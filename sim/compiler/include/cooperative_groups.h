@@ -69,7 +69,21 @@ inline thread_block this_thread_block() { return thread_block(); }
 
 // N consecutive threads of one warp. Shuffles take ranks within the tile.
 template <unsigned N, class Parent = void>
+class thread_block_tile;
+
+namespace details {
+template <class P> struct tile_parent {
+  static unsigned size() { return block_size(); }
+};
+template <unsigned M, class Q> struct tile_parent<thread_block_tile<M, Q>> {
+  static unsigned size() { return M; }
+};
+}  // namespace details
+
+template <unsigned N, class Parent>
 class thread_block_tile : public thread_group {
+  static unsigned parent_size() { return details::tile_parent<Parent>::size(); }
+
   static_assert(N >= 1 && N <= 32 && (N & (N - 1)) == 0,
                 "thread_block_tile<N>: simtlab supports N = 1, 2, 4, 8, 16, 32 (tiles within one warp)");
 
@@ -79,8 +93,10 @@ class thread_block_tile : public thread_group {
   static constexpr unsigned num_threads() { return N; }
   static constexpr unsigned size() { return N; }
   static unsigned thread_rank() { return details::block_rank() % N; }
-  static unsigned meta_group_rank() { return details::block_rank() / N; }
-  static unsigned meta_group_size() { return (details::block_size() + N - 1) / N; }
+  // Which tile of the parent this is, and how many the parent holds: of the block,
+  // or of the enclosing tile for a tile partitioned from a tile.
+  static unsigned meta_group_rank() { return details::block_rank() % parent_size() / N; }
+  static unsigned meta_group_size() { return (parent_size() + N - 1) / N; }
   void sync() const { __syncwarp(mask_); }
   template <class T> T shfl(T v, int src) const { return __shfl_sync(mask_, v, src, int(N)); }
   template <class T> T shfl_down(T v, unsigned d) const { return __shfl_down_sync(mask_, v, d, int(N)); }

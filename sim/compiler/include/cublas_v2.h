@@ -4,6 +4,9 @@
 // one is a compile error naming it, never a silently wrong result.
 #pragma once
 #include "cuda_runtime.h"
+// CUDA's cublas_api.h includes both: programs (llm.c's common.h) use __nv_bfloat16 through it.
+#include "cuda_bf16.h"
+#include "cuda_fp16.h"
 
 typedef enum {
   CUBLAS_STATUS_SUCCESS = 0,
