@@ -1,4 +1,5 @@
 #include "sim/check/global_checks.hpp"
+#include "sim/check/repeated_store.hpp"
 
 #include "sim/memory/global_memory.hpp"
 #include "sim/exec/worker.hpp"
@@ -92,6 +93,7 @@ void check_global_row(BlockState& b, unsigned warp, const WarpAccess& row, bool 
   if (!races || row.op == MemOp::Atomic) return;
   for (std::uint32_t active = row.active; active; active &= active - 1) {
     const unsigned lane = static_cast<unsigned>(std::countr_zero(active));
+    if (repeats_earlier_store(row, lane)) continue;
     check_global_race(b, warp * 32 + lane, row.addr[lane], row.size, row.op, row.site);
   }
 }
