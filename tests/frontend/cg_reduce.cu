@@ -46,10 +46,28 @@ template <int N> void check(float* d) {
          seq_differs ? "differs" : "matches too");
 }
 
+// A block sum as llm.c's layernorm kernel 5 writes it: every lane of a warp stores
+// the warp's sum into one shared word (one write on the GPU: not a race).
+__global__ void block_sum(float* out) {
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+  __shared__ float partial[32];
+  float s = cg::reduce(warp, float(block.thread_rank()), cg::plus<float>());
+  partial[warp.meta_group_rank()] = s;
+  block.sync();
+  float p = warp.thread_rank() < warp.meta_group_size() ? partial[warp.thread_rank()] : 0.0f;
+  float total = cg::reduce(warp, p, cg::plus<float>());
+  if (block.thread_rank() == 0) out[0] = total;
+}
+
 int main() {
   float* d;
   cudaMalloc(&d, 64 * sizeof(float));
   check<32>(d);
   check<8>(d);
+  block_sum<<<1, 128>>>(d);
+  float total = 0.0f;
+  cudaMemcpy(&total, d, sizeof total, cudaMemcpyDeviceToHost);
+  printf("block sum %.1f\n", total);
   return 0;
 }
