@@ -1,4 +1,5 @@
 #include "sim/check/global_checks.hpp"
+#include "sim/check/repeated_store.hpp"
 
 #include "sim/memory/global_memory.hpp"
 #include "sim/exec/worker.hpp"
@@ -39,7 +40,10 @@ struct Stamp {
 
 // Global races: per 4-byte word, the last writer and the last reader(s)
 // of this launch. Threads of one block are ordered by barriers; different
-// blocks are never ordered within a launch.
+// blocks are never ordered within a launch. An access of fewer than 4 bytes
+// (a __half, a char) records itself but is not checked: the shadow cannot tell
+// which bytes of the word another thread touched, and neighbouring threads
+// storing neighbouring __half elements share a word without racing.
 void check_global_race(BlockState& b, std::uint32_t thread, std::uintptr_t addr, unsigned size, MemOp op,
                        Site site) {
   const LaunchContext& L = *b.launch;
@@ -50,16 +54,17 @@ void check_global_race(BlockState& b, std::uint32_t thread, std::uintptr_t addr,
     return other != kManyBlocks && other / L.threads_per_block == b.linear && (other_epoch & 0x7FFF) != epoch;
   };
   auto& gm = memory();
+  const bool checked = size >= 4;
   for (std::uintptr_t a = addr & ~std::uintptr_t(3); a < addr + size; a += 4) {
     std::atomic_ref<std::uint64_t> wref(gm.race_shadow(a)[0]), rref(gm.race_shadow(a)[1]);
     Stamp w = Stamp::of(wref.load(std::memory_order_relaxed));
-    if (w.tag == L.tag && w.thread != me && !ordered(w.thread, w.epoch))
+    if (checked && w.tag == L.tag && w.thread != me && !ordered(w.thread, w.epoch))
       fault(fmt::format("data race on global memory: this {} conflicts with a write by block {} {} in the same launch "
                         "(no barrier orders them)",
                         op_name(op), w.thread / L.threads_per_block, b.thread_name(w.thread % L.threads_per_block)),
             t, site, a);
     Stamp r = Stamp::of(rref.load(std::memory_order_relaxed));
-    if (op == MemOp::Store && r.tag == L.tag && (r.thread != me || (r.epoch & 0x8000)) && !ordered(r.thread, r.epoch))
+    if (checked && op == MemOp::Store && r.tag == L.tag && (r.thread != me || (r.epoch & 0x8000)) && !ordered(r.thread, r.epoch))
       fault(fmt::format("data race on global memory: this write conflicts with a read by {} in the same launch",
                         r.thread == kManyBlocks ? std::string("threads of other blocks")
                                                 : fmt::format("block {} {}", r.thread / L.threads_per_block,
@@ -88,6 +93,7 @@ void check_global_row(BlockState& b, unsigned warp, const WarpAccess& row, bool 
   if (!races || row.op == MemOp::Atomic) return;
   for (std::uint32_t active = row.active; active; active &= active - 1) {
     const unsigned lane = static_cast<unsigned>(std::countr_zero(active));
+    if (repeats_earlier_store(row, lane)) continue;
     check_global_race(b, warp * 32 + lane, row.addr[lane], row.size, row.op, row.site);
   }
 }

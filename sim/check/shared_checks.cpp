@@ -1,4 +1,5 @@
 #include "sim/check/shared_checks.hpp"
+#include "sim/check/repeated_store.hpp"
 
 #include <fmt/format.h>
 
@@ -71,6 +72,7 @@ void check_shared_row(BlockState& b, unsigned warp, const WarpAccess& row, std::
   SharedAccessor who{0, sync_count, row.site};
   for (std::uint32_t active = row.active; active; active &= active - 1) {
     const unsigned lane = static_cast<unsigned>(std::countr_zero(active));
+    if (repeats_earlier_store(row, lane)) continue;
     who.thread = static_cast<std::uint16_t>(warp * 32 + lane);
     check_shared_access(b, sw, row.addr[lane], row.size, row.op, who, on);
   }

@@ -61,6 +61,31 @@ void __simt_fp(unsigned op, Site site) {
   if (simt::ThreadState* t = simt::t_thread) t->ops.add(site, op);
 }
 
+// The fp16/bf16 operations of simtlab's headers (simt_cuda/narrow_ops.h), at the user's line.
+#define SIMT_FP_MARKER(name, op) \
+  void __simt_fp_##name##_at(Site site) { __simt_fp(unsigned(simt::FpOp::op), site); }
+SIMT_FP_MARKER(hadd, HAdd)
+SIMT_FP_MARKER(hmul, HMul)
+SIMT_FP_MARKER(hfma, HFma)
+SIMT_FP_MARKER(hadd2, HAdd2)
+SIMT_FP_MARKER(hmul2, HMul2)
+SIMT_FP_MARKER(hfma2, HFma2)
+SIMT_FP_MARKER(fadd, FAdd)
+SIMT_FP_MARKER(fmul, FMul)
+SIMT_FP_MARKER(ffma, FFma)
+#undef SIMT_FP_MARKER
+
+// A CUDA feature simtlab's headers know but the simulator cannot run (a grid-wide
+// barrier: blocks do not all run at once here): the launch fails, naming the line.
+void __simt_unsupported_at(const char* what, Site site) {
+  simt::ThreadState* t = simt::current_thread();
+  if (!t) {
+    std::fprintf(stderr, "simt: %s\n", what);
+    std::abort();
+  }
+  throw simt::KernelFault(t->block->make_diag(simt::DiagKind::Unsupported, what, t, site));
+}
+
 void __simt_access_at(const void* p, unsigned size, unsigned op, Site site) { __simt_access(p, size, op, site); }
 
 void __simt_barrier_at(int value, Site site) {

@@ -20,6 +20,8 @@ enum class Counter : int {
   SharedStInst, SharedStWavefronts, SharedStConflicts,
   SharedAtomInst,
   FAdd, FMul, FFma, DAdd, DMul, DFma, FDiv, DDiv, FSqrt, DSqrt,
+  HAdd, HMul, HFma,     // fp16/bf16 instructions, scalar or packed (ncu's hadd/hmul/hfma)
+  HAdd2, HMul2, HFma2,  // of which packed: two results per lane
   WarpInst, ThreadInst,          // over the instructions simtlab counts
   WarpCollectives,
   WarpBarriers,                   // __syncthreads, once per warp of the block
@@ -44,7 +46,13 @@ struct Counters {
   std::uint64_t flops() const {
     const Counters& c = *this;
     return c[Counter::FAdd] + c[Counter::FMul] + 2 * c[Counter::FFma] + c[Counter::DAdd] +
-           c[Counter::DMul] + 2 * c[Counter::DFma];
+           c[Counter::DMul] + 2 * c[Counter::DFma] + half_flops();
+  }
+  // fp16/bf16: a packed instruction gives two results per lane (4 FLOPs for HFMA2).
+  std::uint64_t half_flops() const {
+    const Counters& c = *this;
+    return c[Counter::HAdd] + c[Counter::HMul] + 2 * c[Counter::HFma] + c[Counter::HAdd2] + c[Counter::HMul2] +
+           2 * c[Counter::HFma2];
   }
 };
 
@@ -54,13 +62,23 @@ inline Counter fp_counter(std::uint32_t op) {
   return static_cast<Counter>(static_cast<int>(Counter::FAdd) + static_cast<int>(op));
 }
 
+// A packed fp16/bf16 operation is also one instruction of ncu's hadd/hmul/hfma.
+inline bool packed_half(std::uint32_t op) {
+  return op >= static_cast<std::uint32_t>(FpOp::HAdd2) && op <= static_cast<std::uint32_t>(FpOp::HFma2);
+}
+inline Counter unpacked_counter(std::uint32_t op) {
+  return fp_counter(op - (static_cast<std::uint32_t>(FpOp::HAdd2) - static_cast<std::uint32_t>(FpOp::HAdd)));
+}
+
 // fp_counter relies on the FP counters following FpOp's order from FAdd on.
 constexpr bool fp_counters_follow_fp_ops() {
   constexpr std::pair<FpOp, Counter> pairs[] = {
       {FpOp::FAdd, Counter::FAdd}, {FpOp::FMul, Counter::FMul}, {FpOp::FFma, Counter::FFma},
       {FpOp::DAdd, Counter::DAdd}, {FpOp::DMul, Counter::DMul}, {FpOp::DFma, Counter::DFma},
       {FpOp::FDiv, Counter::FDiv}, {FpOp::DDiv, Counter::DDiv}, {FpOp::FSqrt, Counter::FSqrt},
-      {FpOp::DSqrt, Counter::DSqrt}};
+      {FpOp::DSqrt, Counter::DSqrt}, {FpOp::HAdd, Counter::HAdd}, {FpOp::HMul, Counter::HMul},
+      {FpOp::HFma, Counter::HFma}, {FpOp::HAdd2, Counter::HAdd2}, {FpOp::HMul2, Counter::HMul2},
+      {FpOp::HFma2, Counter::HFma2}};
   if (std::size(pairs) != static_cast<std::size_t>(FpOp::Count)) return false;
   for (auto [op, counter] : pairs)
     if (static_cast<int>(Counter::FAdd) + static_cast<int>(op) != static_cast<int>(counter)) return false;

@@ -47,6 +47,16 @@ constexpr MetricInfo kCatalog[] = {
     {C::DDiv, "simt__thread_inst_ddiv.sum", F::Simtlab, "FP64 divisions in the source"},
     {C::FSqrt, "simt__thread_inst_fsqrt.sum", F::Simtlab, "FP32 square roots in the source"},
     {C::DSqrt, "simt__thread_inst_dsqrt.sum", F::Simtlab, "FP64 square roots in the source"},
+    {C::HAdd, "smsp__sass_thread_inst_executed_op_hadd_pred_on.sum", F::Exact,
+     "thread-level fp16/bf16 add/subtract instructions (HADD2: a __half2 add is one instruction per lane)"},
+    {C::HMul, "smsp__sass_thread_inst_executed_op_hmul_pred_on.sum", F::Exact,
+     "thread-level fp16/bf16 multiplies (HMUL2)"},
+    {C::HFma, "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum", F::Exact,
+     "thread-level fp16/bf16 fused multiply-adds (HFMA2)"},
+    {C::HAdd2, "simt__thread_inst_hadd2.sum", F::Simtlab,
+     "of the hadd instructions, those on packed pairs (__half2, __nv_bfloat162): two results each"},
+    {C::HMul2, "simt__thread_inst_hmul2.sum", F::Simtlab, "of the hmul instructions, those on packed pairs"},
+    {C::HFma2, "simt__thread_inst_hfma2.sum", F::Simtlab, "of the hfma instructions, those on packed pairs"},
     {C::WarpInst, "simt__warp_inst_counted.sum", F::Simtlab,
      "warp-level executions of the instructions simtlab counts (FP arithmetic, memory, warp collectives)"},
     {C::ThreadInst, "simt__thread_inst_counted.sum", F::Simtlab,
@@ -78,7 +88,8 @@ static_assert(catalog_in_enum_order(), "sim/count/metrics.cpp: one catalog entry
 constexpr DerivedMetricInfo kDerived[] = {
     {"dram__bytes.sum", F::Estimate, "dram__bytes_read.sum + dram__bytes_write.sum",
      [](const Counters& c) { return c.dram_bytes(); }},
-    {"simt__flops.sum", F::Simtlab, "fadd + fmul + 2 x ffma + dadd + dmul + 2 x dfma (thread-level, pred_on)",
+    {"simt__flops.sum", F::Simtlab, "fadd + fmul + 2 x ffma + dadd + dmul + 2 x dfma + hadd + hmul + 2 x hfma + (the same for packed pairs) "
+     "(thread-level, pred_on)",
      [](const Counters& c) { return c.flops(); }},
 };
 

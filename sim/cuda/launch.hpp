@@ -5,6 +5,7 @@
 #include "sim/exec/executor.hpp"
 #include "sim/cuda/runtime.hpp"
 
+#include <stdexcept>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -21,6 +22,10 @@ P kernel_argument(A&& a) {
                       std::is_void_v<std::remove_pointer_t<D>>,
                   "kernel argument points to a type of a different size than the parameter");
     return reinterpret_cast<P>(a);
+  } else if constexpr (std::is_pointer_v<P> && std::is_integral_v<D>) {
+    // NULL as an argument: clang's NULL is __null, an integer to template deduction.
+    if (a != 0) throw std::invalid_argument("a kernel's pointer parameter was given a nonzero integer");
+    return nullptr;
   } else {
     return static_cast<P>(std::forward<A>(a));
   }

@@ -105,8 +105,10 @@ void Worker::count_operations(BlockState& b) {
     for (const OpTotal& a : agg) {
       Counters& s = site_counters(a.site);
       for (Counters* c : {&totals, &s}) {
-        if (a.kind < static_cast<std::uint32_t>(kFpOpCount)) (*c)[fp_counter(a.kind)] += a.sum;
-        else (*c)[Counter::WarpCollectives] += a.max;
+        if (a.kind < static_cast<std::uint32_t>(kFpOpCount)) {
+          (*c)[fp_counter(a.kind)] += a.sum;
+          if (packed_half(a.kind)) (*c)[unpacked_counter(a.kind)] += a.sum;
+        } else (*c)[Counter::WarpCollectives] += a.max;
         (*c)[Counter::WarpInst] += a.max;
         (*c)[Counter::ThreadInst] += a.sum;
       }

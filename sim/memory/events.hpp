@@ -30,8 +30,14 @@ struct MemEvent {
 // Floating-point operation kinds, in the order of the Nsight Compute metrics
 // smsp__sass_thread_inst_executed_op_{fadd,fmul,ffma,dadd,dmul,dfma,hadd,hmul,hfma}_pred_on.
 // Division and square root are not single SASS instructions; they are counted on
-// their own (docs/counters.md, "Fidelity limits").
-enum class FpOp : std::uint8_t { FAdd, FMul, FFma, DAdd, DMul, DFma, FDiv, DDiv, FSqrt, DSqrt, Count };
+// their own (docs/counters.md, "Fidelity limits"). HAdd..HFma are fp16/bf16
+// instructions on one value per lane; HAdd2..HFma2 the packed ones (__half2,
+// __nv_bfloat162): each is one HADD2/HMUL2/HFMA2 per lane to ncu, two results.
+enum class FpOp : std::uint8_t {
+  FAdd, FMul, FFma, DAdd, DMul, DFma, FDiv, DDiv, FSqrt, DSqrt,
+  HAdd, HMul, HFma, HAdd2, HMul2, HFma2,
+  Count
+};
 constexpr int kFpOpCount = static_cast<int>(FpOp::Count);
 
 }  // namespace simt

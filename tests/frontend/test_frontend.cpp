@@ -196,4 +196,78 @@ TEST_CASE("divisions, square roots and math functions count as nvcc's instructio
   CHECK(metric(e.launches[0], "simt__thread_inst_fdiv.sum") == 64);  // the division itself, once
   CHECK(metric(e.launches[6], kDmul) == 64 * 3);
   CHECK(metric(e.launches[6], kDfma) == 64 * 5);
+
+// ---- fp16/bf16 and cooperative groups (issue 10) ---------------------------------
+
+const std::string kHadd = "smsp__sass_thread_inst_executed_op_hadd_pred_on.sum";
+const std::string kHfma = "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum";
+const std::string kHfma2 = "simt__thread_inst_hfma2.sum";
+const std::string kLdBytes = "simt__global_ld_bytes_requested.sum";
+
+TEST_CASE("fp16/bf16 rounding corner cases are IEEE round-to-nearest-even, as on sm_90") {
+  Exec e = exec(kTests + "half_rounding.cu");
+  // ties to even, overflow to inf, subnormals, fma rounded once (bf16 273 + 2^-133 -> 274), NaN
+  CHECK(e.run.out ==
+        "3c00 3c02 7c00 7bff 0000 0001 0200 7c00 6801 6800 3c01 fbff 7fff 4389 4388 3f80 3f82 0001\n"
+        "200.0 1.0\n");
+  REQUIRE(e.launches.size() == 4);
+  const auto& scalar = e.launches[1];  // __hadd on 2-byte elements: one HADD per thread
+  CHECK(metric(scalar, kHadd) == 256);
+  CHECK(metric(scalar, kLdReq) == 16);
+  CHECK(metric(scalar, kLdSec) == 32);  // 32 lanes x 2 bytes = 2 sectors per request
+  CHECK(metric(scalar, kFadd) == 0);    // the header's float arithmetic is not the kernel's
+  const auto& packed = e.launches[2];   // __half2 +: one HFMA2.MMA per thread (ncu: hfma), 4-byte loads
+  CHECK(metric(packed, kHfma) == 256);
+  CHECK(metric(packed, kHfma2) == 256);
+  CHECK(metric(packed, kHadd) == 0);
+  CHECK(metric(packed, kLdReq) == 16);
+  CHECK(metric(packed, kLdSec) == 64);
+  CHECK(metric(packed, kLdBytes) == 2 * 256 * 4);
+  CHECK(metric(packed, "simt__flops.sum") == 4 * 256);
+  const auto& widen = e.launches[3];  // __half2float is HADD2.F32 on sm_90
+  CHECK(metric(widen, kHadd) == 256);
+  CHECK(metric(widen, kFadd) == 256);
+}
+
+TEST_CASE("cg::reduce adds in CUDA 13's butterfly order; tile shuffles are warp shuffles") {
+  Exec e = exec(kTests + "cg_reduce.cu");
+  CHECK(e.run.out ==
+        "tile 32: butterfly order matches; sequential order differs\n"
+        "tile 8: butterfly order matches; sequential order differs\n"
+        "block sum 8128.0\n");  // 0 + 1 + ... + 127; all lanes storing one word is no race
+  REQUIRE(e.launches.size() == 3);
+  CHECK(e.launches[2]["diagnostics"].empty());
+  CHECK(metric(e.launches[0], kFadd) == 64 * (5 + 1));  // 5 butterfly steps, 1 in value()
+  CHECK(metric(e.launches[0], "simt__warp_collectives.sum") == 2 * 5);
+  CHECK(metric(e.launches[1], kFadd) == 64 * (3 + 1));
+  CHECK(metric(e.launches[1], "simt__warp_collectives.sum") == 2 * 3);
+}
+
+TEST_CASE("grid_group::sync() fails the launch loudly, naming its line") {
+  Exec e = exec(kTests + "cg_grid_sync.cu");
+  CHECK(e.run.out == "unspecified launch failure\n");
+  CHECK(e.stderr_.find("cg_grid_sync.cu:14") != std::string::npos);
+  CHECK(e.stderr_.find("grid_group::sync() is not supported by the simulator") != std::string::npos);
+}
+
+// The validation program run on the H200 (docs/validation/h200-halfcg.md): every
+// output file of the simulator's run has the bits the GPU's had.
+TEST_CASE("tests/cuda/halfcg_validate.cu: every output equals the H200's, bit for bit") {
+  std::string dir = temp("halfcg");
+  run("mkdir -p " + dir);
+  Run r = run(std::string(SIMT_BIN) + " exec " + kSource + "/tests/cuda/halfcg_validate.cu -- " + dir + " 2>/dev/null");
+  CHECK(r.status == 0);
+  CHECK(r.out.find("cooperative launch: unspecified launch failure") != std::string::npos);  // grid.sync()
+  std::istringstream gpu(read(kSource + "/docs/validation/data/halfcg/gpu_sha256.txt"));
+  std::string sum, name;
+  int compared = 0;
+  while (gpu >> sum >> name) {
+    if (name == "cg_grid.bin") continue;  // grid-wide sync: not supported (above)
+    Run s = run("cd " + dir + " && sha256sum " + name + " 2>/dev/null");
+    INFO(name);
+    CHECK(s.out.substr(0, 64) == sum);
+    ++compared;
+  }
+  CHECK(compared >= 150);
+  run("rm -rf " + dir);
 }

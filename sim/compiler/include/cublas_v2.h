@@ -6,6 +6,9 @@
 // declared: using one is a compile error naming it, never a silently wrong result.
 #pragma once
 #include "cuda_runtime.h"
+// CUDA's cublas_api.h includes both: programs (llm.c's common.h) use __nv_bfloat16 through it.
+#include "cuda_bf16.h"
+#include "cuda_fp16.h"
 #include "sim/libs/gemm.hpp"
 
 typedef enum {

@@ -48,3 +48,4 @@ extern "C" __attribute__((weak, used)) const char __simt_runtime_header[] = __FI
 #include "simt_cuda/device_math.h"
 #include "simt_cuda/runtime_extras.h"
 #include "simt_cuda/vector_types.h"
+#include "simt_cuda/cooperative_launch.h"

@@ -165,7 +165,10 @@ void Instrumenter::bind_marked_calls(Function& f) {
     FunctionCallee target =
         m_.getOrInsertFunction(name, FunctionType::get(marker->getReturnType(), params, false));
     std::vector<Value*> args(call->arg_begin(), call->arg_end());
-    args.push_back(sites_.site_of(*call, "call"));
+    // The marker's name is part of the site's key: one line's HADD and HMUL markers
+    // (simt_cuda/markers.h) stay apart, as the FP step's operations do.
+    const std::string kind = "call|" + marker->getName().str();
+    args.push_back(sites_.site_of(*call, kind));
     IRBuilder<> b(call);
     CallInst* replacement = b.CreateCall(target, args);
     replacement->setDebugLoc(call->getDebugLoc());

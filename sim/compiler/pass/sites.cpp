@@ -35,14 +35,16 @@ bool RuntimeFiles::contains(const DIScope* scope) const {
 
 // Portable math, and simtlab's CUDA libraries (CUB's block and warp primitives, the
 // libcu++ operators they apply — cuda::std::plus reads its operands and adds —,
-// cuRAND's device API): on the GPU their code is compiled into the user's kernel,
-// so their shared-memory traffic, shuffles and FP operations are the kernel's.
+// cuRAND's device API, cg::reduce's operators and its by-reference load): on the GPU
+// their code is compiled into the user's kernel, so their shared-memory traffic,
+// shuffles and FP operations are the kernel's.
 bool RuntimeFiles::counted(const DIScope* scope) const {
   if (!scope) return false;
   const std::string path = path_of(scope);
   const StringRef file(path);
   return file.endswith("sim/cuda/portable_math.hpp") || file.contains("sim/compiler/include/cub/") ||
-         file.contains("sim/compiler/include/cuda/") || file.endswith("sim/compiler/include/curand_kernel.h");
+         file.contains("sim/compiler/include/cuda/") || file.endswith("sim/compiler/include/curand_kernel.h") ||
+         file.endswith("sim/compiler/include/cooperative_groups/reduce.h");
 }
 
 const DILocation* RuntimeFiles::user_frame(const DILocation* loc) const {

@@ -18,7 +18,8 @@ class RuntimeFiles {
   explicit RuntimeFiles(std::string prefix) : prefix_(std::move(prefix)) {}
   bool contains(const llvm::DIScope* scope) const;
   // simtlab's code whose operations are the kernel's own (portable math: its FADDs
-  // and FFMAs run on the GPU as the kernel's). Sites still name the user's line.
+  // and FFMAs run on the GPU as the kernel's; cg::reduce's operators). Sites still
+  // name the user's line.
   bool counted(const llvm::DIScope* scope) const;
   // Code the pass leaves alone: simtlab's, except what is counted.
   bool uninstrumented(const llvm::DIScope* scope) const { return contains(scope) && !counted(scope); }

@@ -11,4 +11,18 @@ void __simt_site_access(const void* p, unsigned size, unsigned op);  // op: 0 lo
 void __simt_site_barrier(int value);
 std::uint64_t __simt_site_collective(int kind, std::uint32_t mask, std::uint64_t value, int arg, int width);
 std::uint32_t __simt_site_activemask();
+// A floating-point instruction simtlab's headers execute for the kernel (fp16/bf16),
+// one marker per kind: the per-site table holds one kind per site, and a marker's
+// name is part of its site's key (instrument.cpp).
+void __simt_site_fp_hadd();
+void __simt_site_fp_hmul();
+void __simt_site_fp_hfma();
+void __simt_site_fp_hadd2();
+void __simt_site_fp_hmul2();
+void __simt_site_fp_hfma2();
+void __simt_site_fp_fadd();
+void __simt_site_fp_fmul();
+void __simt_site_fp_ffma();
+// A CUDA feature the simulator cannot run: the launch fails with this message at the user's line.
+void __simt_site_unsupported(const char* what);
 }
