@@ -26,8 +26,9 @@ struct PortArgs {
 };
 
 struct ExecArgs {
-  std::string file, device = "H200", json, frontend;
+  std::string file, device = "H200", json, frontend, timeline;
   bool json_flag = false;
+  bool no_skip_repeats = false;
   std::vector<std::string> program_args;
 };
 
@@ -99,9 +100,16 @@ int run_exec(const ExecArgs& a) {
       to_file ? a.json : (std::filesystem::temp_directory_path() / fmt::format("simt-exec-{}.json", getpid())).string();
   setenv("SIMT_REPORT_JSON", report.c_str(), 1);
   if (a.json_flag && a.json == "-") setenv("SIMT_REPORT", "none", 1);  // JSON on stderr replaces the tables there
+  // The simulated clock's timeline: to the user's file, or a temporary one for the summary.
+  const std::string timeline =
+      !a.timeline.empty() ? a.timeline
+                          : (std::filesystem::temp_directory_path() / fmt::format("simt-timeline-{}.json", getpid())).string();
+  setenv("SIMT_TIMELINE", timeline.c_str(), 1);
+  setenv("SIMT_SKIP_REPEATS", a.no_skip_repeats ? "0" : "1", 1);
   int status = run_program(p.path, a.program_args);
-  report_kernel_times(report, a.device, a.json_flag && a.json == "-", to_file);
+  report_kernel_times(report, timeline, a.device, a.json_flag && a.json == "-", to_file);
   if (!to_file) std::filesystem::remove(report);
+  if (a.timeline.empty()) std::filesystem::remove(timeline);
   return report_exit(a.file, status);
 }
 
@@ -136,6 +144,10 @@ void add_program_commands(CLI::App& app) {
   exec->add_option("--frontend", exec_args->frontend,
                    "clang (the default): compile the file unchanged, instrumented by simtlab's LLVM pass; port: the "
                    "f32 rewrite (docs/frontend.md)");
+  exec->add_option("--timeline", exec_args->timeline,
+                   "write the simulated clock's timeline (kernels, copies, memsets per stream) as a Chrome/Perfetto trace");
+  exec->add_flag("--no-skip-repeats", exec_args->no_skip_repeats,
+                 "execute every launch, also those identical to the launch before that cannot change memory");
   exec->add_option("args", exec_args->program_args, "arguments for the program (after --)");
   exec->callback([exec_args] {
     exec_args->json_flag = !exec_args->json.empty();

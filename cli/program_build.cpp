@@ -58,6 +58,8 @@ fs::path frontend_include() { return kSourceDir / "sim" / "compiler" / "include"
 std::string clang_compiler() { return SIMT_CLANGXX; }
 
 fs::path sim_library() { return kBinaryDir / "sim" / "libsimt_sim.so"; }
+// The simulated clock's prices (timing/): linked into every program.
+fs::path timing_library() { return kBinaryDir / "timing" / "libsimt_timing.so"; }
 fs::path report_source() { return kSourceDir / "cli" / "program_support" / "report_at_exit.cpp"; }
 
 // Everything a cached product depends on besides the user's source: the
@@ -65,15 +67,18 @@ fs::path report_source() { return kSourceDir / "cli" / "program_support" / "repo
 std::string toolchain_fingerprint() {
   Hash h;
   std::vector<fs::path> headers;
-  for (const auto& e : fs::recursive_directory_iterator(kSourceDir / "sim"))
-    if (e.path().extension() == ".hpp" || e.path().extension() == ".cuh" || e.path().extension() == ".h")
-      headers.push_back(e.path());
+  for (const char* dir : {"sim", "timing"})
+    for (const auto& e : fs::recursive_directory_iterator(kSourceDir / dir))
+      if (e.path().extension() == ".hpp" || e.path().extension() == ".cuh" || e.path().extension() == ".h")
+        headers.push_back(e.path());
   std::sort(headers.begin(), headers.end());
   for (const auto& p : headers) h.add(p.filename().string()).add(read_file(p));
   h.add(read_file(report_source()));
-  fs::path lib = sim_library();
-  if (!fs::exists(lib)) throw std::runtime_error(fmt::format("{} is missing: build the simt_sim target first", lib.string()));
-  h.add(std::to_string(fs::file_size(lib))).add(std::to_string(fs::last_write_time(lib).time_since_epoch().count()));
+  for (const fs::path& lib : {sim_library(), timing_library()}) {
+    if (!fs::exists(lib))
+      throw std::runtime_error(fmt::format("{} is missing: build the simt target first", lib.string()));
+    h.add(std::to_string(fs::file_size(lib))).add(std::to_string(fs::last_write_time(lib).time_since_epoch().count()));
+  }
   if (const char* cxx = std::getenv("CXX")) h.add(cxx);
   if (clang_frontend_available()) {
     fs::path plugin = pass_plugin();
@@ -210,10 +215,12 @@ BuildProduct build_program(const BuildRequest& req) {
                                                              "-DSIMT_CLANG_FRONTEND=1"})
       cmd.push_back(f);
   }
-  fs::path lib_dir = sim_library().parent_path();
+  fs::path lib_dir = sim_library().parent_path(), timing_dir = timing_library().parent_path();
+  // libsimt_sim.so comes before the C library: it defines device printf's entry points.
   for (std::string f : std::initializer_list<std::string>{"-iquote", source.parent_path().string(), unit_path.string(),
-                        report_object(cache, fingerprint).string(), "-L", lib_dir.string(), "-lsimt_sim",
-                        "-Wl,-rpath," + lib_dir.string(), "-o", tmp.string()})
+                        report_object(cache, fingerprint).string(), "-L", lib_dir.string(), "-L", timing_dir.string(),
+                        "-lsimt_timing", "-lsimt_sim", "-Wl,-rpath," + lib_dir.string(),
+                        "-Wl,-rpath," + timing_dir.string(), "-o", tmp.string()})
     cmd.push_back(f);
   if (req.shared) cmd.push_back("-shared");
   if (spawn_and_wait(cmd) != 0) {

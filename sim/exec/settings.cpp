@@ -51,5 +51,6 @@ ProgressFn& progress_callback() {
 }
 
 void append_launch_record(LaunchRecord r) { records().push_back(std::move(r)); }
+LaunchRecord& mutable_launch_record(std::size_t index) { return records().at(index); }
 
 }  // namespace simt
