@@ -32,11 +32,11 @@ class CatalogTimeModel final : public TimeModel {
     }
   }
 
-  WorkTime transfer(WorkKind kind, std::size_t bytes) const override {
+  WorkTime transfer(WorkKind kind, std::size_t bytes, bool pageable) const override {
     const double b = static_cast<double>(bytes);
     switch (kind) {
       case WorkKind::CopyHostToDevice:
-      case WorkKind::CopyDeviceToHost: return over_host_link(b);
+      case WorkKind::CopyDeviceToHost: return over_host_link(b, kind == WorkKind::CopyHostToDevice, pageable);
       case WorkKind::CopyDeviceToDevice: return in_dram(2 * b, "read and write");
       case WorkKind::Memset: return in_dram(b, "write");
       case WorkKind::CopyHostToHost:
@@ -56,14 +56,18 @@ class CatalogTimeModel final : public TimeModel {
 
   // Latency + bytes / bandwidth: the link's datasheet rate times the efficiency
   // measured on the device (pinned memory), where someone has measured it.
-  WorkTime over_host_link(double bytes) const {
+  // Pageable host memory is staged by the driver through a pinned buffer: where
+  // its rate per direction was measured on the device's host, that rate binds.
+  WorkTime over_host_link(double bytes, bool to_device, bool pageable) const {
     if (!link_) return {0, "unpriced", fmt::format("{} has no host_link in the catalog", device_.name)};
-    const double bandwidth = link_->bandwidth * measured("host_copy_efficiency", 1.0);
+    double bandwidth = link_->bandwidth * measured("host_copy_efficiency", 1.0);
+    if (pageable) bandwidth = measured(to_device ? "pageable_h2d_gbs" : "pageable_d2h_gbs", bandwidth / 1e9) * 1e9;
     const double latency = measured("host_copy_latency_us", link_->latency_s * 1e6) * 1e-6;
     const double s = latency + bytes / bandwidth;
     return {s, link_->name,
-            fmt::format("{} B over {} at {}/s + {} latency = {}", bytes, link_->name, cost::format_rate(bandwidth, "B"),
-                        cost::format_seconds(latency), cost::format_seconds(s))};
+            fmt::format("{} B ({} host memory) over {} at {}/s + {} latency = {}", bytes, pageable ? "pageable" : "pinned",
+                        link_->name, cost::format_rate(bandwidth, "B"), cost::format_seconds(latency),
+                        cost::format_seconds(s))};
   }
 
   WorkTime in_dram(double bytes, const char* what) const {

@@ -3,7 +3,8 @@
 // number `simt exec` and `simt run` print); a copy between host and device moves
 // at the device's host link (catalog "host_link", a PCIe generation) times the
 // measured "host_copy_efficiency", after "host_copy_latency_us" (both in the
-// device's "kernel_model" where measured; else 1 and the link's latency); a
+// device's "kernel_model" where measured; else 1 and the link's latency), or,
+// from pageable host memory, the measured "pageable_{h2d,d2h}_gbs"; a
 // device-to-device copy reads and writes every byte at the
 // achievable DRAM bandwidth, a memset writes them, each after one launch overhead.
 #pragma once

@@ -45,8 +45,9 @@ class TimeModel {
  public:
   virtual ~TimeModel() = default;
   virtual WorkTime kernel(const LaunchRecord& r) const = 0;
-  // Copies and memsets of `bytes` bytes.
-  virtual WorkTime transfer(WorkKind kind, std::size_t bytes) const = 0;
+  // Copies and memsets of `bytes` bytes; `pageable`: the host side of a copy is
+  // ordinary (not cudaMallocHost) memory, which the driver stages through a buffer.
+  virtual WorkTime transfer(WorkKind kind, std::size_t bytes, bool pageable) const = 0;
   virtual std::string device() const = 0;  // the catalog device priced
 };
 

@@ -19,6 +19,7 @@ namespace {
 cudaError_t g_last_error = cudaSuccess;     // what cudaGetLastError reports
 cudaError_t g_pending_fault = cudaSuccess;  // a kernel fault, reported by the next synchronising call
 bool g_report_faults = true;
+std::map<std::uintptr_t, std::size_t> g_pinned;  // cudaMallocHost: base -> bytes
 std::map<const void*, std::size_t> g_dynamic_shared_limits;
 
 cudaError_t record(cudaError_t e) {
@@ -78,11 +79,23 @@ simt::WorkKind transfer_kind(bool dst_dev, bool src_dev) {
   return simt::WorkKind::CopyHostToHost;
 }
 
-// A copy or memset on a stream's timeline; returns when it ends.
-double place_transfer(simt::WorkKind kind, std::size_t bytes, const void* stream, const char* api) {
+// Whether [p, p + bytes) lies in memory from cudaMallocHost (page-locked).
+bool is_pinned(const void* p, std::size_t bytes) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  auto it = g_pinned.upper_bound(a);
+  if (it == g_pinned.begin()) return false;
+  --it;
+  return a + bytes <= it->first + it->second;
+}
+
+// A copy or memset on a stream's timeline; returns when it ends. `host` is the
+// host side of a copy (null for device-only work).
+double place_transfer(simt::WorkKind kind, std::size_t bytes, const void* stream, const char* api,
+                      const void* host = nullptr) {
   simt::DeviceClock& clock = simt::DeviceClock::instance();
   simt::WorkTime t;
-  if (clock.model()) t = clock.model()->transfer(kind, bytes);
+  const bool pageable = host && !is_pinned(host, bytes);
+  if (clock.model()) t = clock.model()->transfer(kind, bytes, pageable);
   simt::TimelineEvent ev;
   // "cudaMemcpy HtoD": the API and the direction, as Nsight Systems names copies.
   const std::string kind_name = simt::work_kind_name(kind);
@@ -90,6 +103,7 @@ double place_transfer(simt::WorkKind kind, std::size_t bytes, const void* stream
   ev.kind = kind;
   ev.duration_s = t.seconds;
   ev.args = {{"bytes", bytes}, {"bound", t.bound}};
+  if (host) ev.args["host_memory"] = pageable ? "pageable" : "pinned";
   if (!t.sentence.empty()) ev.args["time"] = t.sentence;
   return clock.enqueue(stream, std::move(ev)).end_s();
 }
@@ -152,11 +166,16 @@ cudaError_t cudaFree(void* ptr) {
   return simt::GlobalMemory::instance().release(ptr) ? cudaSuccess : record(cudaErrorInvalidDevicePointer);
 }
 
+// Page-locked on a GPU: copies from it run at the link's rate (the clock tells it
+// from pageable memory by this map).
 cudaError_t cudaMallocHost(void** ptr, std::size_t bytes) {
   *ptr = std::malloc(bytes ? bytes : 1);
-  return *ptr ? cudaSuccess : record(cudaErrorMemoryAllocation);
+  if (!*ptr) return record(cudaErrorMemoryAllocation);
+  g_pinned[reinterpret_cast<std::uintptr_t>(*ptr)] = bytes ? bytes : 1;
+  return cudaSuccess;
 }
 cudaError_t cudaFreeHost(void* ptr) {
+  g_pinned.erase(reinterpret_cast<std::uintptr_t>(ptr));
   std::free(ptr);
   return cudaSuccess;
 }
@@ -164,7 +183,8 @@ cudaError_t cudaFreeHost(void* ptr) {
 namespace {
 
 // Checks a copy and does it; returns its direction on the device's engines.
-cudaError_t copy_now(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, simt::WorkKind& what) {
+cudaError_t copy_now(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, simt::WorkKind& what,
+                     const void*& host) {
   if (!dst || !src) return record(cudaErrorInvalidValue);
   bool dst_dev = is_device_pointer(dst), src_dev = is_device_pointer(src);
   switch (kind) {
@@ -180,6 +200,7 @@ cudaError_t copy_now(void* dst, const void* src, std::size_t bytes, cudaMemcpyKi
   if (dst_dev) simt::RepeatLaunches::instance().host_wrote(dst, bytes);
   std::memmove(dst, src, bytes);
   what = transfer_kind(dst_dev, src_dev);
+  host = dst_dev ? (src_dev ? nullptr : src) : dst;
   return cudaSuccess;
 }
 
@@ -190,9 +211,10 @@ cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpy
   if (cudaError_t f = take_fault()) return record(f);
   if (bytes == 0) return cudaSuccess;
   simt::WorkKind what{};
-  if (cudaError_t e = copy_now(dst, src, bytes, kind, what)) return e;
+  const void* host = nullptr;
+  if (cudaError_t e = copy_now(dst, src, bytes, kind, what, host)) return e;
   if (what == simt::WorkKind::CopyHostToHost) return cudaSuccess;  // the host's own memcpy: no device time
-  simt::DeviceClock::instance().host_waits_until(place_transfer(what, bytes, nullptr, "cudaMemcpy"));
+  simt::DeviceClock::instance().host_waits_until(place_transfer(what, bytes, nullptr, "cudaMemcpy", host));
   return cudaSuccess;
 }
 
@@ -201,8 +223,9 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaM
   if (!simt::DeviceClock::instance().has_stream(stream)) return record(cudaErrorInvalidResourceHandle);
   if (bytes == 0) return cudaSuccess;
   simt::WorkKind what{};
-  if (cudaError_t e = copy_now(dst, src, bytes, kind, what)) return e;
-  if (what != simt::WorkKind::CopyHostToHost) place_transfer(what, bytes, stream, "cudaMemcpyAsync");
+  const void* host = nullptr;
+  if (cudaError_t e = copy_now(dst, src, bytes, kind, what, host)) return e;
+  if (what != simt::WorkKind::CopyHostToHost) place_transfer(what, bytes, stream, "cudaMemcpyAsync", host);
   return cudaSuccess;
 }
 

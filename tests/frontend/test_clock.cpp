@@ -90,6 +90,29 @@ TEST_CASE("a repeated pure kernel is skipped, with the same output and counters 
   CHECK(skipped.err.find("[launch 2-5] 4x the same as launch 1 (not re-executed)") != std::string::npos);
 }
 
+TEST_CASE("a copy from pageable host memory runs at the rate measured for it; the skipped launches still take time") {
+  Exec e = exec("repeat_pure.cu");
+  const auto catalog = nlohmann::json::parse(slurp(std::string(SIMTLAB_SOURCE_DIR) + "/cost/devices.json"));
+  double h2d_gbs = 0, latency_us = 0;
+  for (const auto& d : catalog["devices"])
+    if (d["name"] == "H200") {
+      h2d_gbs = d["kernel_model"]["pageable_h2d_gbs"]["value"];
+      latency_us = d["kernel_model"]["host_copy_latency_us"]["value"];
+    }
+  REQUIRE(h2d_gbs > 0);
+  const auto events = work(e.timeline);
+  REQUIRE(events.size() == 12);  // the copy in, 5 x (memset, launch), the copy out
+  CHECK(events[0]["name"] == "cudaMemcpy HtoD");
+  CHECK(events[0]["args"]["host_memory"] == "pageable");  // a stack array, not cudaMallocHost
+  CHECK(events[0]["dur"].get<double>() == doctest::Approx(latency_us + 4096 * 4 / (h2d_gbs * 1e3)).epsilon(1e-9));
+  for (int k = 0; k < 5; ++k) {
+    const auto& launch = events[2 + 2 * k];
+    CHECK(launch["name"] == "scale");
+    CHECK(launch["dur"] == events[2]["dur"]);  // a repeat advances the clock by the launch's own time
+    if (k > 0) CHECK(launch["args"]["repeat_of"] == 1);
+  }
+}
+
 TEST_CASE("an in-place kernel repeated is executed every time") {
   Exec e = exec("repeat_in_place.cu");
   CHECK(e.out == "x[0] = 4.0 x[1000] = 1004.0\n");
