@@ -28,7 +28,7 @@ struct PortArgs {
 struct ExecArgs {
   std::string file, device = "H200", json, frontend, timeline;
   bool json_flag = false;
-  bool no_skip_repeats = false;
+  bool no_skip_repeats = false, skip_all_repeats = false;
   std::vector<std::string> program_args;
 };
 
@@ -105,7 +105,9 @@ int run_exec(const ExecArgs& a) {
       !a.timeline.empty() ? a.timeline
                           : (std::filesystem::temp_directory_path() / fmt::format("simt-timeline-{}.json", getpid())).string();
   setenv("SIMT_TIMELINE", timeline.c_str(), 1);
-  setenv("SIMT_SKIP_REPEATS", a.no_skip_repeats ? "0" : "1", 1);
+  if (a.no_skip_repeats && a.skip_all_repeats)
+    throw std::invalid_argument("--no-skip-repeats and --skip-all-repeats contradict each other");
+  setenv("SIMT_SKIP_REPEATS", a.no_skip_repeats ? "0" : a.skip_all_repeats ? "all" : "1", 1);
   int status = run_program(p.path, a.program_args);
   report_kernel_times(report, timeline, a.device, a.json_flag && a.json == "-", to_file);
   if (!to_file) std::filesystem::remove(report);
@@ -148,6 +150,9 @@ void add_program_commands(CLI::App& app) {
                    "write the simulated clock's timeline (kernels, copies, memsets per stream) as a Chrome/Perfetto trace");
   exec->add_flag("--no-skip-repeats", exec_args->no_skip_repeats,
                  "execute every launch, also those identical to the launch before that cannot change memory");
+  exec->add_flag("--skip-all-repeats", exec_args->skip_all_repeats,
+                 "for timing benchmarks: skip identical repeats even when they change memory (in-place, atomics); "
+                 "device memory then differs from a GPU's, and the report says so");
   exec->add_option("args", exec_args->program_args, "arguments for the program (after --)");
   exec->callback([exec_args] {
     exec_args->json_flag = !exec_args->json.empty();

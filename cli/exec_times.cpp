@@ -39,12 +39,15 @@ std::pair<std::string, double> add_times(json& launches, const cost::DeviceSpec&
   std::string table;
   std::map<std::size_t, double> time_of;  // launch number -> seconds, for its repeats
   std::size_t run_first = 0, run_count = 0, run_of = 0;
+  bool run_inexact = false;
   auto flush_run = [&] {
     if (run_count)
-      table += fmt::format("[launch {}{}] {}x the same as launch {} (not re-executed): {} each\n", run_first,
+      table += fmt::format("[launch {}{}] {}x the same as launch {} (not re-executed{}): {} each\n", run_first,
                            run_count > 1 ? fmt::format("-{}", run_first + run_count - 1) : "", run_count, run_of,
+                           run_inexact ? "; they change memory: --skip-all-repeats" : "",
                            cost::format_seconds(time_of[run_of]));
     run_count = 0;
+    run_inexact = false;
   };
   for (std::size_t i = 0; i < launches.size(); ++i) {
     json& l = launches[i];
@@ -58,6 +61,7 @@ std::pair<std::string, double> add_times(json& launches, const cost::DeviceSpec&
         run_first = i + 1, run_of = of;
       }
       ++run_count;
+      run_inexact = run_inexact || l.value("repeat_inexact", false);
       continue;
     }
     flush_run();

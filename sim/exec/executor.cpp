@@ -22,11 +22,23 @@ std::uint32_t next_serial() {
   return ++serial;
 }
 
-// A skipped repeat: the record of the launch it repeats, marked as such.
-int append_repeat(std::size_t index) {
-  LaunchRecord r = launch_records()[index];
-  r.repeat_of = index + 1;
+// A skipped repeat: the record of the launch it repeats, marked as such. The
+// first inexact one (RepeatMode::All) says on stderr that memory now differs.
+int append_repeat(const RepeatMatch& m) {
+  LaunchRecord r = launch_records()[m.record_index];
+  r.repeat_of = m.record_index + 1;
+  r.repeat_inexact = !m.exact;
   r.wall_seconds = 0;
+  static bool warned = false;
+  if (!m.exact && !warned) {
+    warned = true;
+    fmt::print(stderr,
+               "simt: --skip-all-repeats: launch {} ({}) repeats launch {} but changes memory (it {}); it was not "
+               "executed, so device memory differs from a GPU's from here on\n",
+               launch_records().size() + 1, r.kernel, r.repeat_of,
+               r.totals[Counter::GlobalAtomRequests] || r.totals[Counter::SharedAtomInst] ? "uses atomics"
+                                                                                          : "reads what it writes");
+  }
   append_launch_record(std::move(r));
   return 0;
 }
@@ -48,7 +60,8 @@ int execute_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelB
   LaunchRecord& rec = mutable_launch_record(index);
   rec.printed = device_output_calls() != output_before;
   if (known_args && serial != 0)
-    repeats.executed(std::move(key), index, serial, checks().races && record_allows_repeat(rec));
+    repeats.executed(std::move(key), index, serial, rec.error == 0 && !rec.printed,
+                     checks().races && record_allows_repeat(rec));
   else
     repeats.forget();
   return code;

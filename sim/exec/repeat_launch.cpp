@@ -28,9 +28,11 @@ bool sectors_match(std::uintptr_t begin, std::size_t bytes, std::uint32_t serial
   return false;
 }
 
-bool env_disables_skipping() {
+RepeatMode mode_from_env() {
   const char* v = std::getenv("SIMT_SKIP_REPEATS");
-  return v && std::strcmp(v, "0") == 0;
+  if (v && std::strcmp(v, "0") == 0) return RepeatMode::Never;
+  if (v && std::strcmp(v, "all") == 0) return RepeatMode::All;
+  return RepeatMode::Pure;
 }
 
 }  // namespace
@@ -43,15 +45,15 @@ bool LaunchKey::operator==(const LaunchKey& o) const {
 RepeatLaunches& RepeatLaunches::instance() {
   static RepeatLaunches r = [] {
     RepeatLaunches x;
-    x.enabled_ = !env_disables_skipping();
+    x.mode_ = mode_from_env();
     return x;
   }();
   return r;
 }
 
-void RepeatLaunches::set_enabled(bool on) {
-  enabled_ = on;
-  if (!on) candidate_.reset();
+void RepeatLaunches::set_mode(RepeatMode m) {
+  mode_ = m;
+  if (m == RepeatMode::Never) candidate_.reset();
 }
 
 void RepeatLaunches::disable_for_managed_memory() {
@@ -78,14 +80,16 @@ bool RepeatLaunches::pure(Candidate& c) const {
   return c.purity == Purity::Pure;
 }
 
-std::optional<std::size_t> RepeatLaunches::repeat_of(const LaunchKey& key) {
-  if (!enabled_ || managed_ || !candidate_ || !(candidate_->key == key)) return std::nullopt;
-  if (!pure(*candidate_)) return std::nullopt;
-  return candidate_->record_index;
+std::optional<RepeatMatch> RepeatLaunches::repeat_of(const LaunchKey& key) {
+  if (mode_ == RepeatMode::Never || managed_ || !candidate_ || !(candidate_->key == key)) return std::nullopt;
+  if (pure(*candidate_)) return RepeatMatch{candidate_->record_index, true};
+  if (mode_ == RepeatMode::All && candidate_->clean) return RepeatMatch{candidate_->record_index, false};
+  return std::nullopt;
 }
 
-void RepeatLaunches::executed(LaunchKey key, std::size_t record_index, std::uint32_t serial, bool may_repeat) {
-  candidate_ = Candidate{std::move(key), record_index, serial, may_repeat, Purity::Unknown};
+void RepeatLaunches::executed(LaunchKey key, std::size_t record_index, std::uint32_t serial, bool clean,
+                              bool may_repeat) {
+  candidate_ = Candidate{std::move(key), record_index, serial, clean, may_repeat && clean, Purity::Unknown};
 }
 
 // A write into sectors the candidate touched (read or written) may change what

@@ -34,19 +34,31 @@ struct LaunchKey {
   bool operator==(const LaunchKey& o) const;
 };
 
+// Which repeats are skipped: none (`simt exec --no-skip-repeats`, $SIMT_SKIP_REPEATS=0),
+// those that cannot change memory (the default), or also those that do
+// (`--skip-all-repeats`, $SIMT_SKIP_REPEATS=all: for timing benchmarks of in-place
+// or atomic kernels; from the first such skip on, device memory is not what a GPU
+// would hold, and the report says so).
+enum class RepeatMode { Never, Pure, All };
+
+struct RepeatMatch {
+  std::size_t record_index = 0;
+  bool exact = true;  // false: the launch changes memory and was skipped anyway (RepeatMode::All)
+};
+
 class RepeatLaunches {
  public:
   static RepeatLaunches& instance();
 
-  // Off with `simt exec --no-skip-repeats` ($SIMT_SKIP_REPEATS=0).
-  void set_enabled(bool on);
-  bool enabled() const { return enabled_; }
+  void set_mode(RepeatMode m);
+  RepeatMode mode() const { return mode_; }
 
-  // The index in launch_records() of the launch this one repeats, if it may be skipped.
-  std::optional<std::size_t> repeat_of(const LaunchKey& key);
+  // The launch this one repeats, if it may be skipped.
+  std::optional<RepeatMatch> repeat_of(const LaunchKey& key);
   // A launch was executed: it becomes the one the next launch is compared with.
-  // `may_repeat`: record_allows_repeat() and the race checks were on.
-  void executed(LaunchKey key, std::size_t record_index, std::uint32_t serial, bool may_repeat);
+  // `clean`: no error and no printf; `may_repeat`: also record_allows_repeat() and
+  // the race checks were on.
+  void executed(LaunchKey key, std::size_t record_index, std::uint32_t serial, bool clean, bool may_repeat);
 
   // The host wrote [p, p + bytes): forgets the candidate if it touched them.
   void host_wrote(const void* p, std::size_t bytes);
@@ -61,12 +73,13 @@ class RepeatLaunches {
     LaunchKey key;
     std::size_t record_index = 0;
     std::uint32_t serial = 0;  // the executor's launch serial: its stamp in the sector shadow
+    bool clean = false;       // ran without error and printed nothing
     bool may_repeat = false;  // its record allows it and the race checks were on
     Purity purity = Purity::Unknown;
   };
   bool pure(Candidate& c) const;
 
-  bool enabled_ = true;
+  RepeatMode mode_ = RepeatMode::Pure;
   bool managed_ = false;
   std::optional<Candidate> candidate_;
 };

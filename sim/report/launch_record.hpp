@@ -26,6 +26,7 @@ struct LaunchRecord {
   // Not re-executed: identical to launch number `repeat_of` (1-based) and unable to
   // change memory (sim/exec/repeat_launch.hpp); its counters are that launch's.
   std::size_t repeat_of = 0;
+  bool repeat_inexact = false; // skipped although it changes memory (simt exec --skip-all-repeats)
   // On the simulated clock (sim/clock/device_clock.hpp): stream 0 is the legacy default.
   int stream = 0;
   double clock_start_s = 0, clock_seconds = 0;

@@ -70,7 +70,8 @@ std::string counter_table(const LaunchRecord& r) {
   std::string s = fmt::format("kernel {}  grid {}  block {}  dynamic shared {} B  static shared {} B", r.kernel,
                               dim(r.grid), dim(r.block), r.dynamic_shared_bytes, r.static_shared_bytes);
   if (r.repeat_of)  // its counters are the launch it repeats: no table again
-    return s + fmt::format("  (repeat of launch {}: not re-executed, same counters)\n", r.repeat_of);
+    return s + fmt::format("  (repeat of launch {}: not re-executed, same counters{})\n", r.repeat_of,
+                           r.repeat_inexact ? "; it changes memory: skipped by --skip-all-repeats" : "");
   s += "\n";
   s += fmt::format("  {:<58} {:>14}  {}\n", "metric", "value", "fidelity");
   int hidden = 0;
@@ -153,6 +154,7 @@ nlohmann::json launch_json(const LaunchRecord& r) {
           {"error", r.error},
           {"stream", r.stream},
           {"repeat_of", r.repeat_of},
+          {"repeat_inexact", r.repeat_inexact},
           {"clock", {{"start_s", r.clock_start_s}, {"seconds", r.clock_seconds}, {"bound", r.clock_bound}}},
           {"metrics", metrics},
           {"lines", lines},

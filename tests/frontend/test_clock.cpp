@@ -120,6 +120,19 @@ TEST_CASE("an in-place kernel repeated is executed every time") {
   for (const auto& l : e.launches) CHECK(repeat_of(l) == 0);
 }
 
+TEST_CASE("--skip-all-repeats skips the in-place repeats too, and says that memory now differs") {
+  Exec e = exec("repeat_in_place.cu", "--skip-all-repeats");
+  CHECK(e.out == "x[0] = 1.0 x[1000] = 1001.0\n");  // only the first launch ran
+  REQUIRE(e.launches.size() == 4);
+  CHECK(repeat_of(e.launches[0]) == 0);
+  for (int i = 1; i < 4; ++i) {
+    CHECK(repeat_of(e.launches[i]) == 1);
+    CHECK(e.launches[i]["repeat_inexact"] == true);
+  }
+  CHECK(e.err.find("device memory differs from a GPU's from here on") != std::string::npos);
+  CHECK(e.err.find("they change memory: --skip-all-repeats") != std::string::npos);
+}
+
 TEST_CASE("a kernel with atomics is never skipped") {
   Exec e = exec("repeat_atomic.cu");
   CHECK(e.out == "sum = 1536.0\n");
