@@ -155,6 +155,7 @@ nlohmann::json launch_json(const LaunchRecord& r) {
           {"stream", r.stream},
           {"repeat_of", r.repeat_of},
           {"repeat_inexact", r.repeat_inexact},
+          {"wall_seconds", r.wall_seconds},  // the simulator's own time to run it (0 for a skipped repeat)
           {"clock", {{"start_s", r.clock_start_s}, {"seconds", r.clock_seconds}, {"bound", r.clock_bound}}},
           {"metrics", metrics},
           {"lines", lines},
