@@ -1,6 +1,7 @@
 #include "program_build.hpp"
 
 #include "port/port.hpp"
+#include "sim/cuda/device_output.hpp"
 
 #include <fmt/format.h>
 #include <spawn.h>
@@ -216,9 +217,9 @@ BuildProduct build_program(const BuildRequest& req) {
       cmd.push_back(f);
   }
   fs::path lib_dir = sim_library().parent_path(), timing_dir = timing_library().parent_path();
-  // libsimt_sim.so comes before the C library: it defines device printf's entry points.
+  // Device printf goes through libsimt_sim.so's counting wrappers (sim/cuda/device_output.hpp).
   for (std::string f : std::initializer_list<std::string>{"-iquote", source.parent_path().string(), unit_path.string(),
-                        report_object(cache, fingerprint).string(), "-L", lib_dir.string(), "-L", timing_dir.string(),
+                        report_object(cache, fingerprint).string(), kStdioWraps, "-L", lib_dir.string(), "-L", timing_dir.string(),
                         "-lsimt_timing", "-lsimt_sim", "-Wl,-rpath," + lib_dir.string(),
                         "-Wl,-rpath," + timing_dir.string(), "-o", tmp.string()})
     cmd.push_back(f);

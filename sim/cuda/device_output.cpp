@@ -1,10 +1,11 @@
 // Device code's printf is the C library's, called from a simulated thread (both
-// front ends). libsimt_sim.so defines the stdio entry points a compiler may turn
-// printf into (printf, vprintf, puts, putchar): programs link it before the C
-// library, so their calls come here, are counted when a simulated thread makes
-// them, and go on to the C library's v/f-variants, which are not redefined.
-// Built with -fno-builtin (sim/CMakeLists.txt) so these bodies are not folded
-// back into the calls they define.
+// front ends). Programs `simt exec`/`simt cc` build are linked with
+// `-Wl,--wrap=printf` and the like for every stdio entry point a compiler may turn
+// printf into (printf, vprintf, puts, putchar; cli/program_build.cpp): their calls
+// come here, are counted when a simulated thread makes them, and go on to the C
+// library's f-variants, which are not wrapped. A link-time wrap, not a symbol of
+// the same name: a library loaded by Python's ctypes would otherwise bind to the
+// C library's printf, which the process loaded first.
 #include "sim/cuda/device_output.hpp"
 
 #include "sim/exec/context.hpp"
@@ -31,7 +32,7 @@ std::uint64_t device_output_calls() { return g_device_output.load(std::memory_or
 
 extern "C" {
 
-int printf(const char* format, ...) {
+int __wrap_printf(const char* format, ...) {
   simt::note_output();
   va_list ap;
   va_start(ap, format);
@@ -40,18 +41,18 @@ int printf(const char* format, ...) {
   return n;
 }
 
-int vprintf(const char* format, va_list ap) {
+int __wrap_vprintf(const char* format, va_list ap) {
   simt::note_output();
   return std::vfprintf(stdout, format, ap);
 }
 
-int puts(const char* s) {
+int __wrap_puts(const char* s) {
   simt::note_output();
   if (std::fputs(s, stdout) == EOF) return EOF;
   return std::fputc('\n', stdout) == EOF ? EOF : 1;
 }
 
-int putchar(int c) {
+int __wrap_putchar(int c) {
   simt::note_output();
   return std::fputc(c, stdout);
 }

@@ -6,7 +6,11 @@
 
 namespace simt {
 
-// Calls of printf, vprintf, puts and putchar made by simulated threads so far.
+// Calls of printf, vprintf, puts and putchar made by simulated threads so far
+// (in programs linked with kStdioWraps).
 std::uint64_t device_output_calls();
+
+// The linker flag that routes a program's stdio calls through the counting wrappers.
+constexpr const char* kStdioWraps = "-Wl,--wrap=printf,--wrap=vprintf,--wrap=puts,--wrap=putchar";
 
 }  // namespace simt
