@@ -1,6 +1,7 @@
 // The executor's settings and the launch records: process-wide state that the CLI,
 // the runtime and the workers share.
 #include "sim/exec/executor.hpp"
+#include "sim/exec/repeat_launch.hpp"
 #include "sim/exec/worker.hpp"
 
 #include <algorithm>
@@ -33,7 +34,11 @@ unsigned g_workers = 0;
 }  // namespace
 
 const std::vector<LaunchRecord>& launch_records() { return records(); }
-void clear_launch_records() { records().clear(); }
+// The repeat candidate is an index into the records: it goes with them.
+void clear_launch_records() {
+  records().clear();
+  RepeatLaunches::instance().forget();
+}
 
 DeviceLimits& device_limits() {
   static DeviceLimits limits;
