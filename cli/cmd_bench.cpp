@@ -4,6 +4,7 @@
 
 #include "kernels/bench_workloads.hpp"
 #include "sim/exec/executor.hpp"
+#include "sim/exec/repeat_launch.hpp"
 #include "sim/report/launch_record.hpp"
 
 #include <fmt/format.h>
@@ -20,7 +21,10 @@ struct Timing {
 };
 
 // Best of `repeats` launches (after one warm-up that also allocates the inputs).
+// Every launch executes: skipping identical repeats would time nothing.
 Timing time_launch(void (*launch)(), unsigned workers, int repeats, bool sanitizers = true) {
+  const RepeatMode mode = RepeatLaunches::instance().mode();
+  RepeatLaunches::instance().set_mode(RepeatMode::Never);
   set_worker_count(workers);
   checks().races = checks().uninitialized = sanitizers;
   launch();
@@ -33,6 +37,7 @@ Timing time_launch(void (*launch)(), unsigned workers, int repeats, bool sanitiz
   }
   set_worker_count(0);
   checks().races = checks().uninitialized = true;
+  RepeatLaunches::instance().set_mode(mode);
   return best;
 }
 

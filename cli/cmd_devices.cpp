@@ -3,7 +3,7 @@
 #include "commands.hpp"
 #include "options.hpp"
 
-#include "time_model_io.hpp"
+#include "timing/time_model_io.hpp"
 
 #include "cost/catalog.hpp"
 #include "cost/json.hpp"
@@ -21,6 +21,7 @@
 #include <stdexcept>
 
 namespace simt::cli {
+using namespace simt::timing;  // the time model as the simulated clock uses it (timing/time_model_io.hpp)
 namespace {
 
 using namespace simt::cost;

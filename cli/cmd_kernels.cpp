@@ -5,7 +5,7 @@
 #include "options.hpp"
 #include "progress.hpp"
 #include "simulated_device.hpp"
-#include "time_model_io.hpp"
+#include "timing/time_model_io.hpp"
 
 #include "cost/roofline.hpp"
 #include "kernels/harness.hpp"
@@ -21,6 +21,7 @@
 #include <stdexcept>
 
 namespace simt::cli {
+using namespace simt::timing;  // the time model as the simulated clock uses it (timing/time_model_io.hpp)
 namespace {
 
 using nlohmann::json;

@@ -29,9 +29,10 @@ struct PortArgs {
 };
 
 struct ExecArgs {
-  std::string file, device = "H200", json;
+  std::string file, device = "H200", json, timeline;
   CompileArgs compile;
   bool json_flag = false;
+  bool no_skip_repeats = false, skip_all_repeats = false;
   std::vector<std::string> program_args;
 };
 
@@ -111,10 +112,19 @@ int run_exec(const ExecArgs& a) {
       to_file ? a.json : (std::filesystem::temp_directory_path() / fmt::format("simt-exec-{}.json", getpid())).string();
   setenv("SIMT_REPORT_JSON", report.c_str(), 1);
   if (a.json_flag && a.json == "-") setenv("SIMT_REPORT", "none", 1);  // JSON on stderr replaces the tables there
+  // The simulated clock's timeline: to the user's file, or a temporary one for the summary.
+  const std::string timeline =
+      !a.timeline.empty() ? a.timeline
+                          : (std::filesystem::temp_directory_path() / fmt::format("simt-timeline-{}.json", getpid())).string();
+  setenv("SIMT_TIMELINE", timeline.c_str(), 1);
+  if (a.no_skip_repeats && a.skip_all_repeats)
+    throw std::invalid_argument("--no-skip-repeats and --skip-all-repeats contradict each other");
+  setenv("SIMT_SKIP_REPEATS", a.no_skip_repeats ? "0" : a.skip_all_repeats ? "all" : "1", 1);
   int status = run_program(p.path, a.program_args);
   const std::size_t failed_launches = launches_with_errors(report);
-  report_kernel_times(report, a.device, a.json_flag && a.json == "-", to_file);
+  report_kernel_times(report, timeline, a.device, a.json_flag && a.json == "-", to_file);
   if (!to_file) std::filesystem::remove(report);
+  if (a.timeline.empty()) std::filesystem::remove(timeline);
   return report_exit(a.file, status, failed_launches);
 }
 
@@ -147,6 +157,13 @@ void add_program_commands(CLI::App& app) {
   // A flag that takes its value only as --json=PATH, so `--json prog.cu` stays unambiguous.
   exec->add_flag("--json{-}", exec_args->json, "launch reports as JSON: --json (stderr) or --json=PATH");
   add_compile_options(exec, exec_args->compile);
+  exec->add_option("--timeline", exec_args->timeline,
+                   "write the simulated clock's timeline (kernels, copies, memsets per stream) as a Chrome/Perfetto trace");
+  exec->add_flag("--no-skip-repeats", exec_args->no_skip_repeats,
+                 "execute every launch, also those identical to the launch before that cannot change memory");
+  exec->add_flag("--skip-all-repeats", exec_args->skip_all_repeats,
+                 "for timing benchmarks: skip identical repeats even when they change memory (in-place, atomics); "
+                 "device memory then differs from a GPU's, and the report says so");
   exec->add_option("args", exec_args->program_args, "arguments for the program (after --)");
   exec->callback([exec_args] {
     exec_args->json_flag = !exec_args->json.empty();

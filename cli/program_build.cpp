@@ -1,6 +1,7 @@
 #include "program_build.hpp"
 
 #include "port/port.hpp"
+#include "sim/cuda/device_output.hpp"
 
 #include <fmt/format.h>
 #include <signal.h>
@@ -32,11 +33,13 @@ const fs::path kBinaryDir = SIMTLAB_BINARY_DIR;
 // Where the pieces a program is built with live. A build-tree simt uses the source
 // and build trees; an installed one (`cmake --install`) the copies beside it:
 // <prefix>/share/simtlab/toolchain (sim/ headers, the CUDA headers, the report
-// source), <prefix>/lib/libsimt_sim.so and <prefix>/lib/simtlab/libsimt_pass.so.
+// source), <prefix>/lib/libsimt_sim.so, libsimt_timing.so and
+// <prefix>/lib/simtlab/libsimt_pass.so.
 struct Toolchain {
   fs::path root;     // holds sim/ and cli/program_support/; the -I for simtlab's headers
   fs::path plugin;   // the LLVM pass, empty without the clang front end
   fs::path library;  // libsimt_sim.so
+  fs::path timing_library;  // libsimt_timing.so: the simulated clock's prices
 };
 
 Toolchain locate_toolchain() {
@@ -47,8 +50,9 @@ Toolchain locate_toolchain() {
   const bool has_plugin = std::string_view(SIMT_PASS_PLUGIN).size() > 0;
   if (!ec && fs::is_directory(installed / "sim", ec))
     return {installed, has_plugin ? prefix / "lib" / "simtlab" / "libsimt_pass.so" : fs::path(),
-            prefix / "lib" / "libsimt_sim.so"};
-  return {SIMTLAB_SOURCE_DIR, SIMT_PASS_PLUGIN, kBinaryDir / "sim" / "libsimt_sim.so"};
+            prefix / "lib" / "libsimt_sim.so", prefix / "lib" / "libsimt_timing.so"};
+  return {SIMTLAB_SOURCE_DIR, SIMT_PASS_PLUGIN, kBinaryDir / "sim" / "libsimt_sim.so",
+          kBinaryDir / "timing" / "libsimt_timing.so"};
 }
 
 const Toolchain& toolchain() {
@@ -86,6 +90,8 @@ fs::path frontend_include() { return toolchain().root / "sim" / "compiler" / "in
 std::string clang_compiler() { return SIMT_CLANGXX; }
 
 fs::path sim_library() { return toolchain().library; }
+// The simulated clock's prices (timing/): linked into every program.
+fs::path timing_library() { return toolchain().timing_library; }
 fs::path report_source() { return toolchain().root / "cli" / "program_support" / "report_at_exit.cpp"; }
 
 // Everything a cached product depends on besides the user's source: the
@@ -93,15 +99,18 @@ fs::path report_source() { return toolchain().root / "cli" / "program_support" /
 std::string toolchain_fingerprint() {
   Hash h;
   std::vector<fs::path> headers;
-  for (const auto& e : fs::recursive_directory_iterator(toolchain().root / "sim"))
-    if (e.path().extension() == ".hpp" || e.path().extension() == ".cuh" || e.path().extension() == ".h")
-      headers.push_back(e.path());
+  for (const char* dir : {"sim", "timing"})
+    for (const auto& e : fs::recursive_directory_iterator(toolchain().root / dir))
+      if (e.path().extension() == ".hpp" || e.path().extension() == ".cuh" || e.path().extension() == ".h")
+        headers.push_back(e.path());
   std::sort(headers.begin(), headers.end());
   for (const auto& p : headers) h.add(p.filename().string()).add(read_file(p));
   h.add(read_file(report_source()));
-  fs::path lib = sim_library();
-  if (!fs::exists(lib)) throw std::runtime_error(fmt::format("{} is missing: build the simt_sim target first", lib.string()));
-  h.add(std::to_string(fs::file_size(lib))).add(std::to_string(fs::last_write_time(lib).time_since_epoch().count()));
+  for (const fs::path& lib : {sim_library(), timing_library()}) {
+    if (!fs::exists(lib))
+      throw std::runtime_error(fmt::format("{} is missing: build the simt target first", lib.string()));
+    h.add(std::to_string(fs::file_size(lib))).add(std::to_string(fs::last_write_time(lib).time_since_epoch().count()));
+  }
   if (const char* cxx = std::getenv("CXX")) h.add(cxx);
   if (clang_frontend_available()) {
     fs::path plugin = pass_plugin();
@@ -284,10 +293,12 @@ BuildProduct build_program(const BuildRequest& req) {
       cmd.push_back(f);
   }
   for (const auto& f : user_flags) cmd.push_back(f);
-  fs::path lib_dir = sim_library().parent_path();
+  fs::path lib_dir = sim_library().parent_path(), timing_dir = timing_library().parent_path();
+  // Device printf goes through libsimt_sim.so's counting wrappers (sim/cuda/device_output.hpp).
   for (std::string f : std::initializer_list<std::string>{"-iquote", source.parent_path().string(), unit_path.string(),
-                        report_object(cache, fingerprint).string(), "-L", lib_dir.string(), "-lsimt_sim",
-                        "-Wl,-rpath," + lib_dir.string(), "-o", tmp.string()})
+                        report_object(cache, fingerprint).string(), kStdioWraps, "-L", lib_dir.string(), "-L", timing_dir.string(),
+                        "-lsimt_timing", "-lsimt_sim", "-Wl,-rpath," + lib_dir.string(),
+                        "-Wl,-rpath," + timing_dir.string(), "-o", tmp.string()})
     cmd.push_back(f);
   if (req.shared) cmd.push_back("-shared");
   if (spawn_and_wait(cmd) != 0) {

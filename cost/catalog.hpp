@@ -38,6 +38,10 @@ struct DeviceSpec {
   double l2_bandwidth = 0;   // bytes/s; 0 = not published (NVIDIA gives none)
   double hbm_bytes = 0;      // device memory capacity (HBM or GDDR)
   double hbm_bandwidth = 0;  // bytes/s
+  // The device's link to the host (a name in "links", e.g. "PCIe5-x16"): what
+  // cudaMemcpy between host and device moves over. Empty: not given.
+  std::string host_link;
+  std::string host_link_source;
   // Peak FLOP/s (dense) by precision key: "fp64", "fp32", "tf32", "fp16", "bf16",
   // "fp8", "int8" (int8 in OP/s). fp64/fp32 are CUDA-core rates; the others are
   // Tensor Core rates, dense, with the accumulate precision in the note. A key is

@@ -71,6 +71,15 @@ class EntryReader {
     return s;
   }
 
+  // The title <url> of the "src" key in `obj`.
+  std::string source_of(const json& obj, const std::string& field) const {
+    auto src = obj.find("src");
+    if (src == obj.end() || !src->is_string()) fail(field, "missing 'src' (a key of \"sources\")");
+    auto known = sources_.find(src->get<std::string>());
+    if (known == sources_.end()) fail(field, fmt::format("'src' '{}' is not a key of \"sources\"", src->get<std::string>()));
+    return known->second;
+  }
+
   const json& entry() const { return entry_; }
   const std::string& where() const { return where_; }
 
@@ -150,6 +159,18 @@ void read_kernel_model(const EntryReader& r, DeviceSpec& d) {
   }
 }
 
+// "host_link": {"link": a name in "links", "src": key, "note": text}; optional.
+// That the link exists is checked once every link is read (check_host_links).
+void read_host_link(const EntryReader& r, DeviceSpec& d) {
+  auto it = r.entry().find("host_link");
+  if (it == r.entry().end()) return;
+  if (!it->is_object() || !it->contains("link") || !(*it)["link"].is_string())
+    r.fail("host_link", "expected {\"link\": a name in \"links\", \"src\": ..., \"note\": ...}");
+  d.host_link = (*it)["link"].get<std::string>();
+  d.host_link_source = r.source_of(*it, "host_link");
+  if (auto note = it->find("note"); note != it->end() && note->is_string()) d.host_link_source += "; " + note->get<std::string>();
+}
+
 DeviceSpec read_device(const EntryReader& r) {
   DeviceSpec d;
   d.name = r.text("name");
@@ -177,6 +198,7 @@ DeviceSpec read_device(const EntryReader& r) {
   read_peaks(r, d);
   read_calibration(r, d);
   read_kernel_model(r, d);
+  read_host_link(r, d);
   return d;
 }
 
@@ -256,6 +278,13 @@ Catalog Catalog::parse(const std::string& text, const std::string& origin) {
   c.devices_ = read_array<DeviceSpec>(root, origin, "devices", "device", sources, read_device);
   c.links_ = read_array<LinkSpec>(root, origin, "links", "link", sources, read_link);
   if (root.contains("tpus")) c.tpus_ = read_array<DeviceSpec>(root, origin, "tpus", "TPU", sources, read_tpu);
+  for (const DeviceSpec& d : c.devices_) {
+    bool known = d.host_link.empty();
+    for (const LinkSpec& l : c.links_) known = known || l.name == d.host_link;
+    if (!known)
+      throw std::runtime_error(fmt::format("{}: device '{}': field 'host_link': '{}' is not a name in \"links\"", origin,
+                                           d.name, d.host_link));
+  }
   return c;
 }
 

@@ -5,10 +5,14 @@
 // `simt exec` sets (docs/exec.md):
 //   SIMT_REPORT=tables|none   per-launch tables on stderr (unset: none)
 //   SIMT_REPORT_JSON=PATH|-   JSON array of launches to PATH, or stderr for "-"
-//   SIMT_DEVICE (sim/exec/device_limits.hpp)
+//   SIMT_DEVICE (sim/exec/device_limits.hpp): also the device the clock prices
+//   SIMT_TIMELINE=PATH        the simulated clock's timeline as a Chrome/Perfetto trace
+//   SIMT_SKIP_REPEATS=0       execute identical repeated launches too (sim/exec/repeat_launch.hpp)
+#include "sim/clock/device_clock.hpp"
 #include "sim/exec/executor.hpp"
 #include "sim/report/launch_record.hpp"
 #include "sim/report/report.hpp"
+#include "timing/clock_model.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -26,6 +30,7 @@ const char* env(const char* name) {
 
 void apply_device() {
   if (const char* d = env(simt::kDeviceEnvVar)) simt::device_limits() = simt::device_from_env(d);
+  simt::timing::install_clock_model(simt::device_limits().name);  // cudaEventElapsedTime reads its times
 }
 
 void print_tables() {
@@ -55,11 +60,18 @@ void write_json(const char* where) {
   if (!f) std::fprintf(stderr, "simt: cannot write the launch report to %s\n", where);
 }
 
+void write_timeline(const char* where) {
+  std::ofstream f(where);
+  f << simt::chrome_trace(simt::DeviceClock::instance()).dump(1) << "\n";
+  if (!f) std::fprintf(stderr, "simt: cannot write the timeline to %s\n", where);
+}
+
 void report() {
   std::fflush(stdout);  // the program's own output comes first
   const char* tables = env("SIMT_REPORT");
   if (tables && std::string(tables) == "tables") print_tables();
   if (const char* json = env("SIMT_REPORT_JSON")) write_json(json);
+  if (const char* timeline = env("SIMT_TIMELINE")) write_timeline(timeline);
 }
 
 }  // namespace

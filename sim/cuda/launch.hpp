@@ -9,6 +9,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace simt {
 
@@ -31,6 +32,12 @@ P kernel_argument(A&& a) {
   }
 }
 
+template <class T>
+void append_bytes(std::vector<unsigned char>& out, const T& value) {
+  const auto* p = reinterpret_cast<const unsigned char*>(&value);
+  out.insert(out.end(), p, p + sizeof(T));
+}
+
 template <class... P>
 class KernelCall final : public KernelBody {
  public:
@@ -44,6 +51,12 @@ class KernelCall final : public KernelBody {
     auto local = args_;
     t_thread = self;
     std::apply(kernel_, std::move(local));
+  }
+  // Each argument's object bytes: equal bytes, equal arguments (padding inside a
+  // struct argument may differ; then two equal launches are simply both run).
+  bool argument_bytes(std::vector<unsigned char>& out) const override {
+    std::apply([&](const auto&... a) { (append_bytes(out, a), ...); }, args_);
+    return true;
   }
 
  private:
@@ -60,7 +73,8 @@ class Launcher {
   void operator()(A&&... args) const {
     static_assert(sizeof...(A) == sizeof...(P), "wrong number of kernel arguments");
     KernelCall<P...> call(kernel_, std::tuple<std::decay_t<P>...>(kernel_argument<std::decay_t<P>>(std::forward<A>(args))...));
-    note_launch_result(execute_launch(reinterpret_cast<const void*>(kernel_), cfg_, call));
+    if (!stream_is_valid(cfg_.stream)) return;  // cudaErrorInvalidResourceHandle, for cudaGetLastError
+    note_launch_result(execute_launch(reinterpret_cast<const void*>(kernel_), cfg_, call), cfg_.stream);
   }
 
  private:
@@ -69,8 +83,8 @@ class Launcher {
 };
 
 template <class... P>
-Launcher<P...> launch(void (*kernel)(P...), dim3 grid, dim3 block, std::size_t shmem = 0, cudaStream_t = nullptr) {
-  return Launcher<P...>(kernel, LaunchConfig{grid, block, shmem});
+Launcher<P...> launch(void (*kernel)(P...), dim3 grid, dim3 block, std::size_t shmem = 0, cudaStream_t stream = nullptr) {
+  return Launcher<P...>(kernel, LaunchConfig{grid, block, shmem, stream});
 }
 
 }  // namespace simt

@@ -1,13 +1,14 @@
 #include "sim/cuda/runtime.hpp"
 
+#include "sim/clock/device_clock.hpp"
 #include "sim/exec/executor.hpp"
+#include "sim/exec/repeat_launch.hpp"
 #include "sim/memory/global_memory.hpp"
 #include "sim/report/launch_record.hpp"
 #include "sim/report/report.hpp"
 
 #include <fmt/format.h>
 
-#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -18,6 +19,7 @@ namespace {
 cudaError_t g_last_error = cudaSuccess;     // what cudaGetLastError reports
 cudaError_t g_pending_fault = cudaSuccess;  // a kernel fault, reported by the next synchronising call
 bool g_report_faults = true;
+std::map<std::uintptr_t, std::size_t> g_pinned;  // cudaMallocHost: base -> bytes
 std::map<const void*, std::size_t> g_dynamic_shared_limits;
 
 cudaError_t record(cudaError_t e) {
@@ -39,14 +41,83 @@ bool is_device_pointer(const void* p) {
   return simt::GlobalMemory::instance().contains(reinterpret_cast<std::uintptr_t>(p));
 }
 
+// Puts a launch on its stream's timeline, priced by the installed time model; a
+// repeat takes the time of the launch it repeats (same counters, same time).
+void place_launch(std::size_t index, const void* stream) {
+  simt::DeviceClock& clock = simt::DeviceClock::instance();
+  simt::LaunchRecord& rec = simt::mutable_launch_record(index);
+  simt::WorkTime t;
+  if (rec.repeat_of) {
+    const simt::LaunchRecord& first = simt::launch_records()[rec.repeat_of - 1];
+    t = {first.clock_seconds, first.clock_bound, ""};
+  } else if (clock.model()) {
+    t = clock.model()->kernel(rec);
+  }
+  simt::TimelineEvent ev;
+  ev.name = rec.kernel;
+  ev.kind = simt::WorkKind::Kernel;
+  ev.duration_s = t.seconds;
+  ev.args = {{"launch", index + 1},
+             {"grid", fmt::format("({},{},{})", rec.grid.x, rec.grid.y, rec.grid.z)},
+             {"block", fmt::format("({},{},{})", rec.block.x, rec.block.y, rec.block.z)},
+             {"bound", t.bound},
+             {"dram_bytes", rec.totals.dram_bytes()}};
+  if (rec.repeat_of) ev.args["repeat_of"] = rec.repeat_of;
+  if (!t.sentence.empty()) ev.args["time"] = t.sentence;
+  if (rec.error) ev.args["error"] = rec.error;
+  const simt::TimelineEvent& placed = clock.enqueue(stream, std::move(ev));
+  rec.stream = placed.stream;
+  rec.clock_start_s = placed.start_s;
+  rec.clock_seconds = placed.duration_s;
+  rec.clock_bound = t.bound;
+}
+
+simt::WorkKind transfer_kind(bool dst_dev, bool src_dev) {
+  if (dst_dev && src_dev) return simt::WorkKind::CopyDeviceToDevice;
+  if (dst_dev) return simt::WorkKind::CopyHostToDevice;
+  if (src_dev) return simt::WorkKind::CopyDeviceToHost;
+  return simt::WorkKind::CopyHostToHost;
+}
+
+// Whether [p, p + bytes) lies in memory from cudaMallocHost (page-locked).
+bool is_pinned(const void* p, std::size_t bytes) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  auto it = g_pinned.upper_bound(a);
+  if (it == g_pinned.begin()) return false;
+  --it;
+  return a + bytes <= it->first + it->second;
+}
+
+// A copy or memset on a stream's timeline; returns when it ends. `host` is the
+// host side of a copy (null for device-only work).
+double place_transfer(simt::WorkKind kind, std::size_t bytes, const void* stream, const char* api,
+                      const void* host = nullptr) {
+  simt::DeviceClock& clock = simt::DeviceClock::instance();
+  simt::WorkTime t;
+  const bool pageable = host && !is_pinned(host, bytes);
+  if (clock.model()) t = clock.model()->transfer(kind, bytes, pageable);
+  simt::TimelineEvent ev;
+  // "cudaMemcpy HtoD": the API and the direction, as Nsight Systems names copies.
+  const std::string kind_name = simt::work_kind_name(kind);
+  ev.name = kind == simt::WorkKind::Memset ? std::string(api) : fmt::format("{} {}", api, kind_name.substr(kind_name.find(' ') + 1));
+  ev.kind = kind;
+  ev.duration_s = t.seconds;
+  ev.args = {{"bytes", bytes}, {"bound", t.bound}};
+  if (host) ev.args["host_memory"] = pageable ? "pageable" : "pinned";
+  if (!t.sentence.empty()) ev.args["time"] = t.sentence;
+  return clock.enqueue(stream, std::move(ev)).end_s();
+}
+
 }  // namespace
 
 namespace simt {
 
-void note_launch_result(int error) {
+void note_launch_result(int error, const void* stream) {
   const LaunchRecord& rec = launch_records().back();
+  if (error != cudaErrorInvalidConfiguration && error != cudaErrorInvalidValue)  // it ran (a fault too)
+    place_launch(launch_records().size() - 1, stream);
   if (error == 0) {
-    if (g_report_faults)  // warnings: the launch succeeded
+    if (g_report_faults && !rec.repeat_of)  // warnings: the launch succeeded (a repeat's were shown once)
       for (const Diagnostic& d : rec.diagnostics) fmt::print(stderr, "{}\n", format_diagnostic(d));
     return;
   }
@@ -61,6 +132,14 @@ void note_launch_result(int error) {
 }
 
 void set_report_faults(bool on) { g_report_faults = on; }
+
+bool stream_is_valid(const void* stream) {
+  if (DeviceClock::instance().has_stream(stream)) return true;
+  g_last_error = cudaErrorInvalidResourceHandle;
+  return false;
+}
+
+void note_untracked_host_write() { RepeatLaunches::instance().forget(); }
 
 std::size_t dynamic_shared_limit(const void* fn) {
   auto it = g_dynamic_shared_limits.find(fn);
@@ -83,21 +162,29 @@ cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
 
 cudaError_t cudaFree(void* ptr) {
   if (!ptr) return cudaSuccess;
+  simt::RepeatLaunches::instance().forget();  // a repeat would use freed memory: let it run and fault
   return simt::GlobalMemory::instance().release(ptr) ? cudaSuccess : record(cudaErrorInvalidDevicePointer);
 }
 
+// Page-locked on a GPU: copies from it run at the link's rate (the clock tells it
+// from pageable memory by this map).
 cudaError_t cudaMallocHost(void** ptr, std::size_t bytes) {
   *ptr = std::malloc(bytes ? bytes : 1);
-  return *ptr ? cudaSuccess : record(cudaErrorMemoryAllocation);
+  if (!*ptr) return record(cudaErrorMemoryAllocation);
+  g_pinned[reinterpret_cast<std::uintptr_t>(*ptr)] = bytes ? bytes : 1;
+  return cudaSuccess;
 }
 cudaError_t cudaFreeHost(void* ptr) {
+  g_pinned.erase(reinterpret_cast<std::uintptr_t>(ptr));
   std::free(ptr);
   return cudaSuccess;
 }
 
-cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
-  if (cudaError_t f = take_fault()) return record(f);
-  if (bytes == 0) return cudaSuccess;
+namespace {
+
+// Checks a copy and does it; returns its direction on the device's engines.
+cudaError_t copy_now(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, simt::WorkKind& what,
+                     const void*& host) {
   if (!dst || !src) return record(cudaErrorInvalidValue);
   bool dst_dev = is_device_pointer(dst), src_dev = is_device_pointer(src);
   switch (kind) {
@@ -110,23 +197,63 @@ cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpy
   }
   if ((dst_dev && !is_device_range(dst, bytes)) || (src_dev && !is_device_range(src, bytes)))
     return record(cudaErrorInvalidValue);  // past the end of the allocation
+  if (dst_dev) simt::RepeatLaunches::instance().host_wrote(dst, bytes);
   std::memmove(dst, src, bytes);
+  what = transfer_kind(dst_dev, src_dev);
+  host = dst_dev ? (src_dev ? nullptr : src) : dst;
   return cudaSuccess;
 }
 
-cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, cudaStream_t) {
-  return cudaMemcpy(dst, src, bytes, kind);
+}  // namespace
+
+// Synchronous: on the legacy default stream, and the host waits for it.
+cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
+  if (cudaError_t f = take_fault()) return record(f);
+  if (bytes == 0) return cudaSuccess;
+  simt::WorkKind what{};
+  const void* host = nullptr;
+  if (cudaError_t e = copy_now(dst, src, bytes, kind, what, host)) return e;
+  if (what == simt::WorkKind::CopyHostToHost) return cudaSuccess;  // the host's own memcpy: no device time
+  simt::DeviceClock::instance().host_waits_until(place_transfer(what, bytes, nullptr, "cudaMemcpy", host));
+  return cudaSuccess;
 }
 
-cudaError_t cudaMemset(void* dst, int value, std::size_t bytes) {
+// The data moves now (every launch before it has completed); its time goes on `stream`.
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, cudaStream_t stream) {
+  if (!simt::DeviceClock::instance().has_stream(stream)) return record(cudaErrorInvalidResourceHandle);
+  if (bytes == 0) return cudaSuccess;
+  simt::WorkKind what{};
+  const void* host = nullptr;
+  if (cudaError_t e = copy_now(dst, src, bytes, kind, what, host)) return e;
+  if (what != simt::WorkKind::CopyHostToHost) place_transfer(what, bytes, stream, "cudaMemcpyAsync", host);
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_t stream) {
+  if (!simt::DeviceClock::instance().has_stream(stream)) return record(cudaErrorInvalidResourceHandle);
+  if (bytes == 0) return cudaSuccess;
   if (!is_device_range(dst, bytes)) return record(cudaErrorInvalidValue);
+  simt::RepeatLaunches::instance().host_wrote(dst, bytes);
   std::memset(dst, value, bytes);
+  place_transfer(simt::WorkKind::Memset, bytes, stream, "cudaMemset");
   return cudaSuccess;
 }
 
-cudaError_t cudaDeviceSynchronize() { return record(take_fault()); }
+// Asynchronous with respect to the host for device memory, as in CUDA.
+cudaError_t cudaMemset(void* dst, int value, std::size_t bytes) { return cudaMemsetAsync(dst, value, bytes, nullptr); }
+
+cudaError_t cudaMallocManaged(void** ptr, std::size_t bytes, unsigned) {
+  simt::RepeatLaunches::instance().disable_for_managed_memory();
+  return cudaMalloc(ptr, bytes);
+}
+
+cudaError_t cudaDeviceSynchronize() {
+  simt::DeviceClock::instance().host_waits_until(simt::DeviceClock::instance().device_done());
+  return record(take_fault());
+}
 cudaError_t cudaDeviceReset() {
   g_pending_fault = g_last_error = cudaSuccess;
+  simt::RepeatLaunches::instance().forget();
   return cudaSuccess;
 }
 cudaError_t cudaGetLastError() {
@@ -146,6 +273,7 @@ const char* cudaGetErrorString(cudaError_t e) {
     case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
     case cudaErrorInvalidDeviceFunction: return "invalid device function";
     case cudaErrorInvalidDevice: return "invalid device ordinal";
+    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
     case cudaErrorNotReady: return "device not ready";
     case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
     case cudaErrorAssert: return "device-side assert triggered";
@@ -165,6 +293,7 @@ const char* cudaGetErrorName(cudaError_t e) {
     case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
     case cudaErrorInvalidDeviceFunction: return "cudaErrorInvalidDeviceFunction";
     case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
+    case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
     case cudaErrorNotReady: return "cudaErrorNotReady";
     case cudaErrorIllegalAddress: return "cudaErrorIllegalAddress";
     case cudaErrorAssert: return "cudaErrorAssert";
@@ -212,37 +341,88 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   return cudaSuccess;
 }
 
-// Streams only order work; every launch here completes before the call returns.
-cudaError_t cudaStreamCreate(cudaStream_t* s) {
-  *s = reinterpret_cast<cudaStream_t>(new char(0));
-  return cudaSuccess;
-}
-cudaError_t cudaStreamDestroy(cudaStream_t s) {
-  delete reinterpret_cast<char*>(s);
-  return cudaSuccess;
-}
-cudaError_t cudaStreamSynchronize(cudaStream_t) { return record(take_fault()); }
-
-// Events measure host wall-clock time of the simulation, not GPU time; the
-// roofline model (`simt run`) gives the estimated GPU time.
-struct CUevent_st {
-  std::chrono::steady_clock::time_point t;
+// Every launch and copy completes before its call returns; streams and events
+// place the work on the simulated clock (sim/clock/device_clock.hpp), where
+// cudaEventElapsedTime reads the predicted GPU time.
+struct CUstream_st {
+  unsigned flags = 0;
 };
-cudaError_t cudaEventCreate(cudaEvent_t* e) {
-  *e = new CUevent_st{};
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned flags) {
+  if (!s || (flags & ~unsigned(cudaStreamNonBlocking))) return record(cudaErrorInvalidValue);
+  *s = new CUstream_st{flags};
+  simt::DeviceClock::instance().add_stream(*s, !(flags & cudaStreamNonBlocking));
   return cudaSuccess;
 }
+cudaError_t cudaStreamCreate(cudaStream_t* s) { return cudaStreamCreateWithFlags(s, cudaStreamDefault); }
+
+cudaError_t cudaStreamDestroy(cudaStream_t s) {
+  if (!s || !simt::DeviceClock::instance().has_stream(s)) return record(cudaErrorInvalidResourceHandle);
+  simt::DeviceClock::instance().remove_stream(s);
+  delete s;
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t s) {
+  simt::DeviceClock& clock = simt::DeviceClock::instance();
+  if (!clock.has_stream(s)) return record(cudaErrorInvalidResourceHandle);
+  clock.host_waits_until(clock.stream_done(s));
+  return record(take_fault());
+}
+
+cudaError_t cudaStreamQuery(cudaStream_t s) {
+  return simt::DeviceClock::instance().has_stream(s) ? cudaSuccess : record(cudaErrorInvalidResourceHandle);
+}
+
+struct CUevent_st {
+  unsigned flags = 0;
+  bool recorded = false;
+  double t = 0;  // simulated seconds
+};
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned flags) {
+  if (!e) return record(cudaErrorInvalidValue);
+  *e = new CUevent_st{flags, false, 0};
+  return cudaSuccess;
+}
+cudaError_t cudaEventCreate(cudaEvent_t* e) { return cudaEventCreateWithFlags(e, cudaEventDefault); }
 cudaError_t cudaEventDestroy(cudaEvent_t e) {
   delete e;
   return cudaSuccess;
 }
-cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t) {
-  e->t = std::chrono::steady_clock::now();
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
+  simt::DeviceClock& clock = simt::DeviceClock::instance();
+  if (!e || !clock.has_stream(s)) return record(cudaErrorInvalidResourceHandle);
+  e->t = clock.record(s);
+  e->recorded = true;
   return cudaSuccess;
 }
-cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
+cudaError_t cudaEventQuery(cudaEvent_t e) { return e ? cudaSuccess : record(cudaErrorInvalidResourceHandle); }
+cudaError_t cudaEventSynchronize(cudaEvent_t e) {
+  if (!e) return record(cudaErrorInvalidResourceHandle);
+  if (e->recorded) simt::DeviceClock::instance().host_waits_until(e->t);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned) {
+  simt::DeviceClock& clock = simt::DeviceClock::instance();
+  if (!e || !clock.has_stream(s)) return record(cudaErrorInvalidResourceHandle);
+  if (e->recorded) clock.stream_waits_until(s, e->t);
+  return cudaSuccess;
+}
+
+// Predicted GPU time between the events (CUDA's errors for unrecorded events and
+// events created with cudaEventDisableTiming).
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEvent_t b) {
-  *ms = std::chrono::duration<float, std::milli>(b->t - a->t).count();
+  if (!ms || !a || !b) return record(cudaErrorInvalidResourceHandle);
+  if (!a->recorded || !b->recorded) return record(cudaErrorInvalidResourceHandle);
+  if ((a->flags | b->flags) & cudaEventDisableTiming) return record(cudaErrorInvalidResourceHandle);
+  static bool warned = false;
+  if (!simt::DeviceClock::instance().model() && !warned) {
+    warned = true;
+    fmt::print(stderr, "simt: no kernel time model is linked into this program (libsimt_timing.so): "
+                       "cudaEventElapsedTime returns 0 ms\n");
+  }
+  *ms = static_cast<float>((b->t - a->t) * 1e3);
   return cudaSuccess;
 }
 

@@ -14,6 +14,7 @@ enum cudaError_t {
   cudaErrorInvalidMemcpyDirection = 21,
   cudaErrorInvalidDeviceFunction = 98,
   cudaErrorInvalidDevice = 101,
+  cudaErrorInvalidResourceHandle = 400,
   cudaErrorNotReady = 600,
   cudaErrorIllegalAddress = 700,
   cudaErrorAssert = 710,
@@ -70,6 +71,14 @@ cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpy
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
                             cudaStream_t stream = nullptr);
 cudaError_t cudaMemset(void* dst, int value, std::size_t bytes);
+cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_t stream = nullptr);
+enum { cudaMemAttachGlobal = 1, cudaMemAttachHost = 2 };
+// Managed memory is device memory the host may also touch; its presence turns
+// off the skipping of repeated launches (sim/exec/repeat_launch.hpp).
+cudaError_t cudaMallocManaged(void** ptr, std::size_t bytes, unsigned flags = cudaMemAttachGlobal);
+template <class T> cudaError_t cudaMallocManaged(T** ptr, std::size_t bytes, unsigned flags = cudaMemAttachGlobal) {
+  return cudaMallocManaged(reinterpret_cast<void**>(ptr), bytes, flags);
+}
 cudaError_t cudaDeviceSynchronize();
 cudaError_t cudaDeviceReset();
 cudaError_t cudaGetLastError();
@@ -80,10 +89,18 @@ cudaError_t cudaGetDeviceCount(int* n);
 cudaError_t cudaSetDevice(int d);
 cudaError_t cudaGetDevice(int* d);
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device);
+// Streams and events run on the simulated clock (sim/clock/device_clock.hpp).
+enum { cudaStreamDefault = 0, cudaStreamNonBlocking = 1 };
+enum { cudaEventDefault = 0, cudaEventBlockingSync = 1, cudaEventDisableTiming = 2 };
 cudaError_t cudaStreamCreate(cudaStream_t* s);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned flags);
 cudaError_t cudaStreamDestroy(cudaStream_t s);
 cudaError_t cudaStreamSynchronize(cudaStream_t s);
+cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags = 0);
+cudaError_t cudaStreamQuery(cudaStream_t s);
 cudaError_t cudaEventCreate(cudaEvent_t* e);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned flags);
+cudaError_t cudaEventQuery(cudaEvent_t e);
 cudaError_t cudaEventDestroy(cudaEvent_t e);
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s = nullptr);
 cudaError_t cudaEventSynchronize(cudaEvent_t e);
@@ -94,8 +111,15 @@ template <class F> cudaError_t cudaFuncSetAttribute(F* fn, cudaFuncAttribute att
 }
 
 namespace simt {
-// Called after every launch with its cudaError_t; reports faults to stderr when enabled.
-void note_launch_result(int error);
+// Called after every launch with its cudaError_t and stream: reports faults to
+// stderr when enabled and puts the launch on the simulated clock.
+void note_launch_result(int error, const void* stream);
+// False (and cudaErrorInvalidResourceHandle for cudaGetLastError) for a stream
+// that was never created or was destroyed.
+bool stream_is_valid(const void* stream);
+// The host wrote memory kernels may read without going through a copy the
+// runtime sees (cudaMemcpyToSymbol): the next launch is never a skipped repeat.
+void note_untracked_host_write();
 void set_report_faults(bool on);  // default on: a failing launch prints its diagnostic
 std::size_t dynamic_shared_limit(const void* kernel_fn);
 }  // namespace simt

@@ -2,7 +2,9 @@
 // gather the counters and the first fault into the launch's record.
 #include "sim/exec/executor.hpp"
 
+#include "sim/cuda/device_output.hpp"
 #include "sim/exec/launch_checks.hpp"
+#include "sim/exec/repeat_launch.hpp"
 #include "sim/exec/worker_pool.hpp"
 
 #include <fmt/format.h>
@@ -20,9 +22,56 @@ std::uint32_t next_serial() {
   return ++serial;
 }
 
+// A skipped repeat: the record of the launch it repeats, marked as such. The
+// first inexact one (RepeatMode::All) says on stderr that memory now differs.
+int append_repeat(const RepeatMatch& m) {
+  LaunchRecord r = launch_records()[m.record_index];
+  r.repeat_of = m.record_index + 1;
+  r.repeat_inexact = !m.exact;
+  r.wall_seconds = 0;
+  static bool warned = false;
+  if (!m.exact && !warned) {
+    warned = true;
+    fmt::print(stderr,
+               "simt: --skip-all-repeats: launch {} ({}) repeats launch {} but changes memory (it {}); it was not "
+               "executed, so device memory differs from a GPU's from here on\n",
+               launch_records().size() + 1, r.kernel, r.repeat_of,
+               r.totals[Counter::GlobalAtomRequests] || r.totals[Counter::SharedAtomInst] ? "uses atomics"
+                                                                                          : "reads what it writes");
+  }
+  append_launch_record(std::move(r));
+  return 0;
+}
+
+int run_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody& body, std::uint32_t& serial);
+
 }  // namespace
 
 int execute_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody& body) {
+  LaunchKey key{kernel_fn, cfg.grid, cfg.block, cfg.dynamic_shared, cfg.stream, {}};
+  const bool known_args = body.argument_bytes(key.args);
+  RepeatLaunches& repeats = RepeatLaunches::instance();
+  if (known_args)
+    if (auto prev = repeats.repeat_of(key)) return append_repeat(*prev);
+  const std::uint64_t output_before = device_output_calls();
+  std::uint32_t serial = 0;
+  const int code = run_launch(kernel_fn, cfg, body, serial);
+  const std::size_t index = launch_records().size() - 1;
+  LaunchRecord& rec = mutable_launch_record(index);
+  rec.printed = device_output_calls() != output_before;
+  if (known_args && serial != 0)
+    repeats.executed(std::move(key), index, serial, rec.error == 0 && !rec.printed,
+                     checks().races && record_allows_repeat(rec));
+  else
+    repeats.forget();
+  return code;
+}
+
+namespace {
+
+// Checks the configuration, runs every block, appends the record. `serial` is
+// the launch's number in the shadows (0 when it did not run).
+int run_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody& body, std::uint32_t& serial) {
   auto start = std::chrono::steady_clock::now();
   LaunchRecord rec;
   rec.kernel_fn = kernel_fn;
@@ -57,7 +106,7 @@ int execute_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelB
   launch.module = &module;
   launch.nblocks = volume(cfg.grid);
   launch.threads_per_block = static_cast<unsigned>(volume(cfg.block));
-  launch.serial = next_serial();
+  launch.serial = serial = next_serial();
   launch.tag = static_cast<std::uint16_t>(launch.serial % 65535 + 1);
 
   unsigned n = static_cast<unsigned>(std::min<std::uint64_t>(worker_count(), launch.nblocks));
@@ -100,5 +149,7 @@ int execute_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelB
   append_launch_record(std::move(rec));
   return code;
 }
+
+}  // namespace
 
 }  // namespace simt

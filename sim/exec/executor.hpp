@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace simt {
 
@@ -16,16 +17,21 @@ namespace simt {
 struct KernelBody {
   virtual ~KernelBody() = default;
   virtual void run() const = 0;
+  // Appends the bytes of the argument values; false when they cannot be told
+  // apart by bytes (then the launch is never taken for a repeat).
+  virtual bool argument_bytes(std::vector<unsigned char>& out) const { (void)out; return false; }
 };
 
 struct LaunchConfig {
   dim3 grid, block;
   std::size_t dynamic_shared = 0;
+  const void* stream = nullptr;  // a cudaStream_t; null: the legacy default stream
 };
 
 // Returns a cudaError_t value and appends a LaunchRecord.
 int execute_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody& body);
 void append_launch_record(LaunchRecord r);  // settings.cpp; read with launch_records()
+LaunchRecord& mutable_launch_record(std::size_t index);  // the runtime adds the clock's times
 
 // Settings of the simulated device and of the executor.
 DeviceLimits& device_limits();

@@ -2,6 +2,7 @@
 // the runtime and the workers share.
 #include "sim/exec/executor.hpp"
 #include "sim/report/launch_digest.hpp"
+#include "sim/exec/repeat_launch.hpp"
 #include "sim/exec/worker.hpp"
 
 #include <algorithm>
@@ -34,7 +35,11 @@ unsigned g_workers = 0;
 }  // namespace
 
 const std::vector<LaunchRecord>& launch_records() { return records(); }
-void clear_launch_records() { records().clear(); }
+// The repeat candidate is an index into the records: it goes with them.
+void clear_launch_records() {
+  records().clear();
+  RepeatLaunches::instance().forget();
+}
 
 DeviceLimits& device_limits() {
   static DeviceLimits limits;
@@ -55,5 +60,6 @@ void append_launch_record(LaunchRecord r) {
   write_launch_digest(r);  // for `simt validate`; nothing unless asked for
   records().push_back(std::move(r));
 }
+LaunchRecord& mutable_launch_record(std::size_t index) { return records().at(index); }
 
 }  // namespace simt

@@ -75,6 +75,14 @@ bool GlobalMemory::release(void* ptr) {
   return true;
 }
 
+std::vector<std::pair<std::uintptr_t, std::size_t>> GlobalMemory::live_ranges() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::pair<std::uintptr_t, std::size_t>> out;
+  for (const Allocation& a : allocations_)
+    if (a.live) out.emplace_back(a.base, a.size);
+  return out;
+}
+
 const Allocation* GlobalMemory::find(std::uintptr_t addr, std::size_t size) const {
   const Allocation* a = nearest(addr);
   if (a && a->live && addr >= a->base && addr + size <= a->base + a->size) return a;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace simt {
@@ -29,6 +30,8 @@ class GlobalMemory {
   // The allocation nearest to addr (live or freed), for diagnostics.
   const Allocation* nearest(std::uintptr_t addr) const;
   bool contains(std::uintptr_t addr) const { return addr - base_ < size_; }
+  // Base and size of every live allocation, in address order.
+  std::vector<std::pair<std::uintptr_t, std::size_t>> live_ranges() const;
   std::uintptr_t base() const { return base_; }
   std::size_t arena_bytes() const { return size_; }
   std::size_t bytes_in_use() const { return in_use_; }

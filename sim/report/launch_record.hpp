@@ -22,6 +22,15 @@ struct LaunchRecord {
   int error = 0;               // a cudaError_t value; 0 = success
   double wall_seconds = 0;
   unsigned workers = 0;
+  bool printed = false;        // device code wrote to stdout (printf): never skipped as a repeat
+  // Not re-executed: identical to launch number `repeat_of` (1-based) and unable to
+  // change memory (sim/exec/repeat_launch.hpp); its counters are that launch's.
+  std::size_t repeat_of = 0;
+  bool repeat_inexact = false; // skipped although it changes memory (simt exec --skip-all-repeats)
+  // On the simulated clock (sim/clock/device_clock.hpp): stream 0 is the legacy default.
+  int stream = 0;
+  double clock_start_s = 0, clock_seconds = 0;
+  std::string clock_bound;     // the time model's binding term; empty when unpriced
 };
 
 // Launches in order since the start of the process (or the last clear).

@@ -68,8 +68,12 @@ std::string format_diagnostic(const Diagnostic& d) {
 }
 
 std::string counter_table(const LaunchRecord& r) {
-  std::string s = fmt::format("kernel {}  grid {}  block {}  dynamic shared {} B  static shared {} B\n", r.kernel,
+  std::string s = fmt::format("kernel {}  grid {}  block {}  dynamic shared {} B  static shared {} B", r.kernel,
                               dim(r.grid), dim(r.block), r.dynamic_shared_bytes, r.static_shared_bytes);
+  if (r.repeat_of)  // its counters are the launch it repeats: no table again
+    return s + fmt::format("  (repeat of launch {}: not re-executed, same counters{})\n", r.repeat_of,
+                           r.repeat_inexact ? "; it changes memory: skipped by --skip-all-repeats" : "");
+  s += "\n";
   s += fmt::format("  {:<58} {:>14}  {}\n", "metric", "value", "fidelity");
   int hidden = 0;
   for (const MetricInfo& m : metric_catalog()) {
@@ -96,6 +100,7 @@ std::string counter_table(const LaunchRecord& r) {
 }
 
 std::string hot_lines_table(const LaunchRecord& r, std::size_t max_lines) {
+  if (r.repeat_of) return "";  // shown with the launch it repeats
   auto lines = per_line(r);
   auto score = [](const LineStats& l) {
     const Counters& c = l.c;
@@ -148,6 +153,11 @@ nlohmann::json launch_json(const LaunchRecord& r) {
           {"dynamic_shared_bytes", r.dynamic_shared_bytes},
           {"static_shared_bytes", r.static_shared_bytes},
           {"error", r.error},
+          {"stream", r.stream},
+          {"repeat_of", r.repeat_of},
+          {"repeat_inexact", r.repeat_inexact},
+          {"wall_seconds", r.wall_seconds},  // the simulator's own time to run it (0 for a skipped repeat)
+          {"clock", {{"start_s", r.clock_start_s}, {"seconds", r.clock_seconds}, {"bound", r.clock_bound}}},
           {"metrics", metrics},
           {"lines", lines},
           {"diagnostics", diags}};

@@ -195,3 +195,26 @@ TEST_CASE("GPU-hour prices are catalog data with a dated source") {
     }
   CHECK(priced >= 6);
 }
+
+TEST_CASE("host_link names the link host<->device copies move over; a name not in links is an error") {
+  const Catalog& c = Catalog::builtin();
+  for (const DeviceSpec& d : c.devices()) {
+    INFO(d.name);
+    REQUIRE_FALSE(d.host_link.empty());
+    CHECK(c.link(d.host_link).bandwidth > 0);
+    CHECK(d.host_link_source.find("<http") != std::string::npos);
+  }
+  CHECK(c.device("H200").host_link == "PCIe5-x16");
+  CHECK(c.device("T4").host_link == "PCIe3-x16");
+
+  Catalog ok = Catalog::parse(mini_catalog(kGoodFields + R"(, "host_link": {"link": "TestLink", "src": "ds"})"), "mini.json");
+  CHECK(ok.device("TestGPU").host_link == "TestLink");
+  std::string err = error_of([&] {
+    Catalog::parse(mini_catalog(kGoodFields + R"(, "host_link": {"link": "PCIe9", "src": "ds"})"), "mini.json");
+  });
+  CHECK(err.find("'host_link': 'PCIe9' is not a name in \"links\"") != std::string::npos);
+  err = error_of([&] {
+    Catalog::parse(mini_catalog(kGoodFields + R"(, "host_link": {"link": "TestLink", "src": "nope"})"), "mini.json");
+  });
+  CHECK(err.find("'src' 'nope' is not a key of \"sources\"") != std::string::npos);
+}

@@ -9,6 +9,7 @@ template <class T>
 cudaError_t cudaMemcpyToSymbol(T& symbol, const void* src, std::size_t count, std::size_t offset = 0,
                                cudaMemcpyKind = cudaMemcpyHostToDevice) {
   if (offset + count > sizeof(T)) return cudaErrorInvalidValue;
+  simt::note_untracked_host_write();  // kernels read it: no launch after this is a skipped repeat
   std::memcpy(reinterpret_cast<char*>(&symbol) + offset, src, count);
   return cudaSuccess;
 }
@@ -20,24 +21,9 @@ cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, std::size_t count, 
   return cudaSuccess;
 }
 
-// ---- Calls real programs make that follow from the ones the runtime has: every
-// launch completes before it returns, so streams and events only order work, and
-// device memory is host memory the host may also touch (managed memory).
-enum { cudaStreamDefault = 0, cudaStreamNonBlocking = 1 };
-enum { cudaEventDefault = 0, cudaEventBlockingSync = 1, cudaEventDisableTiming = 2 };
-enum { cudaMemAttachGlobal = 1, cudaMemAttachHost = 2 };
+// ---- Calls real programs make that follow from the ones the runtime has.
+// Streams, events, cudaMemsetAsync and cudaMallocManaged: sim/cuda/runtime.hpp.
 enum { cudaHostAllocDefault = 0 };
-
-inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned) { return cudaStreamCreate(s); }
-inline cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned = 0) { return cudaSuccess; }
-inline cudaError_t cudaStreamQuery(cudaStream_t) { return cudaSuccess; }
-inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned) { return cudaEventCreate(e); }
-inline cudaError_t cudaEventQuery(cudaEvent_t) { return cudaSuccess; }  // recorded work is always complete
-inline cudaError_t cudaMemsetAsync(void* p, int v, std::size_t n, cudaStream_t = nullptr) { return cudaMemset(p, v, n); }
-inline cudaError_t cudaMallocManaged(void** p, std::size_t n, unsigned = cudaMemAttachGlobal) { return cudaMalloc(p, n); }
-template <class T> cudaError_t cudaMallocManaged(T** p, std::size_t n, unsigned f = cudaMemAttachGlobal) {
-  return cudaMallocManaged(reinterpret_cast<void**>(p), n, f);
-}
 inline cudaError_t cudaHostAlloc(void** p, std::size_t n, unsigned) { return cudaMallocHost(p, n); }
 inline cudaError_t cudaMemcpy2D(void* dst, std::size_t dpitch, const void* src, std::size_t spitch, std::size_t width,
                                 std::size_t height, cudaMemcpyKind kind) {

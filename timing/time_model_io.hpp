@@ -10,7 +10,7 @@
 
 #include <string>
 
-namespace simt::cli {
+namespace simt::timing {
 
 // From a launch the simulator just ran: totals plus one site per global instruction.
 cost::KernelCounters time_model_counters(const LaunchRecord& r);
@@ -42,4 +42,4 @@ std::string kernel_time_text(const cost::KernelTime& t);
 nlohmann::json launch_time_json(const cost::DeviceSpec& device, const LaunchRecord& r);
 std::string launch_time_text(const cost::DeviceSpec& device, const LaunchRecord& r);
 
-}  // namespace simt::cli
+}  // namespace simt::timing

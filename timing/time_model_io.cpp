@@ -1,4 +1,4 @@
-#include "time_model_io.hpp"
+#include "timing/time_model_io.hpp"
 
 #include "cost/units.hpp"
 #include "sim/count/metrics.hpp"
@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-namespace simt::cli {
+namespace simt::timing {
 namespace {
 
 using nlohmann::json;
@@ -210,4 +210,4 @@ std::string launch_time_text(const cost::DeviceSpec& device, const LaunchRecord&
   }
 }
 
-}  // namespace simt::cli
+}  // namespace simt::timing

@@ -1,0 +1,121 @@
+// The simulated clock: when each piece of GPU work a program issues would start
+// and end on the simulated device (docs/exec.md, 'The simulated clock'). Every
+// stream is a timeline; kernels and memsets run on the device's compute engine,
+// host<->device copies on one copy engine per direction. The simulator prices
+// nothing itself: a TimeModel, installed by timing/ (libsimt_timing.so, which
+// links the cost model), says how long each piece of work takes. Without one,
+// every duration is 0 and cudaEventElapsedTime says so on stderr.
+//
+// Rules (CUDA's stream semantics, with one simplification for kernels):
+//  - work on a stream starts after the stream's previous work, and not before the
+//    host issued it (the host's clock only moves when it waits: a synchronous
+//    cudaMemcpy, cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize);
+//  - the legacy default stream (stream 0) waits for all blocking streams, and
+//    blocking streams wait for it; streams created cudaStreamNonBlocking do not;
+//  - kernels (and memsets, device-to-device copies) of different streams do not
+//    overlap one another: they take the compute engine in the order the host
+//    issued them. The time model prices a kernel as if it had the whole GPU, so
+//    two running at once at full speed would count the hardware twice;
+//  - host-to-device and device-to-host copies run on their own copy engines and
+//    overlap kernels of other streams (CUDA's copy/compute overlap).
+#pragma once
+#include "sim/report/launch_record.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace simt {
+
+enum class WorkKind { Kernel, CopyHostToDevice, CopyDeviceToHost, CopyDeviceToDevice, CopyHostToHost, Memset };
+const char* work_kind_name(WorkKind k);  // "kernel", "memcpy HtoD", ...
+
+// How long one piece of work takes and what bounds it ("dram", "pcie" ...).
+struct WorkTime {
+  double seconds = 0;
+  std::string bound;
+  std::string sentence;  // the model's explanation, for the trace's args
+};
+
+class TimeModel {
+ public:
+  virtual ~TimeModel() = default;
+  virtual WorkTime kernel(const LaunchRecord& r) const = 0;
+  // Copies and memsets of `bytes` bytes; `pageable`: the host side of a copy is
+  // ordinary (not cudaMallocHost) memory, which the driver stages through a buffer.
+  virtual WorkTime transfer(WorkKind kind, std::size_t bytes, bool pageable) const = 0;
+  virtual std::string device() const = 0;  // the catalog device priced
+};
+
+// One piece of work on the timeline, for the trace and the report.
+struct TimelineEvent {
+  std::string name;  // kernel name, or "cudaMemcpy HtoD", "cudaMemset"
+  WorkKind kind = WorkKind::Kernel;
+  int stream = 0;    // 0: the legacy default stream; then 1, 2, ... in creation order
+  double start_s = 0, duration_s = 0;
+  nlohmann::json args = nlohmann::json::object();
+  double end_s() const { return start_s + duration_s; }
+};
+
+// A stream as the runtime knows it: nullptr is the legacy default stream.
+using StreamHandle = const void*;
+
+class DeviceClock {
+ public:
+  static DeviceClock& instance();
+
+  void set_model(std::unique_ptr<TimeModel> m) { model_ = std::move(m); }
+  const TimeModel* model() const { return model_.get(); }
+
+  // Streams other than the legacy one must be added before use; unknown handles
+  // throw std::invalid_argument (a destroyed or never-created stream).
+  int add_stream(StreamHandle s, bool blocking);
+  void remove_stream(StreamHandle s);
+  bool has_stream(StreamHandle s) const;
+
+  // Puts work of `duration` seconds on stream s; returns the event as placed.
+  const TimelineEvent& enqueue(StreamHandle s, TimelineEvent ev);
+  // The time an event recorded now on s completes (a zero-length item on s).
+  double record(StreamHandle s);
+  // cudaStreamWaitEvent: later work on s starts no earlier than t.
+  void stream_waits_until(StreamHandle s, double t);
+  // The host blocks until t (synchronising calls).
+  void host_waits_until(double t);
+  // When all work issued so far to s (for the legacy stream: and what it waits for) is done.
+  double stream_done(StreamHandle s) const;
+  double device_done() const;  // all streams
+  double host_time() const { return host_; }
+
+  const std::vector<TimelineEvent>& events() const { return events_; }
+  int stream_id(StreamHandle s) const;
+  void reset();  // forget streams, events and times (tests)
+
+ private:
+  struct Stream {
+    int id = 0;
+    bool blocking = true;
+    double ready = 0;  // the end of its last item
+  };
+  Stream& stream(StreamHandle s);
+  const Stream& stream(StreamHandle s) const;
+  double earliest_start(StreamHandle s) const;
+  double& engine_for(WorkKind k);
+
+  std::unique_ptr<TimeModel> model_;
+  Stream legacy_{0, true, 0};
+  std::map<StreamHandle, Stream> streams_;
+  int next_id_ = 1;
+  double host_ = 0;
+  double compute_free_ = 0, h2d_free_ = 0, d2h_free_ = 0, host_copy_free_ = 0;
+  std::vector<TimelineEvent> events_;
+};
+
+// The timeline as a Chrome/Perfetto trace (trace-event JSON): one track per
+// stream, each piece of work a complete ("X") event in microseconds.
+nlohmann::json chrome_trace(const DeviceClock& clock);
+
+}  // namespace simt

@@ -1,0 +1,16 @@
+// Device printf: how many times device code wrote to stdout. A launch that
+// printed is never skipped as a repeat (sim/exec/repeat_launch.hpp): its output
+// is part of what it does.
+#pragma once
+#include <cstdint>
+
+namespace simt {
+
+// Calls of printf, vprintf, puts and putchar made by simulated threads so far
+// (in programs linked with kStdioWraps).
+std::uint64_t device_output_calls();
+
+// The linker flag that routes a program's stdio calls through the counting wrappers.
+constexpr const char* kStdioWraps = "-Wl,--wrap=printf,--wrap=vprintf,--wrap=puts,--wrap=putchar";
+
+}  // namespace simt

@@ -1,0 +1,214 @@
+// The simulated clock and the skipping of identical repeated launches, end to
+// end: small CUDA programs (tests/frontend/repeat_*.cu, clock_streams.cu) under
+// `simt exec`, checked through what they print, their launch JSON and the
+// Chrome trace `--timeline` writes.
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+
+namespace {
+
+const std::string kDir = std::string(SIMTLAB_SOURCE_DIR) + "/tests/frontend/";
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+std::string temp(const std::string& name) { return "/tmp/simtlab-clock-" + std::to_string(getpid()) + "-" + name; }
+
+struct Exec {
+  int status = -1;
+  std::string out, err;
+  nlohmann::json launches, timeline;
+};
+
+// simt exec FILE [flags]: stdout, stderr, the launches' JSON and the timeline.
+Exec exec(const std::string& file, const std::string& flags = "") {
+  const std::string json = temp("launches.json"), err = temp("stderr.txt"), trace = temp("timeline.json");
+  const std::string cmd = std::string(SIMT_BIN) + " exec " + flags + " --json=" + json + " --timeline=" + trace + " " +
+                          kDir + file + " 2>" + err;
+  Exec e;
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p);
+  std::array<char, 4096> buf;
+  while (std::size_t n = fread(buf.data(), 1, buf.size(), p)) e.out.append(buf.data(), n);
+  const int st = pclose(p);
+  e.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  e.err = slurp(err);
+  const std::string j = slurp(json), t = slurp(trace);
+  e.launches = j.empty() ? nlohmann::json::array() : nlohmann::json::parse(j);
+  e.timeline = t.empty() ? nlohmann::json::object() : nlohmann::json::parse(t);
+  for (const std::string& f : {json, err, trace}) std::remove(f.c_str());
+  INFO(e.err);
+  REQUIRE(e.status == 0);
+  return e;
+}
+
+std::size_t repeat_of(const nlohmann::json& launch) { return launch.value("repeat_of", std::size_t{0}); }
+
+// The number after `key` in the program's output ("copy_ms 1.07").
+double printed(const std::string& out, const std::string& key) {
+  const auto at = out.find(key + " ");
+  REQUIRE_MESSAGE(at != std::string::npos, key << " missing from: " << out);
+  return std::stod(out.substr(at + key.size() + 1));
+}
+
+// Complete events of the trace, in timeline order as written.
+std::vector<nlohmann::json> work(const nlohmann::json& trace) {
+  std::vector<nlohmann::json> out;
+  for (const auto& e : trace.at("traceEvents"))
+    if (e.at("ph") == "X") out.push_back(e);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a repeated pure kernel is skipped, with the same output and counters as when executed") {
+  Exec skipped = exec("repeat_pure.cu");
+  Exec executed = exec("repeat_pure.cu", "--no-skip-repeats");
+  CHECK(skipped.out == "out[7] = 14.0 sum = 16773120.0\n");
+  CHECK(executed.out == skipped.out);
+  REQUIRE(skipped.launches.size() == 5);
+  REQUIRE(executed.launches.size() == 5);
+  CHECK(repeat_of(skipped.launches[0]) == 0);
+  for (int i = 1; i < 5; ++i) {
+    CHECK(repeat_of(skipped.launches[i]) == 1);  // the memset of an untouched buffer in between does not matter
+    CHECK(repeat_of(executed.launches[i]) == 0);
+    CHECK(skipped.launches[i]["metrics"] == executed.launches[i]["metrics"]);
+    CHECK(skipped.launches[i]["clock"]["seconds"] == executed.launches[i]["clock"]["seconds"]);
+  }
+  CHECK(skipped.err.find("(repeat of launch 1: not re-executed") != std::string::npos);
+  CHECK(skipped.err.find("[launch 2-5] 4x the same as launch 1 (not re-executed)") != std::string::npos);
+}
+
+TEST_CASE("a copy from pageable host memory runs at the rate measured for it; the skipped launches still take time") {
+  Exec e = exec("repeat_pure.cu");
+  const auto catalog = nlohmann::json::parse(slurp(std::string(SIMTLAB_SOURCE_DIR) + "/cost/devices.json"));
+  double h2d_gbs = 0, latency_us = 0;
+  for (const auto& d : catalog["devices"])
+    if (d["name"] == "H200") {
+      h2d_gbs = d["kernel_model"]["pageable_h2d_gbs"]["value"];
+      latency_us = d["kernel_model"]["host_copy_latency_us"]["value"];
+    }
+  REQUIRE(h2d_gbs > 0);
+  const auto events = work(e.timeline);
+  REQUIRE(events.size() == 12);  // the copy in, 5 x (memset, launch), the copy out
+  CHECK(events[0]["name"] == "cudaMemcpy HtoD");
+  CHECK(events[0]["args"]["host_memory"] == "pageable");  // a stack array, not cudaMallocHost
+  CHECK(events[0]["dur"].get<double>() == doctest::Approx(latency_us + 4096 * 4 / (h2d_gbs * 1e3)).epsilon(1e-9));
+  for (int k = 0; k < 5; ++k) {
+    const auto& launch = events[2 + 2 * k];
+    CHECK(launch["name"] == "scale");
+    CHECK(launch["dur"] == events[2]["dur"]);  // a repeat advances the clock by the launch's own time
+    if (k > 0) CHECK(launch["args"]["repeat_of"] == 1);
+  }
+}
+
+TEST_CASE("an in-place kernel repeated is executed every time") {
+  Exec e = exec("repeat_in_place.cu");
+  CHECK(e.out == "x[0] = 4.0 x[1000] = 1004.0\n");
+  REQUIRE(e.launches.size() == 4);
+  for (const auto& l : e.launches) CHECK(repeat_of(l) == 0);
+}
+
+TEST_CASE("--skip-all-repeats skips the in-place repeats too, and says that memory now differs") {
+  Exec e = exec("repeat_in_place.cu", "--skip-all-repeats");
+  CHECK(e.out == "x[0] = 1.0 x[1000] = 1001.0\n");  // only the first launch ran
+  REQUIRE(e.launches.size() == 4);
+  CHECK(repeat_of(e.launches[0]) == 0);
+  for (int i = 1; i < 4; ++i) {
+    CHECK(repeat_of(e.launches[i]) == 1);
+    CHECK(e.launches[i]["repeat_inexact"] == true);
+  }
+  CHECK(e.err.find("device memory differs from a GPU's from here on") != std::string::npos);
+  CHECK(e.err.find("they change memory: --skip-all-repeats") != std::string::npos);
+}
+
+TEST_CASE("a kernel with atomics is never skipped") {
+  Exec e = exec("repeat_atomic.cu");
+  CHECK(e.out == "sum = 1536.0\n");
+  REQUIRE(e.launches.size() == 3);
+  for (const auto& l : e.launches) CHECK(repeat_of(l) == 0);
+}
+
+TEST_CASE("a host copy into the input between launches, or a printf, prevents the skip") {
+  Exec e = exec("repeat_after_copy.cu");
+  CHECK(e.out == "out[3] = 60.0\ndevice says 10.0\ndevice says 10.0\n");
+  REQUIRE(e.launches.size() == 4);
+  for (const auto& l : e.launches) CHECK(repeat_of(l) == 0);
+}
+
+TEST_CASE("cudaEventElapsedTime reads the simulated clock: kernels, copies, overlap of streams") {
+  Exec e = exec("clock_streams.cu");
+  // The copy: the H200's host link from the catalog, latency + bytes / bandwidth.
+  const auto catalog = nlohmann::json::parse(slurp(std::string(SIMTLAB_SOURCE_DIR) + "/cost/devices.json"));
+  // The measured efficiency and latency of pinned copies on the H200 scale the link's rate.
+  std::string link_name;
+  double efficiency = 0, latency_us = 0;
+  for (const auto& d : catalog["devices"])
+    if (d["name"] == "H200") {
+      link_name = d["host_link"]["link"];
+      efficiency = d["kernel_model"]["host_copy_efficiency"]["value"];
+      latency_us = d["kernel_model"]["host_copy_latency_us"]["value"];
+    }
+  REQUIRE(link_name == "PCIe5-x16");
+  double gbs = 0;
+  for (const auto& l : catalog["links"])
+    if (l["name"] == link_name) gbs = l["bandwidth_gbs"]["value"];
+  REQUIRE(gbs > 0);
+  const double copy_ms = (latency_us * 1e-6 + double(64u << 20) / (efficiency * gbs * 1e9)) * 1e3;
+  CHECK(printed(e.out, "copy_ms") == doctest::Approx(copy_ms).epsilon(1e-5));
+
+  // The kernel: exactly the time model's time for that launch (one source of truth).
+  REQUIRE(e.launches.size() == 2);
+  const double kernel_s = e.launches[0]["clock"]["seconds"];
+  CHECK(kernel_s > 0);
+  CHECK(e.launches[0]["time"]["predicted_s"].get<double>() == doctest::Approx(kernel_s).epsilon(1e-12));
+  CHECK(printed(e.out, "kernel_ms") == doctest::Approx(kernel_s * 1e3).epsilon(1e-5));
+
+  // Stream 1 copies while stream 2 runs the kernel: the span is the longer of the two.
+  const double both = printed(e.out, "overlap_ms"), copy2 = printed(e.out, "copy2_ms"),
+               kernel2 = printed(e.out, "kernel2_ms");
+  CHECK(copy2 == doctest::Approx(copy_ms).epsilon(1e-5));
+  CHECK(kernel2 == doctest::Approx(e.launches[1]["clock"]["seconds"].get<double>() * 1e3).epsilon(1e-5));
+  CHECK(both == doctest::Approx(std::max(copy2, kernel2)).epsilon(1e-6));
+  CHECK(both < copy2 + kernel2);
+  CHECK(e.out.find("unrecorded: cudaErrorInvalidResourceHandle") != std::string::npos);
+  CHECK(e.err.find("simulated clock:") != std::string::npos);
+}
+
+TEST_CASE("--timeline writes a Chrome trace: one track per stream, work in order with its arguments") {
+  Exec e = exec("clock_streams.cu");
+  const auto events = work(e.timeline);
+  const std::vector<std::pair<std::string, int>> want = {{"cudaMemcpy HtoD", 0}, {"cudaMemcpy HtoD", 0},
+                                                         {"scale", 0}, {"cudaMemcpyAsync HtoD", 1}, {"scale", 2}};
+  REQUIRE(events.size() == want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    INFO("event " << i);
+    CHECK(events[i]["name"] == want[i].first);
+    CHECK(events[i]["tid"] == want[i].second);
+    CHECK(events[i]["dur"].get<double>() > 0);
+    if (i > 0 && events[i]["tid"] == events[i - 1]["tid"])  // one stream's work never overlaps itself
+      CHECK(events[i]["ts"].get<double>() >= events[i - 1]["ts"].get<double>() + events[i - 1]["dur"].get<double>() - 1e-6);
+  }
+  CHECK(events[0]["args"]["bytes"] == 64u << 20);
+  CHECK(events[2]["args"]["grid"] == "(4096,1,1)");
+  CHECK(events[2]["args"]["block"] == "(256,1,1)");
+  CHECK(events[2]["args"]["bound"].get<std::string>() != "");
+  CHECK(events[2]["dur"].get<double>() == doctest::Approx(e.launches[0]["clock"]["seconds"].get<double>() * 1e6));
+  // The copy of stream 1 and the kernel of stream 2 start together (after the same event).
+  CHECK(events[3]["ts"].get<double>() == doctest::Approx(events[4]["ts"].get<double>()));
+  int named_tracks = 0;
+  for (const auto& m : e.timeline["traceEvents"])
+    if (m["ph"] == "M" && m["name"] == "thread_name") ++named_tracks;
+  CHECK(named_tracks == 3);
+}

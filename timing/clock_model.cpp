@@ -1,0 +1,102 @@
+#include "timing/clock_model.hpp"
+
+#include "timing/time_model_io.hpp"
+
+#include "cost/catalog.hpp"
+#include "cost/kernel_rates.hpp"
+#include "cost/kernel_time.hpp"
+#include "cost/units.hpp"
+#include "sim/cuda/runtime.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace simt::timing {
+
+namespace {
+
+class CatalogTimeModel final : public TimeModel {
+ public:
+  explicit CatalogTimeModel(const cost::DeviceSpec& d) : device_(d), rates_(cost::kernel_rates(d)) {
+    if (!d.host_link.empty()) link_ = &cost::Catalog::builtin().link(d.host_link);
+  }
+
+  WorkTime kernel(const LaunchRecord& r) const override {
+    if (r.error == cudaErrorInvalidConfiguration || volume(r.grid) == 0) return {0, "not launched", ""};
+    try {
+      cost::KernelTime t = cost::kernel_time(device_, time_model_counters(r));
+      return {t.predicted_s, t.bound, t.sentence};
+    } catch (const std::invalid_argument& e) {  // counters the model refuses: no time, and say why
+      return {0, "unpriced", e.what()};
+    }
+  }
+
+  WorkTime transfer(WorkKind kind, std::size_t bytes, bool pageable) const override {
+    const double b = static_cast<double>(bytes);
+    switch (kind) {
+      case WorkKind::CopyHostToDevice:
+      case WorkKind::CopyDeviceToHost: return over_host_link(b, kind == WorkKind::CopyHostToDevice, pageable);
+      case WorkKind::CopyDeviceToDevice: return in_dram(2 * b, "read and write");
+      case WorkKind::Memset: return in_dram(b, "write");
+      case WorkKind::CopyHostToHost:
+      case WorkKind::Kernel: break;
+    }
+    return {0, "host", ""};
+  }
+
+  std::string device() const override { return device_.name; }
+
+ private:
+  // The device's measured "kernel_model" value, or the fallback.
+  double measured(const char* key, double fallback) const {
+    auto it = device_.kernel_model.find(key);
+    return it == device_.kernel_model.end() ? fallback : it->second.value;
+  }
+
+  // Latency + bytes / bandwidth: the link's datasheet rate times the efficiency
+  // measured on the device (pinned memory), where someone has measured it.
+  // Pageable host memory is staged by the driver through a pinned buffer: where
+  // its rate per direction was measured on the device's host, that rate binds.
+  WorkTime over_host_link(double bytes, bool to_device, bool pageable) const {
+    if (!link_) return {0, "unpriced", fmt::format("{} has no host_link in the catalog", device_.name)};
+    double bandwidth = link_->bandwidth * measured("host_copy_efficiency", 1.0);
+    if (pageable) bandwidth = measured(to_device ? "pageable_h2d_gbs" : "pageable_d2h_gbs", bandwidth / 1e9) * 1e9;
+    const double latency = measured("host_copy_latency_us", link_->latency_s * 1e6) * 1e-6;
+    const double s = latency + bytes / bandwidth;
+    return {s, link_->name,
+            fmt::format("{} B ({} host memory) over {} at {}/s + {} latency = {}", bytes, pageable ? "pageable" : "pinned",
+                        link_->name, cost::format_rate(bandwidth, "B"), cost::format_seconds(latency),
+                        cost::format_seconds(s))};
+  }
+
+  WorkTime in_dram(double bytes, const char* what) const {
+    const double s = rates_.launch_overhead_s.value + bytes / rates_.dram_bytes.value;
+    return {s, "dram",
+            fmt::format("{} {} B at {}/s (achievable DRAM) + {} launch = {}", what, bytes,
+                        cost::format_rate(rates_.dram_bytes.value, "B"), cost::format_seconds(rates_.launch_overhead_s.value),
+                        cost::format_seconds(s))};
+  }
+
+  const cost::DeviceSpec& device_;
+  cost::KernelRates rates_;
+  const cost::LinkSpec* link_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<TimeModel> catalog_time_model(const std::string& device) {
+  return std::make_unique<CatalogTimeModel>(cost::Catalog::builtin().device(device));
+}
+
+bool install_clock_model(const std::string& device) {
+  try {
+    DeviceClock::instance().set_model(catalog_time_model(device));
+    return true;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "simt: the simulated clock cannot price {}: {}; GPU times read 0\n", device, e.what());
+    return false;
+  }
+}
+
+}  // namespace simt::timing
