@@ -28,6 +28,7 @@ struct PortArgs {
 struct ExecArgs {
   std::string file, device = "H200", json, frontend;
   bool json_flag = false;
+  unsigned long long watchdog_insts = 0;  // 0: the program's default (sim/compiler/spin_watch.hpp)
   std::vector<std::string> program_args;
 };
 
@@ -90,6 +91,7 @@ int report_exit(const std::string& file, int status) {
 
 int run_exec(const ExecArgs& a) {
   export_device(a.device);
+  if (a.watchdog_insts) setenv("SIMT_WATCHDOG_INSTS", std::to_string(a.watchdog_insts).c_str(), 1);
   BuildProduct p = build_program({a.file, false, parse_frontend(a.frontend)});
   setenv("SIMT_REPORT", "tables", 1);
   // The program always writes its launches as JSON, so they can be timed here:
@@ -133,6 +135,10 @@ void add_program_commands(CLI::App& app) {
   add_device_option(exec, exec_args->device, "simulated device from the catalog (simt devices)");
   // A flag that takes its value only as --json=PATH, so `--json prog.cu` stays unambiguous.
   exec->add_flag("--json{-}", exec_args->json, "launch reports as JSON: --json (stderr) or --json=PATH");
+  exec->add_option("--watchdog-insts", exec_args->watchdog_insts,
+                   "instructions a thread may run between two barriers before the watchdog stops its block "
+                   "(default 2^32; compiler front end)")
+      ->check(CLI::PositiveNumber);
   exec->add_option("--frontend", exec_args->frontend,
                    "clang (the default): compile the file unchanged, instrumented by simtlab's LLVM pass; port: the "
                    "f32 rewrite (docs/frontend.md)");

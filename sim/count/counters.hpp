@@ -24,6 +24,7 @@ enum class Counter : int {
   WarpCollectives,
   WarpBarriers,                   // __syncthreads, once per warp of the block
   DramReadBytes, DramWriteBytes,  // compulsory-traffic estimate
+  InstExecuted, ThreadInstExecuted,  // every SASS instruction, estimated by the compiler front end
   Count
 };
 constexpr int kCounterCount = static_cast<int>(Counter::Count);

@@ -59,6 +59,11 @@ constexpr MetricInfo kCatalog[] = {
      "compulsory DRAM reads: each 32-byte sector the launch reads before writing it, once"},
     {C::DramWriteBytes, "dram__bytes_write.sum", F::Estimate,
      "compulsory DRAM writes: each 32-byte sector the launch writes, once"},
+    {C::InstExecuted, "smsp__inst_executed.sum", F::Estimate,
+     "warp-level SASS instructions of every kind (integer, control, memory, FP), estimated per basic block by the "
+     "compiler front end; 0 for code the f32 front end built"},
+    {C::ThreadInstExecuted, "smsp__thread_inst_executed.sum", F::Estimate,
+     "the same at thread level (each active lane once)"},
 };
 
 // The catalog lists every counter once, in the enum's order, so that the counter
