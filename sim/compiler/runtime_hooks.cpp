@@ -46,8 +46,8 @@ void inst_budget_exceeded(ThreadState* t, Site site) {
   throw KernelFault(t->block->make_diag(
       DiagKind::Deadlock,
       fmt::format("watchdog: this thread ran {} instructions (estimated) here without reaching a barrier: a loop "
-                  "that never ends, or waits on a condition nothing changes (set SIMT_WATCHDOG_INSTS for a larger "
-                  "budget)",
+                  "that never ends, or waits on a condition nothing changes (simt exec --watchdog-insts N, or "
+                  "$SIMT_WATCHDOG_INSTS, for a larger budget)",
                   g_watchdog_insts),
       t, site));
 }

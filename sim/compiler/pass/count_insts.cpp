@@ -9,7 +9,9 @@
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/Support/raw_ostream.h>
 
+#include <cstdlib>
 #include <initializer_list>
 #include <map>
 #include <vector>
@@ -86,9 +88,19 @@ bool fuses_with_operand(const Instruction& i, std::initializer_list<unsigned> op
   return false;
 }
 
+// x << 32 >> 32 and the like: moving an int between 32 and 64 bits, which the
+// GPU's IMAD.WIDE does for free.
+bool widening_shift(const Instruction& i) {
+  if (!i.getType()->isIntegerTy(64)) return false;
+  const auto* amount = dyn_cast<ConstantInt>(i.getOperand(1));
+  return amount && amount->getZExtValue() == 32;
+}
+
 unsigned arithmetic_estimate(const Instruction& i) {
   using I = Instruction;
   switch (i.getOpcode()) {
+    case I::Shl: case I::AShr: case I::LShr:
+      return widening_shift(i) ? 0 : 1;
     case I::Add: case I::Sub:
       return fuses_with_operand(i, {I::Mul, I::Shl, I::LShr, I::Add, I::Sub}) ? 0 : 1;
     case I::And: case I::Or: case I::Xor:
@@ -126,8 +138,13 @@ unsigned SassEstimate::quarters(const Instruction& i) const {
 }
 
 unsigned sass_estimate(const Instruction& i, const RuntimeFiles& runtime) {
-  if (const auto* call = dyn_cast<CallBase>(&i)) return call_estimate(*call);  // markers live in our headers
-  if (runtime.uninstrumented_location(i.getDebugLoc().get())) return runtime_estimate(i);
+  const bool ours = runtime.uninstrumented_location(i.getDebugLoc().get());
+  if (const auto* call = dyn_cast<CallBase>(&i)) {
+    const Function* callee = call->getCalledFunction();
+    const bool marker = callee && callee->getName().startswith("__simt_site_");
+    return ours && !marker ? 0 : call_estimate(*call);  // markers live in our headers; other calls there are ours
+  }
+  if (ours) return runtime_estimate(i);
   switch (i.getOpcode()) {
     // Folded into other instructions: register moves, address widening, offsets.
     case Instruction::PHI: case Instruction::BitCast: case Instruction::PtrToInt: case Instruction::IntToPtr:
@@ -152,13 +169,14 @@ unsigned sass_estimate(const Instruction& i, const RuntimeFiles& runtime) {
 }
 
 BlockCounter::BlockCounter(Module& m, const RuntimeFiles& runtime, SiteTable& sites)
-    : runtime_(runtime), sites_(sites), estimate_(runtime) {
+    : runtime_(runtime), sites_(sites), estimate_(runtime), debug_(std::getenv("SIMT_PASS_DEBUG_INSTS")) {
   LLVMContext& c = m.getContext();
   hook_ = entry_point(m, "__simt_block",
                       FunctionType::get(Type::getVoidTy(c), {Type::getInt32Ty(c), Type::getInt8PtrTy(c)}, false));
 }
 
 void BlockCounter::run(Function& f) {
+  if (std::getenv("SIMT_PASS_NO_INSTS")) return;  // to measure what counting instructions costs (docs/perf-log.md)
   DominatorTree dt(f);
   PostDominatorTree pdt(f);
   LoopInfo loops(dt);
@@ -175,22 +193,30 @@ void BlockCounter::run(Function& f) {
     BasicBlock* d = up ? up->getBlock() : nullptr;
     head[b] = d && pdt.dominates(b, d) && loops.getLoopFor(b) == loops.getLoopFor(d) ? head[d] : b;
     unsigned n = 0;
-    for (Instruction& i : *b) n += estimate_.quarters(i);
+    for (Instruction& i : *b) {
+      n += estimate_.quarters(i);
+      if (debug_) errs() << "simt-insts " << f.getName() << " q=" << estimate_.quarters(i) << " " << i << "\n";
+    }
     total[head[b]] += n;
     order.push_back(b);
+  }
+  std::map<BasicBlock*, const Instruction*> located;  // the site: the group's first line the user wrote
+  for (BasicBlock* b : order) {
+    if (located.count(head[b])) continue;
+    for (const Instruction& i : *b)
+      if (const DILocation* loc = runtime_.user_frame(i.getDebugLoc().get());
+          loc && loc->getLine() != 0 && !isa<PHINode>(i)) {
+        located[head[b]] = &i;
+        break;
+      }
   }
   for (BasicBlock* b : order) {
     if (head[b] != b || total[b] == 0 || b->isEHPad()) continue;
     Instruction* at = &*b->getFirstInsertionPt();
-    const Instruction* located = at;  // the site: the block's first instruction the user wrote
-    for (Instruction& i : *b)
-      if (runtime_.user_frame(i.getDebugLoc().get())) {
-        located = &i;
-        break;
-      }
+    const Instruction* site_at = located.count(b) ? located[b] : at;
     IRBuilder<> builder(at);
-    Constant* site = sites_.site_of(*located, "bb" + std::to_string(next_++));
-    builder.CreateCall(hook_, {builder.getInt32(total[b]), site})->setDebugLoc(located->getDebugLoc());
+    Constant* site = sites_.site_of(*site_at, "bb" + std::to_string(next_++));
+    builder.CreateCall(hook_, {builder.getInt32(total[b]), site})->setDebugLoc(site_at->getDebugLoc());
   }
 }
 

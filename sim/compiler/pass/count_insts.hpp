@@ -44,6 +44,7 @@ class BlockCounter {
   SassEstimate estimate_;
   llvm::FunctionCallee hook_;
   unsigned next_ = 0;  // numbers blocks: each block is its own site
+  bool debug_;         // $SIMT_PASS_DEBUG_INSTS: print each instruction's estimate (quarters)
 };
 
 }  // namespace simt::pass
