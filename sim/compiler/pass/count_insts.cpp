@@ -36,16 +36,26 @@ constexpr unsigned kFpSequence = 8;
 // sequence around one MUFU.
 constexpr unsigned kCall = 2, kLibraryCall = 8;
 
-// simtlab's headers: threadIdx and blockIdx are an S2R each on the GPU (a load of a
-// thread-local here); blockDim and gridDim are constant-bank operands (free).
+// simtlab's headers: threadIdx and blockIdx are an S2R each on the GPU, blockDim and
+// gridDim an LDC from the constant bank (each a load of a thread-local here).
 unsigned runtime_estimate(const Instruction& i) {
   const auto* ld = dyn_cast<LoadInst>(&i);
   if (!ld) return 0;
   const auto* gv = dyn_cast<GlobalVariable>(ld->getPointerOperand()->stripPointerCasts());
   if (!gv || !gv->isThreadLocal()) return 0;
   const StringRef file = i.getDebugLoc() ? i.getDebugLoc()->getFilename() : "";
-  if (!file.endswith("device_builtins.h")) return 0;  // the counting hooks' own reads
-  return gv->getName().contains("t_geometry") ? 0 : 1;
+  return file.endswith("device_builtins.h") ? 1 : 0;  // else the counting hooks' own reads
+}
+
+// What every thread of a kernel runs before its first line: the stack pointer
+// (LDC R1), the global-memory descriptor (ULDC.64) and one constant-bank load per
+// argument used. Calibrated on micro_empty (2 instructions) and micro_copy (16, of
+// which 10 are its lines): docs/validation/h200-instructions.md.
+unsigned kernel_entry_estimate(const Function& f) {
+  if (!f.getName().contains("simt_kernel")) return 0;  // __global__ functions carry this ABI tag
+  unsigned used = 0;
+  for (const Argument& a : f.args()) used += a.use_empty() ? 0 : 1;
+  return 1 + (used ? 1 : 0) + used;
 }
 
 bool divisor_is_constant(const Instruction& i) { return isa<Constant>(i.getOperand(1)); }
@@ -192,7 +202,7 @@ void BlockCounter::run(Function& f) {
     DomTreeNode* up = node->getIDom();
     BasicBlock* d = up ? up->getBlock() : nullptr;
     head[b] = d && pdt.dominates(b, d) && loops.getLoopFor(b) == loops.getLoopFor(d) ? head[d] : b;
-    unsigned n = 0;
+    unsigned n = b == &f.getEntryBlock() ? 4 * kernel_entry_estimate(f) : 0;
     for (Instruction& i : *b) {
       n += estimate_.quarters(i);
       if (debug_) errs() << "simt-insts " << f.getName() << " q=" << estimate_.quarters(i) << " " << i << "\n";
