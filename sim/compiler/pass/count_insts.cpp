@@ -119,16 +119,26 @@ unsigned arithmetic_estimate(const Instruction& i) {
   }
 }
 
+// A loop with a __syncthreads() in it (a reduction's tree): nvcc does not unroll it.
+bool has_barrier(const Loop& l) {
+  for (const BasicBlock* b : l.blocks())
+    for (const Instruction& i : *b)
+      if (const auto* call = dyn_cast<CallBase>(&i))
+        if (const Function* callee = call->getCalledFunction(); callee && callee->getName() == "__simt_site_barrier")
+          return true;
+  return false;
+}
+
 }  // namespace
 
-// The loop control of innermost loops: nvcc unrolls them (by 4 where the trip count
-// is known only at run time), clang -O2 for the CPU does not; the latch's branch,
-// its compare and the induction step are charged a quarter each.
+// The loop control of innermost loops without a barrier: nvcc unrolls them (by 4
+// where the trip count is known only at run time), clang -O2 for the CPU does not;
+// the latch's branch, its compare and the induction step are charged a quarter each.
 void SassEstimate::find_loop_control(const LoopInfo& loops) {
   quarter_.clear();
   for (const Loop* top : loops)
     for (const Loop* l : depth_first(top)) {
-      if (!l->isInnermost()) continue;
+      if (!l->isInnermost() || has_barrier(*l)) continue;
       const BasicBlock* latch = l->getLoopLatch();
       const auto* br = latch ? dyn_cast<BranchInst>(latch->getTerminator()) : nullptr;
       if (!br || !br->isConditional()) continue;
