@@ -6,6 +6,7 @@
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/PostDominators.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Instructions.h>
@@ -236,7 +237,12 @@ void BlockCounter::run(Function& f) {
     const Instruction* site_at = located.count(b) ? located[b] : at;
     IRBuilder<> builder(at);
     Constant* site = sites_.site_of(*site_at, "bb" + std::to_string(next_++));
-    builder.CreateCall(hook_, {builder.getInt32(total[b]), site})->setDebugLoc(site_at->getDebugLoc());
+    // A call that will be inlined needs a location in a function with debug info
+    // (else the inlined code has none and DWARF emission fails): line 0 if need be.
+    DebugLoc where = site_at->getDebugLoc();
+    if (!where)
+      if (DISubprogram* sp = f.getSubprogram()) where = DILocation::get(f.getContext(), 0, 0, sp);
+    builder.CreateCall(hook_, {builder.getInt32(total[b]), site})->setDebugLoc(where);
   }
 }
 
