@@ -48,4 +48,4 @@ cuobjdump --dump-sass "$build/time_micro" > "$out/time_micro.sass" 2>&1
 cuobjdump --dump-sass "$build/kernel_timing" | gzip > "$out/kernel_timing.sass.gz" 2>&1
 step done
 grep -c gpu__time_duration "$out"/ncu_*.csv; grep -c smsp__inst_executed.sum "$out"/ncu_*.csv
-cat "$out/steps.txt" "$out/calibration.txt"; tail -5 "$out/build.txt" "$out/errors.txt"
+cat "$out/steps.txt" "$out/calibration.txt"; tail -n 5 "$out/build.txt" "$out/errors.txt"
