@@ -33,6 +33,7 @@ struct ExecArgs {
   CompileArgs compile;
   bool json_flag = false;
   bool no_skip_repeats = false, skip_all_repeats = false;
+  unsigned long long watchdog_insts = 0;  // 0: the program's default (sim/compiler/spin_watch.hpp)
   std::vector<std::string> program_args;
 };
 
@@ -103,6 +104,7 @@ int report_exit(const std::string& file, int status, std::size_t failed_launches
 
 int run_exec(const ExecArgs& a) {
   export_device(a.device);
+  if (a.watchdog_insts) setenv("SIMT_WATCHDOG_INSTS", std::to_string(a.watchdog_insts).c_str(), 1);
   BuildProduct p = build_program(build_request(a.file, false, a.compile));
   setenv("SIMT_REPORT", "tables", 1);
   // The program always writes its launches as JSON, so they can be timed here:
@@ -164,6 +166,10 @@ void add_program_commands(CLI::App& app) {
   exec->add_flag("--skip-all-repeats", exec_args->skip_all_repeats,
                  "for timing benchmarks: skip identical repeats even when they change memory (in-place, atomics); "
                  "device memory then differs from a GPU's, and the report says so");
+  exec->add_option("--watchdog-insts", exec_args->watchdog_insts,
+                   "instructions a thread may run between two barriers before the watchdog stops its block "
+                   "(default 2^32; compiler front end)")
+      ->check(CLI::PositiveNumber);
   exec->add_option("args", exec_args->program_args, "arguments for the program (after --)");
   exec->callback([exec_args] {
     exec_args->json_flag = !exec_args->json.empty();

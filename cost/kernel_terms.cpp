@@ -154,11 +154,17 @@ std::vector<TimeTerm> memory_terms(const KernelCounters& c, const KernelRates& r
 }
 
 std::vector<TimeTerm> compute_terms(const KernelCounters& c, const KernelRates& r, const Occupancy& o) {
-  TimeTerm issue = per_sm("issue", "instruction issue", c.warp_inst, "warp instructions", r.issue, r, o);
-  issue.detail = fmt::format(
-      "{:.3g} active lanes per instruction; FP, memory and warp collectives only (integer and control "
-      "instructions are not counted: a lower bound)",
-      per(c.thread_inst, c.warp_inst));
+  // Every instruction where they are known (the compiler front end's estimate, or
+  // ncu's); else the ones simtlab counts on every front end, a lower bound.
+  const bool all = c.sass_warp_inst > 0;
+  TimeTerm issue = per_sm("issue", "instruction issue", all ? c.sass_warp_inst : c.warp_inst, "warp instructions",
+                          r.issue, r, o);
+  issue.detail = all ? fmt::format("{:.3g} active lanes per instruction; every instruction (integer, control, "
+                                   "memory, FP)",
+                                   per(c.sass_thread_inst, c.sass_warp_inst))
+                     : fmt::format("{:.3g} active lanes per instruction; FP, memory and warp collectives only "
+                                   "(integer and control instructions are not counted: a lower bound)",
+                                   per(c.thread_inst, c.warp_inst));
   TimeTerm fp32 = per_sm("fp32", "FP32 pipe", c.fp32_inst + c.fp16_inst, "thread instructions", r.fp32_lanes, r, o);
   fp32.detail = "fadd, fmul, ffma (and half precision, at the FP32 rate)";
   TimeTerm fp64 = per_sm("fp64", "FP64 pipe", c.fp64_inst, "thread instructions", r.fp64_lanes, r, o);

@@ -53,6 +53,7 @@ void validate(const KernelCounters& c) {
       {c.fp32_inst, "FP32 instructions"}, {c.fp64_inst, "FP64 instructions"}, {c.fp16_inst, "FP16 instructions"},
       {c.warp_inst, "warp instructions"}, {c.thread_inst, "thread instructions"},
       {c.warp_collectives, "warp collectives"}, {c.warp_barriers, "warp barriers"},
+      {c.sass_warp_inst, "SASS warp instructions"}, {c.sass_thread_inst, "SASS thread instructions"},
       {c.dram_read_bytes, "DRAM read bytes"},
       {c.dram_write_bytes, "DRAM write bytes"}};
   for (auto& [v, what] : fields) require(v, what);

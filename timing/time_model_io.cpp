@@ -106,6 +106,8 @@ cost::KernelCounters time_model_counters(const json& launch) {
   c.thread_inst = metric(m, "simt__thread_inst_counted.sum");
   c.warp_collectives = metric(m, "simt__warp_collectives.sum");
   c.warp_barriers = metric(m, "simt__warp_barriers.sum");
+  c.sass_warp_inst = metric(m, "smsp__inst_executed.sum");
+  c.sass_thread_inst = metric(m, "smsp__thread_inst_executed.sum");
   c.dram_read_bytes = metric(m, "dram__bytes_read.sum");
   c.dram_write_bytes = metric(m, "dram__bytes_write.sum");
   if (!m.contains("dram__bytes_read.sum") && !m.contains("dram__bytes_write.sum")) {

@@ -8,6 +8,9 @@
 
 #include <fmt/format.h>
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace simt {
 
 thread_local constinit SpinWatch t_spin SIMT_FAST_TLS;
@@ -19,6 +22,33 @@ void spin_detected(ThreadState* t, Site site, std::uintptr_t a) {
       fmt::format("watchdog: this thread read the word at 0x{:x} {} times in a row here without reaching a barrier: "
                   "a spin-wait for a write that never comes (blocks of a launch may run in any order, on the GPU too)",
                   a, kSpinLimit),
+      t, site));
+}
+
+namespace {
+std::uint64_t watchdog_budget() {
+  const char* env = std::getenv("SIMT_WATCHDOG_INSTS");
+  if (!env || !*env) return std::uint64_t(1) << 32;
+  char* end = nullptr;
+  const unsigned long long n = std::strtoull(env, &end, 10);
+  if (*end || n == 0) {
+    std::fprintf(stderr, "simt: SIMT_WATCHDOG_INSTS must be a positive number of instructions, got '%s'\n", env);
+    std::exit(2);
+  }
+  return n;
+}
+}  // namespace
+
+const std::uint64_t g_watchdog_insts = watchdog_budget();
+
+void inst_budget_exceeded(ThreadState* t, Site site) {
+  t->insts_since_sync = 0;
+  throw KernelFault(t->block->make_diag(
+      DiagKind::Deadlock,
+      fmt::format("watchdog: this thread ran {} instructions (estimated) here without reaching a barrier: a loop "
+                  "that never ends, or waits on a condition nothing changes (simt exec --watchdog-insts N, or "
+                  "$SIMT_WATCHDOG_INSTS, for a larger budget)",
+                  g_watchdog_insts),
       t, site));
 }
 
@@ -57,6 +87,11 @@ void __simt_access_range(const void* p, std::uint64_t bytes, unsigned align, uns
   for (std::uint64_t at = 0; at < bytes; at += piece) __simt_access(c + at, piece, op, site);
 }
 
+// The out-of-line copy of simt_cuda/hooks.h's __simt_block_inline.
+void __simt_block(unsigned quarters, Site site) {
+  if (simt::ThreadState* t = simt::t_thread) simt::count_block(t, quarters, site);
+}
+
 void __simt_fp(unsigned op, Site site) {
   if (simt::ThreadState* t = simt::t_thread) t->ops.add(site, op);
 }
@@ -93,11 +128,13 @@ void __simt_barrier_at(int value, Site site) {
     std::fprintf(stderr, "simt: __syncthreads() called outside a kernel; ignored\n");
     return;
   }
+  simt::t_thread->insts_since_sync = 0;
   simt::block_barrier(value, site);
 }
 
 std::uint64_t __simt_collective_at(int kind, std::uint32_t mask, std::uint64_t value, int arg, int width, Site site) {
   if (!simt::t_thread) return value;  // host code: a no-op, as the GPU has no host warps
+  simt::t_thread->insts_since_sync = 0;
   return simt::warp_collective(simt::Collective(kind), mask, value, arg, width, site);
 }
 

@@ -1,6 +1,8 @@
-// The watchdog's state (docs/frontend.md, "Watchdog"): the running thread's last
-// load and how many times in a row it repeated. A spin-wait re-reads one word at
-// one site without ever reaching a barrier; its warp's log would grow without bound.
+// The watchdogs (docs/frontend.md, "Watchdog"). A spin-wait on memory re-reads one
+// word at one site without ever reaching a barrier, and its warp's log would grow
+// without bound: the running thread's last load and how many times in a row it
+// repeated. A spin on registers touches no memory at all: each thread's estimated
+// instructions since its last barrier or warp collective, against a budget.
 #pragma once
 #include "sim/exec/context.hpp"
 
@@ -19,6 +21,20 @@ extern thread_local constinit SpinWatch t_spin SIMT_FAST_TLS;
 
 // Ends the block with the watchdog's diagnostic (sim/compiler/runtime_hooks.cpp).
 [[noreturn]] void spin_detected(ThreadState* t, Site site, std::uintptr_t addr);
+
+// Instructions a thread may run between two barriers (or warp collectives):
+// $SIMT_WATCHDOG_INSTS, default 2^32 (minutes of simulation for one thread).
+extern const std::uint64_t g_watchdog_insts;
+// Ends the block with the instruction watchdog's diagnostic, at the site of the
+// basic block that crossed the budget (sim/compiler/runtime_hooks.cpp).
+[[noreturn]] void inst_budget_exceeded(ThreadState* t, Site site);
+
+// Inlined into kernels at the head of each group of basic blocks.
+// `quarters`: the group's estimated SASS instructions x 4.
+SIMT_INLINE void count_block(ThreadState* t, unsigned quarters, Site site) {
+  t->ops.add(site, kBlockKind + quarters);
+  if ((t->insts_since_sync += quarters) > 4 * g_watchdog_insts) inst_budget_exceeded(t, site);
+}
 
 // Inlined into kernels for every load of device memory.
 SIMT_INLINE void watch_load(ThreadState* t, Site site, std::uintptr_t a) {

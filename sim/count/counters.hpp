@@ -26,6 +26,7 @@ enum class Counter : int {
   WarpCollectives,
   WarpBarriers,                   // __syncthreads, once per warp of the block
   DramReadBytes, DramWriteBytes,  // compulsory-traffic estimate
+  InstExecuted, ThreadInstExecuted,  // every SASS instruction, estimated by the compiler front end
   // Tensor-core FLOPs of library GEMMs (sim/libs/gemm_launch.cpp): TF32 inputs, and
   // fp16/bf16 inputs, both with fp32 accumulate. Kernels run by the simulator have none.
   TensorTf32Flops, Tensor16Flops,

@@ -69,6 +69,11 @@ constexpr MetricInfo kCatalog[] = {
      "compulsory DRAM reads: each 32-byte sector the launch reads before writing it, once"},
     {C::DramWriteBytes, "dram__bytes_write.sum", F::Estimate,
      "compulsory DRAM writes: each 32-byte sector the launch writes, once"},
+    {C::InstExecuted, "smsp__inst_executed.sum", F::Estimate,
+     "warp-level SASS instructions of every kind (integer, control, memory, FP), estimated per basic block by the "
+     "compiler front end; 0 for code the f32 front end built"},
+    {C::ThreadInstExecuted, "smsp__thread_inst_executed.sum", F::Estimate,
+     "the same at thread level (each active lane once)"},
     {C::TensorTf32Flops, "simt__tensor_tf32_flops.sum", F::Simtlab,
      "FLOPs on the tensor cores with TF32 inputs (library GEMMs: 2 x m x n x k, closed form)"},
     {C::Tensor16Flops, "simt__tensor_16bit_flops.sum", F::Simtlab,

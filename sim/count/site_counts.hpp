@@ -10,11 +10,16 @@
 
 namespace simt {
 
+// Entry kinds at or above kBlockKind are basic-block groups of the compiler front
+// end: kind - kBlockKind quarters of a SASS instruction per execution
+// (docs/counters.md, "Instructions"). Below: FpOp values, and 255 for warp collectives.
+inline constexpr std::uint32_t kBlockKind = 256;
+
 class SiteCounts {
  public:
   struct Entry {
     Site site = nullptr;
-    std::uint32_t kind = 0;  // FpOp, or kWarpOpKind for collectives
+    std::uint32_t kind = 0;  // FpOp, 255 for collectives, or kBlockKind + instructions
     std::uint64_t count = 0;
   };
   void add(Site site, std::uint32_t kind) {

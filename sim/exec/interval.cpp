@@ -105,6 +105,12 @@ void Worker::count_operations(BlockState& b) {
     for (const OpTotal& a : agg) {
       Counters& s = site_counters(a.site);
       for (Counters* c : {&totals, &s}) {
+        if (a.kind >= kBlockKind) {  // a group of basic blocks: its instructions, warp-level = the busiest lane's
+          const std::uint64_t quarters = a.kind - kBlockKind;
+          (*c)[Counter::InstExecuted] += (a.max * quarters + 2) / 4;
+          (*c)[Counter::ThreadInstExecuted] += (a.sum * quarters + 2) / 4;
+          continue;
+        }
         if (a.kind < static_cast<std::uint32_t>(kFpOpCount)) {
           (*c)[fp_counter(a.kind)] += a.sum;
           if (packed_half(a.kind)) (*c)[unpacked_counter(a.kind)] += a.sum;

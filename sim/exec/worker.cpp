@@ -122,6 +122,7 @@ void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
     ts.stack_size = kStackBytes;
     ts.log = &logs_[ts.warp];
     ts.ops.clear();
+    ts.insts_since_sync = 0;
     ts.abandoned = false;
     b.warps[ts.warp].present |= 1u << ts.lane;
     ctx::stack_context sc;

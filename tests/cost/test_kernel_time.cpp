@@ -200,3 +200,23 @@ TEST_CASE("an empty launch costs the launch overhead; every level is reported") 
   CHECK(t.levels[2].name == "dram");
   CHECK(explain(t).find("launch overhead") != std::string::npos);
 }
+
+TEST_CASE("integer work binds through the instruction estimate; without it issue is a lower bound") {
+  // The strided-tensor pattern: a coalesced copy whose index arithmetic (a division
+  // and a remainder per dimension) issues 200 warp instructions per element's warp.
+  KernelCounters c = streaming(1 << 24);
+  const KernelTime counted = kernel_time(h200(), c);
+  CHECK(counted.bound == "dram");
+  c.sass_warp_inst = 200 * (double(1 << 24) / 32);
+  c.sass_thread_inst = 32 * c.sass_warp_inst;
+  const KernelTime all = kernel_time(h200(), c);
+  CHECK(all.bound == "issue");
+  // 100 M warp instructions over 132 SMs at 4 per clock: 0.19 M clocks per SM.
+  const double busiest = c.sass_warp_inst * all.occupancy.busiest_share;
+  CHECK(all.term("issue").seconds == doctest::Approx(busiest / 4 / kernel_rates(h200()).clock_hz));
+  CHECK(all.term("issue").seconds > 2 * counted.term("issue").seconds);
+  CHECK(all.term("issue").detail.find("every instruction") != std::string::npos);
+  CHECK(counted.term("issue").detail.find("lower bound") != std::string::npos);
+  c.sass_warp_inst = -1;
+  CHECK_THROWS_AS(kernel_time(h200(), c), std::invalid_argument);
+}

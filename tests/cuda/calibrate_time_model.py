@@ -35,6 +35,13 @@ sizes of one microbenchmark (so the launch overhead cancels):
   barrier_latency_clk      3072 more __syncthreads of one 256-thread block
   atomic_same_address_clk  786432 more same-address float atomics
   two_wave_ratio           time of 2 x SMs + 1 blocks of 1024 threads / 2 x SMs (2 = a full extra wave)
+  issue_per_clk            warp instructions per SM per clock, integer loop at full occupancy
+                           (ncu smsp__inst_executed.sum of the two sizes)
+  int_issue_inst_per_iter  its warp instructions per loop iteration (the instruction estimate's check)
+  int_div_inst_per_iter    the same for a quotient and remainder by a run-time divisor
+  l1_l2_clk_per_line_l2    scattered stores whose 16 MB of lines stay in L2, per SM
+  l2_hit_clk_per_line      L1 misses that hit in L2 (1 MB of windows re-read vs 32 KB), per SM,
+                           from ncu's l1tex__m_xbar2l1tex_read_sectors.sum
 """
 import csv
 import json
@@ -99,7 +106,38 @@ MICRO_LAUNCHES = ([("empty", 0)] * 3 + [("copy", 4 << 20), ("copy", 16 << 20)]
                   + [("shuffle_chain", 1024), ("shuffle_chain", 4096)]
                   + [("barrier_chain", 1024), ("barrier_chain", 4096)]
                   + [("atomic_storm", 1024), ("atomic_storm", 4096)]
-                  + [("wave", 264), ("wave", 265)])
+                  + [("wave", 264), ("wave", 265)]
+                  + [("int_issue", 256), ("int_issue", 1024)] + [("int_div", 64), ("int_div", 256)]
+                  + [("l1_reuse", 1024), ("l1_reuse", 32768)] + [("store_scattered_l2", 4), ("store_scattered_l2", 16)])
+MICRO_WARPS = 132 * 8 * 8  # the full-occupancy microbenchmarks: 8 blocks of 256 threads per SM
+
+
+def read_ncu_metric(path, name):
+    rows = [l for l in open(path) if l.startswith('"')]
+    values = {}
+    for r in csv.DictReader(rows):
+        if r["Metric Name"] == name:
+            values[int(r["ID"])] = float(r["Metric Value"].replace(",", ""))
+    return [values[i] for i in sorted(values)]
+
+
+def fit_micro_counts(path, times, clock_hz, sms=132):
+    """The constants that need ncu's instruction and L1-miss counts as well as times."""
+    insts = read_ncu_metric(path, "smsp__inst_executed.sum")
+    misses = read_ncu_metric(path, "l1tex__m_xbar2l1tex_read_sectors.sum")
+    if len(insts) != len(MICRO_LAUNCHES) or len(misses) != len(MICRO_LAUNCHES):
+        return {}  # an older run, timed only
+    at = {}
+    for k, (name, size) in enumerate(MICRO_LAUNCHES):
+        at.setdefault(name, []).append(k)
+    d = lambda values, name: values[at[name][1]] - values[at[name][0]]
+    return {
+        "issue_per_clk": d(insts, "int_issue") / sms / (d(times, "int_issue") * clock_hz),
+        "int_issue_inst_per_iter": d(insts, "int_issue") / 768 / MICRO_WARPS,
+        "int_div_inst_per_iter": d(insts, "int_div") / 192 / MICRO_WARPS,
+        "l1_l2_clk_per_line_l2": d(times, "store_scattered_l2") * clock_hz / (12 * MICRO_WARPS * 32 / sms),
+        "l2_hit_clk_per_line": d(times, "l1_reuse") * clock_hz / (d(misses, "l1_reuse") / 4 / sms),
+    }
 
 
 def fit_micro(times, clock_hz, dram_bps, sms=132):
@@ -128,7 +166,10 @@ def main(argv):
     if len(argv) >= 3 and argv[1] == "micro":
         clock_hz = float(argv[3]) * 1e6 if len(argv) > 3 else 1980e6
         dram_bps = float(argv[4]) * 1e9 if len(argv) > 4 else 4800e9
-        for key, value in fit_micro(read_ncu_times(argv[2]), clock_hz, dram_bps).items():
+        times = read_ncu_times(argv[2])
+        fitted = fit_micro(times, clock_hz, dram_bps)
+        fitted.update(fit_micro_counts(argv[2], times, clock_hz))
+        for key, value in fitted.items():
             print(f"{key:24} {value:.3g}")
         return 0
     if len(argv) not in (4, 5) or argv[1] != "patterns":

@@ -70,3 +70,51 @@ __global__ void micro_wave(f32* out, int reps) {
   for (int r = 0; r < reps; ++r) x = x * 0.999f + 1.0f;
   out[blockIdx.x * blockDim.x + threadIdx.x] = x;
 }
+
+// Integer issue: four independent integer chains per thread (multiply-add, shift,
+// xor), no memory in the loop: warp instructions / time is the issue rate, and
+// ncu's instruction count per iteration calibrates the front end's estimate of
+// SASS instructions per IR instruction (docs/counters.md, "Instructions").
+__global__ void micro_int_issue(u32* out, int reps) {
+  u32 a = threadIdx.x, b = blockIdx.x, c = a ^ 0x9e3779b9u, d = b + 7u;
+  for (int r = 0; r < reps; ++r) {
+    a = a * 1664525u + 1013904223u;
+    b ^= b << 13;
+    c = (c >> 3) + (c & 0xffu);
+    d = d * 22695477u + 1u;
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = a ^ b ^ c ^ d;
+}
+
+// Integer division and remainder by a divisor known only at run time: the SASS
+// sequence nvcc emits for `/` and `%` (a reciprocal estimate and corrections),
+// the integer work of the strided-tensor kernels' index arithmetic.
+__global__ void micro_int_div(int* out, int divisor, int reps) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x + 1000, acc = 0;
+  for (int r = 0; r < reps; ++r) {
+    acc += x % divisor;
+    x = x / divisor + r + 1000;
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = acc + x;
+}
+
+// L1 capacity: every block re-reads a window of `window` floats, coalesced, `reps`
+// times; eight windows in all (block b reads window b % 8). With 1 K floats the
+// eight windows (32 KB) stay in every SM's L1; with 32 K floats (1 MB) they do not,
+// and each re-read is a line from L2. Same requests and instructions: the
+// difference in time is the cost of an L1 miss that hits in L2, under full load.
+__global__ void micro_l1_reuse(const f32* in, f32* out, int window, int reps) {
+  const f32* w = in + (blockIdx.x % 8) * window;
+  f32 sum = 0.0f;
+  for (int r = 0; r < reps; ++r) sum += w[(r * blockDim.x + threadIdx.x) & (window - 1)];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+// L1-to-L2 line rate with a footprint that stays in L2: every lane stores into its
+// own 128-byte line, `reps` times, among `lines` lines (16 MB for 128 K lines);
+// unlike micro_store_scattered (512 MB of partial lines: DRAM read-modify-writes).
+__global__ void micro_store_scattered_l2(f32* out, int lines, int reps) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int threads = gridDim.x * blockDim.x;
+  for (int r = 0; r < reps; ++r) out[static_cast<long long>((i + r * threads) & (lines - 1)) * 32] = f32(r);
+}

@@ -25,6 +25,8 @@ LADDERS = {
     "matmuls": ["matmul_naive", "matmul_coalesced", "matmul_tiled"],
 }
 WITHIN = 0.25
+# Kept per launch for tests/cuda/instruction_report.py.
+INSTRUCTION_METRICS = ["smsp__inst_executed.sum", "smsp__thread_inst_executed.sum", "simt__warp_inst_counted.sum"]
 
 
 def cases(path):
@@ -40,7 +42,8 @@ def collect(simt, out, paths):
         for line in cases(path):
             cmd = [simt, "run"] + shlex.split(line) + ["--json", "--no-races", "--device", "H200"]
             launches = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
-            runs[line] = [{"kernel": l["kernel"], "grid": l["grid"], "block": l["block"], "time": l["time"]}
+            runs[line] = [{"kernel": l["kernel"], "grid": l["grid"], "block": l["block"], "time": l["time"],
+                           "insts": {k: l["metrics"].get(k, 0) for k in INSTRUCTION_METRICS}}
                           for l in launches]
             print(f"{line}: {len(launches)} launch(es)", file=sys.stderr)
     json.dump(runs, open(out, "w"), indent=1)

@@ -111,6 +111,36 @@ TEST_CASE("a spin-wait is stopped by the watchdog, naming the line it spins on")
   CHECK(e.stderr_.find("tests/frontend/spin_wait.cu:7") != std::string::npos);
 }
 
+TEST_CASE("a spin that touches no memory is stopped by the instruction watchdog, naming the loop's line") {
+  Exec e = exec(kTests + "register_spin.cu", "clang", "", "SIMT_WATCHDOG_INSTS=1000000");
+  CHECK(e.run.status == 0);
+  // 400000 laps of about 7 instructions pass: the budget is per barrier interval.
+  CHECK(e.run.out == "finite: no error\nspin: unspecified launch failure\n");
+  CHECK(e.stderr_.find("watchdog: this thread ran 1000000 instructions") != std::string::npos);
+  CHECK(e.stderr_.find("tests/frontend/register_spin.cu:11") != std::string::npos);
+}
+
+TEST_CASE("the instruction estimate: the H200's instructions per loop iteration, and divergence") {
+  Exec e = exec(kTests + "instruction_mix.cu");
+  REQUIRE(e.launches.size() == 5);
+  CHECK(e.run.out == "no error\n");
+  auto insts = [&](int i) { return double(metric(e.launches[i], "smsp__inst_executed.sum")); };
+  const double warps = 4 * 8;
+  // micro_int_issue and micro_int_div on the H200 (ncu smsp__inst_executed.sum,
+  // docs/validation/h200-instructions.md): 5.75 and 21.0 warp instructions per iteration.
+  const double issue = (insts(1) - insts(0)) / (768 * warps), div = (insts(3) - insts(2)) / (192 * warps);
+  INFO("per iteration: int_issue " << issue << ", int_div " << div);
+  CHECK(issue == doctest::Approx(5.75).epsilon(0.25));
+  CHECK(div == doctest::Approx(21.0).epsilon(0.25));
+  // Half of each warp loops: warp-level follows the busiest lane, thread-level the 16 that ran.
+  const nlohmann::json& d = e.launches[4];
+  const double ratio = double(metric(d, "smsp__thread_inst_executed.sum")) / double(metric(d, "smsp__inst_executed.sum"));
+  CHECK(ratio > 15.5);
+  CHECK(ratio < 17.5);
+  for (const nlohmann::json& l : e.launches)
+    CHECK(metric(l, "smsp__inst_executed.sum") > metric(l, "simt__warp_inst_counted.sum"));
+}
+
 TEST_CASE("simt cc -o never overwrites its input") {
   std::string src = temp("keep.cu");
   std::ofstream(src) << "int main() { return 0; }\n";

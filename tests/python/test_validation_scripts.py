@@ -49,6 +49,7 @@ def check_time_model_scripts(d, check):
                          2e-6 + 1024 * 22 / clk, 2e-6 + 4096 * 22 / clk,
                          launch + 1024 * 256 / (0.5 * clk), launch + 4096 * 256 / (0.5 * clk),
                          launch + 10e-6, launch + 20e-6]
+    ns += [launch + 10e-6, launch + 40e-6] * 4  # integer, division, L1-capacity, in-L2 stores: need ncu counts
     path = os.path.join(d, "micro.csv")
     ncu_csv(path, [t * 1e9 for t in ns])
     r = cal.fit_micro(cal.read_ncu_times(path), clk, 4.8e12)

@@ -3,9 +3,11 @@
 // __global__/__device__ by simtlab's CUDA headers, and every function they call —
 // it puts a call of the simulator's runtime before each load, store, atomic and
 // memory intrinsic that remains after optimization, with the site of its source
-// location, and gives barriers, collectives and atomics their sites. The
+// location, and gives barriers, collectives and atomics their sites; each group
+// of basic blocks records its estimated SASS instructions (count_insts.cpp). The
 // floating-point step is count_fp.cpp. See docs/frontend.md.
 #include "count_fp.hpp"
+#include "count_insts.hpp"
 #include "device_code.hpp"
 #include "sites.hpp"
 
@@ -68,7 +70,7 @@ const GlobalVariable* device_variable(Value* ptr, const Annotated& marked) {
 class Instrumenter {
  public:
   Instrumenter(Module& m, const RuntimeFiles& runtime, const Annotated& marked)
-      : m_(m), runtime_(runtime), marked_(marked), sites_(m, runtime) {
+      : m_(m), runtime_(runtime), marked_(marked), sites_(m, runtime), blocks_(m, runtime, sites_) {
     LLVMContext& c = m.getContext();
     Type* i8p = Type::getInt8PtrTy(c);
     Type* i32 = Type::getInt32Ty(c);
@@ -79,6 +81,7 @@ class Instrumenter {
   }
 
   void run(Function& f) {
+    blocks_.run(f);  // the instruction estimate, before the accesses' calls are added
     std::vector<Instruction*> todo;
     for (Instruction& i : instructions(f))
       if (!runtime_.uninstrumented_location(i.getDebugLoc().get())) todo.push_back(&i);
@@ -122,6 +125,7 @@ class Instrumenter {
   const RuntimeFiles& runtime_;
   const Annotated& marked_;
   SiteTable sites_;
+  BlockCounter blocks_;
   FunctionCallee access_, range_;
 };
 

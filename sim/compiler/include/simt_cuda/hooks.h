@@ -23,6 +23,10 @@ inline __attribute__((always_inline, used)) void __simt_access_inline(const void
   __simt_access_slow(p, size, op, site);
 }
 
+inline __attribute__((always_inline, used)) void __simt_block_inline(unsigned quarters, const void* site) {
+  if (simt::ThreadState* t = simt::t_thread) simt::count_block(t, quarters, site);
+}
+
 inline __attribute__((always_inline, used)) void __simt_fp_inline(unsigned op, const void* site) {
   if (simt::ThreadState* t = simt::t_thread) t->ops.add(site, op);
 }

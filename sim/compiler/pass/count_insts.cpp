@@ -1,0 +1,249 @@
+#include "count_insts.hpp"
+
+#include "device_code.hpp"
+
+#include <llvm/ADT/DepthFirstIterator.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/PostDominators.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <cstdlib>
+#include <initializer_list>
+#include <map>
+#include <vector>
+
+namespace simt::pass {
+
+using namespace llvm;
+
+namespace {
+
+// Integer division by a value known only at run time: nvcc's sequence (I2F,
+// MUFU.RCP, F2I, IMAD.HI and corrections). The H200's micro_int_div runs a
+// quotient and a remainder of the same operands, with the loop around them, in 21
+// SASS instructions per iteration (docs/validation/h200-instructions.md): the
+// remainder reuses the quotient.
+constexpr unsigned kDivide = 16, kRemainderAfterDivide = 2, kRemainderAlone = 16;
+// By a constant: a multiply-high and shifts.
+constexpr unsigned kDivideByConstant = 3;
+// IEEE fdiv and sqrt (--prec-div/--prec-sqrt, the default): MUFU.RCP/RSQ and FFMA refinements.
+constexpr unsigned kFpSequence = 8;
+// A call nvcc keeps (CALL.REL and RET); a library routine (expf ...) is a short
+// sequence around one MUFU.
+constexpr unsigned kCall = 2, kLibraryCall = 8;
+
+// simtlab's headers: threadIdx and blockIdx are an S2R each on the GPU, blockDim and
+// gridDim an LDC from the constant bank (each a load of a thread-local here).
+unsigned runtime_estimate(const Instruction& i) {
+  const auto* ld = dyn_cast<LoadInst>(&i);
+  if (!ld) return 0;
+  const auto* gv = dyn_cast<GlobalVariable>(ld->getPointerOperand()->stripPointerCasts());
+  if (!gv || !gv->isThreadLocal()) return 0;
+  const StringRef file = i.getDebugLoc() ? i.getDebugLoc()->getFilename() : "";
+  return file.endswith("device_builtins.h") ? 1 : 0;  // else the counting hooks' own reads
+}
+
+// What every thread of a kernel runs before its first line: the stack pointer
+// (LDC R1), the global-memory descriptor (ULDC.64) and one constant-bank load per
+// argument used. Calibrated on micro_empty (2 instructions) and micro_copy (16, of
+// which 10 are its lines): docs/validation/h200-instructions.md.
+unsigned kernel_entry_estimate(const Function& f) {
+  if (!f.getName().contains("simt_kernel")) return 0;  // __global__ functions carry this ABI tag
+  unsigned used = 0;
+  for (const Argument& a : f.args()) used += a.use_empty() ? 0 : 1;
+  return 1 + (used ? 1 : 0) + used;
+}
+
+bool divisor_is_constant(const Instruction& i) { return isa<Constant>(i.getOperand(1)); }
+
+// A remainder whose quotient is computed too (x % d next to x / d).
+bool has_matching_divide(const Instruction& rem) {
+  const Instruction::BinaryOps div = rem.getOpcode() == Instruction::SRem ? Instruction::SDiv : Instruction::UDiv;
+  for (const User* u : rem.getOperand(0)->users())
+    if (const auto* b = dyn_cast<BinaryOperator>(u); b && b->getOpcode() == div && b->getOperand(1) == rem.getOperand(1))
+      return true;
+  return false;
+}
+
+unsigned call_estimate(const CallBase& call) {
+  const Function* callee = call.getCalledFunction();
+  if (!callee) return kCall;
+  const StringRef name = callee->getName();
+  if (name.startswith("__simt_site_")) return 1;  // a barrier, collective or atomic: one instruction
+  if (name.startswith("__simt_")) return 0;       // simtlab's counting hooks
+  if (const auto* in = dyn_cast<IntrinsicInst>(&call)) {
+    switch (in->getIntrinsicID()) {
+      case Intrinsic::sqrt: return kFpSequence;
+      case Intrinsic::memcpy: case Intrinsic::memmove: case Intrinsic::memset: return 2;
+      default: break;
+    }
+    // Debug info, lifetimes, assumptions: nothing; fma, min/max, abs, bit counts: one.
+    return in->isAssumeLikeIntrinsic() || isa<DbgInfoIntrinsic>(in) ? 0 : 1;
+  }
+  return callee->isDeclaration() ? kLibraryCall : kCall;
+}
+
+// A single-use operand of `i` with one of the given opcodes, in i's block: nvcc
+// fuses the two into one instruction (IMAD = mul + add, LEA = shift + add, IADD3 =
+// add + add, LOP3 = up to three logic operations).
+bool fuses_with_operand(const Instruction& i, std::initializer_list<unsigned> opcodes) {
+  for (const Value* v : i.operands())
+    if (const auto* op = dyn_cast<Instruction>(v); op && op->hasOneUse() && op->getParent() == i.getParent())
+      for (unsigned code : opcodes)
+        if (op->getOpcode() == code) return true;
+  return false;
+}
+
+// x << 32 >> 32 and the like: moving an int between 32 and 64 bits, which the
+// GPU's IMAD.WIDE does for free.
+bool widening_shift(const Instruction& i) {
+  if (!i.getType()->isIntegerTy(64)) return false;
+  const auto* amount = dyn_cast<ConstantInt>(i.getOperand(1));
+  return amount && amount->getZExtValue() == 32;
+}
+
+unsigned arithmetic_estimate(const Instruction& i) {
+  using I = Instruction;
+  switch (i.getOpcode()) {
+    case I::Shl: case I::AShr: case I::LShr:
+      return widening_shift(i) ? 0 : 1;
+    case I::Add: case I::Sub:
+      return fuses_with_operand(i, {I::Mul, I::Shl, I::LShr, I::Add, I::Sub}) ? 0 : 1;
+    case I::And: case I::Or: case I::Xor:
+      return fuses_with_operand(i, {I::And, I::Or, I::Xor}) ? 0 : 1;
+    default: return 1;
+  }
+}
+
+// A loop with a __syncthreads() in it (a reduction's tree): nvcc does not unroll it.
+bool has_barrier(const Loop& l) {
+  for (const BasicBlock* b : l.blocks())
+    for (const Instruction& i : *b)
+      if (const auto* call = dyn_cast<CallBase>(&i))
+        if (const Function* callee = call->getCalledFunction(); callee && callee->getName() == "__simt_site_barrier")
+          return true;
+  return false;
+}
+
+}  // namespace
+
+// The loop control of innermost loops without a barrier: nvcc unrolls them (by 4
+// where the trip count is known only at run time), clang -O2 for the CPU does not;
+// the latch's branch, its compare and the induction step are charged a quarter each.
+void SassEstimate::find_loop_control(const LoopInfo& loops) {
+  quarter_.clear();
+  for (const Loop* top : loops)
+    for (const Loop* l : depth_first(top)) {
+      if (!l->isInnermost() || has_barrier(*l)) continue;
+      const BasicBlock* latch = l->getLoopLatch();
+      const auto* br = latch ? dyn_cast<BranchInst>(latch->getTerminator()) : nullptr;
+      if (!br || !br->isConditional()) continue;
+      quarter_.insert(br);
+      if (const auto* cmp = dyn_cast<ICmpInst>(br->getCondition())) {
+        quarter_.insert(cmp);
+        for (const Value* v : cmp->operands())
+          if (const auto* step = dyn_cast<BinaryOperator>(v); step && step->getOpcode() == Instruction::Add)
+            quarter_.insert(step);
+      }
+    }
+}
+
+unsigned SassEstimate::quarters(const Instruction& i) const {
+  const unsigned n = sass_estimate(i, runtime_);
+  return quarter_.count(&i) ? n : 4 * n;
+}
+
+unsigned sass_estimate(const Instruction& i, const RuntimeFiles& runtime) {
+  const bool ours = runtime.uninstrumented_location(i.getDebugLoc().get());
+  if (const auto* call = dyn_cast<CallBase>(&i)) {
+    const Function* callee = call->getCalledFunction();
+    const bool marker = callee && callee->getName().startswith("__simt_site_");
+    return ours && !marker ? 0 : call_estimate(*call);  // markers live in our headers; other calls there are ours
+  }
+  if (ours) return runtime_estimate(i);
+  switch (i.getOpcode()) {
+    // Folded into other instructions: register moves, address widening, offsets.
+    case Instruction::PHI: case Instruction::BitCast: case Instruction::PtrToInt: case Instruction::IntToPtr:
+    case Instruction::AddrSpaceCast: case Instruction::SExt: case Instruction::ZExt: case Instruction::Trunc:
+    case Instruction::ExtractValue: case Instruction::InsertValue: case Instruction::Freeze:
+    case Instruction::Alloca: case Instruction::Unreachable:
+      return 0;
+    case Instruction::GetElementPtr:
+      return cast<GetElementPtrInst>(i).hasAllConstantIndices() ? 0 : 1;  // IMAD.WIDE / LEA; constants are offsets
+    case Instruction::Br:
+      return cast<BranchInst>(i).isConditional() ? 1 : 0;  // an unconditional jump is mostly a fall-through
+    case Instruction::Switch:
+      return 2 * cast<SwitchInst>(i).getNumCases();  // compare and branch per case
+    case Instruction::SDiv: case Instruction::UDiv:
+      return divisor_is_constant(i) ? kDivideByConstant : kDivide;
+    case Instruction::SRem: case Instruction::URem:
+      if (divisor_is_constant(i)) return kDivideByConstant;
+      return has_matching_divide(i) ? kRemainderAfterDivide : kRemainderAlone;
+    case Instruction::FDiv: return kFpSequence;
+    default: return arithmetic_estimate(i);  // integer and FP arithmetic, compares, selects, conversions, memory, ret
+  }
+}
+
+BlockCounter::BlockCounter(Module& m, const RuntimeFiles& runtime, SiteTable& sites)
+    : runtime_(runtime), sites_(sites), estimate_(runtime), debug_(std::getenv("SIMT_PASS_DEBUG_INSTS")) {
+  LLVMContext& c = m.getContext();
+  hook_ = entry_point(m, "__simt_block",
+                      FunctionType::get(Type::getVoidTy(c), {Type::getInt32Ty(c), Type::getInt8PtrTy(c)}, false));
+}
+
+void BlockCounter::run(Function& f) {
+  if (std::getenv("SIMT_PASS_NO_INSTS")) return;  // to measure what counting instructions costs (docs/perf-log.md)
+  DominatorTree dt(f);
+  PostDominatorTree pdt(f);
+  LoopInfo loops(dt);
+  estimate_.find_loop_control(loops);
+  // A block runs exactly as often as its immediate dominator when it also
+  // post-dominates it within the same loop: the two are control-equivalent, and one
+  // record serves both (inlined counting code splits a source block into several).
+  std::map<BasicBlock*, BasicBlock*> head;
+  std::map<BasicBlock*, unsigned> total;
+  std::vector<BasicBlock*> order;
+  for (DomTreeNode* node : depth_first(dt.getRootNode())) {
+    BasicBlock* b = node->getBlock();
+    DomTreeNode* up = node->getIDom();
+    BasicBlock* d = up ? up->getBlock() : nullptr;
+    head[b] = d && pdt.dominates(b, d) && loops.getLoopFor(b) == loops.getLoopFor(d) ? head[d] : b;
+    unsigned n = b == &f.getEntryBlock() ? 4 * kernel_entry_estimate(f) : 0;
+    for (Instruction& i : *b) {
+      n += estimate_.quarters(i);
+      if (debug_) errs() << "simt-insts " << f.getName() << " q=" << estimate_.quarters(i) << " " << i << "\n";
+    }
+    total[head[b]] += n;
+    order.push_back(b);
+  }
+  std::map<BasicBlock*, const Instruction*> located;  // the site: the group's first line the user wrote
+  for (BasicBlock* b : order) {
+    if (located.count(head[b])) continue;
+    for (const Instruction& i : *b)
+      if (const DILocation* loc = runtime_.user_frame(i.getDebugLoc().get());
+          loc && loc->getLine() != 0 && !isa<PHINode>(i)) {
+        located[head[b]] = &i;
+        break;
+      }
+  }
+  for (BasicBlock* b : order) {
+    if (head[b] != b || total[b] == 0 || b->isEHPad()) continue;
+    Instruction* at = &*b->getFirstInsertionPt();
+    const Instruction* site_at = located.count(b) ? located[b] : at;
+    IRBuilder<> builder(at);
+    Constant* site = sites_.site_of(*site_at, "bb" + std::to_string(next_++));
+    // A call that will be inlined needs a location in a function with debug info
+    // (else the inlined code has none and DWARF emission fails): line 0 if need be.
+    DebugLoc where = site_at->getDebugLoc();
+    if (!where)
+      if (DISubprogram* sp = f.getSubprogram()) where = DILocation::get(f.getContext(), 0, 0, sp);
+    builder.CreateCall(hook_, {builder.getInt32(total[b]), site})->setDebugLoc(where);
+  }
+}
+
+}  // namespace simt::pass

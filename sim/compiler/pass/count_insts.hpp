@@ -1,0 +1,50 @@
+// The instruction estimate of the compiler front end (docs/counters.md,
+// "Instructions"): every basic block of device code is charged the SASS
+// instructions its IR instructions would become, recorded by one inlined call per
+// group of blocks that always run together.
+#pragma once
+#include "sites.hpp"
+
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Module.h>
+
+#include <set>
+
+namespace simt::pass {
+
+// The SASS instructions one IR instruction is estimated to become on sm_90 (nvcc
+// 13, --fmad=false): 0 for what folds into other instructions or is simtlab's own
+// machinery, 1 for most, more for sequences (integer division, IEEE fdiv/sqrt).
+unsigned sass_estimate(const llvm::Instruction& i, const RuntimeFiles& runtime);
+
+// The estimate within one function, in quarters of an instruction: the loop
+// control of innermost loops counts a quarter (nvcc unrolls them by 4).
+class SassEstimate {
+ public:
+  explicit SassEstimate(const RuntimeFiles& runtime) : runtime_(runtime) {}
+  void find_loop_control(const llvm::LoopInfo& loops);
+  unsigned quarters(const llvm::Instruction& i) const;
+
+ private:
+  const RuntimeFiles& runtime_;
+  std::set<const llvm::Instruction*> quarter_;
+};
+
+class BlockCounter {
+ public:
+  BlockCounter(llvm::Module& m, const RuntimeFiles& runtime, SiteTable& sites);
+  // Puts __simt_block(q, site) at the head of each group of control-equivalent
+  // blocks (same executions per thread), q = the group's estimate in quarters.
+  void run(llvm::Function& f);
+
+ private:
+  const RuntimeFiles& runtime_;
+  SiteTable& sites_;
+  SassEstimate estimate_;
+  llvm::FunctionCallee hook_;
+  unsigned next_ = 0;  // numbers blocks: each block is its own site
+  bool debug_;         // $SIMT_PASS_DEBUG_INSTS: print each instruction's estimate (quarters)
+};
+
+}  // namespace simt::pass
