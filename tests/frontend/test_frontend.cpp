@@ -226,6 +226,7 @@ TEST_CASE("divisions, square roots and math functions count as nvcc's instructio
   CHECK(metric(e.launches[0], "simt__thread_inst_fdiv.sum") == 64);  // the division itself, once
   CHECK(metric(e.launches[6], kDmul) == 64 * 3);
   CHECK(metric(e.launches[6], kDfma) == 64 * 5);
+}
 
 // ---- fp16/bf16 and cooperative groups (issue 10) ---------------------------------
 
