@@ -59,6 +59,10 @@ using simt::Site;
 
 extern "C" {
 
+// False on the host's own thread: a kernel entered from host code returns at once
+// (pass/host_entry.cpp), as nvcc's stub launches nothing without a configuration.
+bool __simt_on_simulated_thread() { return simt::t_thread != nullptr; }
+
 // The out-of-line entry, for modules without simtlab's CUDA headers (whose inlined
 // copy is simt_cuda/hooks.h: keep the two alike).
 void __simt_access(const void* p, unsigned size, unsigned op, Site site) {

@@ -115,3 +115,10 @@ TEST_CASE("refused launches return what CUDA 13 returns on the H200") {
   Run r = run(std::string(SIMT_BIN) + " exec " + kSource + "/tests/cuda/launch_errors_main.cu 2>/dev/null");
   CHECK(r.out == read(kSource + "/tests/cuda/launch_errors_h200.txt"));
 }
+
+TEST_CASE("a kernel called as a host function launches nothing, as nvcc's stub does") {
+  Exec e = exec(kTests + "kernel_called_from_host.cu");
+  CHECK(e.run.status == 0);
+  CHECK(e.run.out == "0 1\n");
+  CHECK(e.launches.size() == 1);
+}

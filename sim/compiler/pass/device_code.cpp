@@ -43,6 +43,7 @@ Annotated annotated(Module& m) {
     auto* fn = dyn_cast<Function>(target);
     auto* var = dyn_cast<GlobalVariable>(target);
     if (fn && (s == "simt_global" || s == "simt_device") && !fn->isDeclaration()) out.functions.push_back(fn);
+    if (fn && s == "simt_global" && !fn->isDeclaration()) out.kernels.push_back(fn);
     if (var && s == "simt_device") out.device_variables.insert(var);
     if (var && s == "simt_constant") out.constant_variables.insert(var);
   }

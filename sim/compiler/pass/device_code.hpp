@@ -24,7 +24,8 @@ std::string runtime_prefix(const llvm::Module& m);
 // __device__ and __constant__ variables. They expand to annotate attributes,
 // which clang lists in llvm.global.annotations.
 struct Annotated {
-  std::vector<llvm::Function*> functions;
+  std::vector<llvm::Function*> functions;  // __global__ and __device__, with a body
+  std::vector<llvm::Function*> kernels;    // of which __global__
   std::set<const llvm::GlobalVariable*> device_variables, constant_variables;
 };
 Annotated annotated(llvm::Module& m);

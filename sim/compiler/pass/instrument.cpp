@@ -8,6 +8,7 @@
 // floating-point step is count_fp.cpp. See docs/frontend.md.
 #include "count_fp.hpp"
 #include "count_insts.hpp"
+#include "host_entry.hpp"
 #include "device_code.hpp"
 #include "sites.hpp"
 
@@ -208,6 +209,7 @@ struct SimtInstrumentPass : PassInfoMixin<SimtInstrumentPass> {
 extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "simt-instrument", "1", [](llvm::PassBuilder& pb) {
             pb.registerPipelineStartEPCallback([](llvm::ModulePassManager& mpm, llvm::OptimizationLevel) {
+              mpm.addPass(simt::pass::HostEntryPass());
               mpm.addPass(simt::pass::count_fp_pass());
             });
             pb.registerOptimizerLastEPCallback([](llvm::ModulePassManager& mpm, llvm::OptimizationLevel) {
