@@ -8,9 +8,16 @@ namespace simt::pass {
 
 using namespace llvm;
 
-// Runs at the start of the pipeline, before the inliner can copy a kernel's body into
-// the host function that calls it.
-PreservedAnalyses HostEntryPass::run(Module& m, ModuleAnalysisManager&) {
+PreservedAnalyses KeepKernelsOutOfLine::run(Module& m, ModuleAnalysisManager&) {
+  Annotated marked = annotated(m);
+  for (Function* kernel : marked.kernels) {
+    kernel->removeFnAttr(Attribute::AlwaysInline);
+    kernel->addFnAttr(Attribute::NoInline);
+  }
+  return marked.kernels.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
+}
+
+PreservedAnalyses ReturnWhenCalledFromHost::run(Module& m, ModuleAnalysisManager&) {
   Annotated marked = annotated(m);
   if (marked.kernels.empty()) return PreservedAnalyses::all();
   LLVMContext& c = m.getContext();

@@ -209,10 +209,11 @@ struct SimtInstrumentPass : PassInfoMixin<SimtInstrumentPass> {
 extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "simt-instrument", "1", [](llvm::PassBuilder& pb) {
             pb.registerPipelineStartEPCallback([](llvm::ModulePassManager& mpm, llvm::OptimizationLevel) {
-              mpm.addPass(simt::pass::HostEntryPass());
+              mpm.addPass(simt::pass::KeepKernelsOutOfLine());
               mpm.addPass(simt::pass::count_fp_pass());
             });
             pb.registerOptimizerLastEPCallback([](llvm::ModulePassManager& mpm, llvm::OptimizationLevel) {
+              mpm.addPass(simt::pass::ReturnWhenCalledFromHost());
               mpm.addPass(simt::pass::SimtInstrumentPass());
               mpm.addPass(llvm::AlwaysInlinerPass());  // the entry points' fast paths (simt_cuda/hooks.h)
             });
