@@ -47,6 +47,20 @@ void rewrite_template_types(Context& c, std::size_t from, std::size_t to) {
   }
 }
 
+// `NULL` (an integer to C++) as a launch argument becomes `nullptr`: the call in
+// SIMT_KERNEL passes stored copies, and a stored integer 0 is no null pointer.
+void null_arguments_to_nullptr(Context& c, std::size_t open) {
+  const std::size_t close = c.closing(open);
+  for (std::size_t j = open + 1; j < close && j < c.size(); ++j) {
+    if (c.is(j, "(") || c.is(j, "[") || c.is(j, "{")) {
+      j = c.closing(j);
+      continue;
+    }
+    const bool whole = (c.is(j - 1, "(") || c.is(j - 1, ",")) && (c.is(j + 1, ")") || c.is(j + 1, ","));
+    if (c.is(j, "NULL") && whole) c.replace(j, "nullptr");
+  }
+}
+
 bool adjacent(const Context& c, std::size_t a) { return c.tok(a).end == c.tok(a + 1).begin; }
 
 // The first of three adjacent `>` closing the configuration opened at i.
@@ -73,9 +87,12 @@ void rewrite_launches(Context& c) {
       c.error(c.tok(i), "cannot parse this launch; expected `kernel<<<grid, block[, shmem[, stream]]>>>(args)`");
       continue;
     }
-    c.insert_before(start, "simt::launch(");
+    // The compiler front end lets C++ resolve the callee from the call
+    // (sim/cuda/launch.hpp, SIMT_KERNEL); the f32 rewrite passes its address.
+    c.insert_before(start, c.keep_types ? "simt::launch(SIMT_KERNEL(" : "simt::launch(");
     if (!c.keep_types) rewrite_template_types(c, start, i);
-    c.replace(i, ", ");
+    c.replace(i, c.keep_types ? "), " : ", ");
+    if (c.keep_types) null_arguments_to_nullptr(c, close + 3);
     c.edits.push_back({c.tok(close).begin, c.tok(close + 2).end, ")"});
     ++c.result.launches;
     i = close + 2;

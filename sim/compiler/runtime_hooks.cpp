@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 namespace simt {
 
@@ -59,9 +60,17 @@ using simt::Site;
 
 extern "C" {
 
-// False on the host's own thread: a kernel entered from host code returns at once
-// (pass/host_entry.cpp), as nvcc's stub launches nothing without a configuration.
-bool __simt_on_simulated_thread() { return simt::t_thread != nullptr; }
+// A kernel's first call (pass/host_entry.cpp). On a simulated thread: run. On the
+// host's own thread: note which kernel this is and return at once — a launch's probe
+// learns the kernel a call resolves to this way (sim/cuda/launch.hpp), and a kernel
+// called like a host function launches nothing, as nvcc's stub without a configuration.
+thread_local const void* t_host_entered_kernel = nullptr;
+bool __simt_kernel_entry(const void* self) {
+  if (simt::t_thread) return true;
+  t_host_entered_kernel = self;
+  return false;
+}
+const void* __simt_take_host_entered_kernel() { return std::exchange(t_host_entered_kernel, nullptr); }
 
 // The out-of-line entry, for modules without simtlab's CUDA headers (whose inlined
 // copy is simt_cuda/hooks.h: keep the two alike).

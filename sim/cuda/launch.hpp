@@ -87,4 +87,79 @@ Launcher<P...> launch(void (*kernel)(P...), dim3 grid, dim3 block, std::size_t s
   return Launcher<P...>(kernel, LaunchConfig{grid, block, shmem, stream});
 }
 
+// The compiler front end's launch: `k<<<g, b>>>(args)` becomes
+// `simt::launch(SIMT_KERNEL(k), g, b)(args)`, where SIMT_KERNEL wraps a call of `k`
+// in a generic lambda. C++ then resolves `k` as nvcc does — a kernel template's
+// arguments deduced from the call, an overload chosen among host functions of the
+// same name — and the launch learns which function that is by a probe: the call
+// made once on the host's own thread, where every kernel's first act
+// (pass/host_entry.cpp) is to note its address and return.
+template <class F>
+struct KernelByCall {
+  F call;
+};
+template <class F>
+KernelByCall<F> kernel_by_call(F f) { return {f}; }
+
 }  // namespace simt
+
+extern "C" const void* __simt_take_host_entered_kernel();
+
+namespace simt {
+
+template <class F, class... A>
+class CallBody final : public KernelBody {
+ public:
+  CallBody(F f, std::tuple<A...> args) : f_(f), args_(std::move(args)) {}
+  void run() const override {
+    ThreadState* self = t_thread;  // the arguments are this thread's own copies
+    t_thread = nullptr;
+    auto local = args_;
+    t_thread = self;
+    std::apply(f_, std::move(local));
+  }
+  bool argument_bytes(std::vector<unsigned char>& out) const override {
+    std::apply([&](const auto&... a) { (append_bytes(out, a), ...); }, args_);
+    return true;
+  }
+
+ private:
+  F f_;
+  std::tuple<A...> args_;
+};
+
+template <class F>
+class CallLauncher {
+ public:
+  CallLauncher(F f, LaunchConfig cfg) : f_(f), cfg_(cfg) {}
+  template <class... A>
+  void operator()(A&&... args) const {
+    CallBody<F, std::decay_t<A>...> body(f_, std::tuple<std::decay_t<A>...>(std::forward<A>(args)...));
+    __simt_take_host_entered_kernel();
+    { auto probe = std::tuple<std::decay_t<A>...>(std::forward<A>(args)...); std::apply(f_, std::move(probe)); }
+    const void* kernel = __simt_take_host_entered_kernel();
+    if (!kernel) throw std::logic_error("simt::launch: the launched function did not identify itself as a kernel");
+    if (!stream_is_valid(cfg_.stream)) return;  // cudaErrorInvalidResourceHandle, for cudaGetLastError
+    note_launch_result(execute_launch(kernel, cfg_, body), cfg_.stream);
+  }
+
+ private:
+  F f_;
+  LaunchConfig cfg_;
+};
+
+template <class F>
+CallLauncher<F> launch(KernelByCall<F> kernel, dim3 grid, dim3 block, std::size_t shmem = 0,
+                       cudaStream_t stream = nullptr) {
+  return CallLauncher<F>(kernel.call, LaunchConfig{grid, block, shmem, stream});
+}
+
+}  // namespace simt
+
+// The callee of a launch, as written (`k`, `k<float, 4>`, `ns::k`), called in a
+// generic lambda (capturing by value: the callee may be a function-pointer variable):
+// see kernel_by_call above.
+#define SIMT_KERNEL(...)                                                                   \
+  ::simt::kernel_by_call([=](auto&&... simt_kernel_args) {                              \
+    (__VA_ARGS__)(static_cast<decltype(simt_kernel_args)&&>(simt_kernel_args)...);       \
+  })

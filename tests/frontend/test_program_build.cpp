@@ -122,3 +122,13 @@ TEST_CASE("a kernel called as a host function launches nothing, as nvcc's stub d
   CHECK(e.run.out == "0 1\n");
   CHECK(e.launches.size() == 1);
 }
+
+TEST_CASE("launches resolve the kernel as C++ does: deduced template arguments, host overloads, NULL") {
+  Exec e = exec(kTests + "deduced_template_launch.cu");
+  CHECK(e.run.status == 0);
+  CHECK(e.run.out == "6 12 9 ok\n");
+  REQUIRE(e.launches.size() == 5);
+  CHECK(e.launches[0]["kernel"] == "scale<float>");
+  CHECK(e.launches[1]["kernel"] == "scale<double>");
+  CHECK(e.launches[2]["kernel"] == "add_one");
+}

@@ -21,7 +21,9 @@ PreservedAnalyses ReturnWhenCalledFromHost::run(Module& m, ModuleAnalysisManager
   Annotated marked = annotated(m);
   if (marked.kernels.empty()) return PreservedAnalyses::all();
   LLVMContext& c = m.getContext();
-  FunctionCallee on_device = m.getOrInsertFunction("__simt_on_simulated_thread", Type::getInt1Ty(c));
+  // __simt_kernel_entry(self): true on a simulated thread; on the host it notes the
+  // kernel's address (a launch's probe, sim/cuda/launch.hpp) and the kernel returns.
+  FunctionCallee entry = m.getOrInsertFunction("__simt_kernel_entry", Type::getInt1Ty(c), Type::getInt8PtrTy(c));
   for (Function* kernel : marked.kernels) {
     if (!kernel->getReturnType()->isVoidTy()) continue;  // a __global__ function returns void
     BasicBlock& body = kernel->getEntryBlock();
@@ -30,7 +32,8 @@ PreservedAnalyses ReturnWhenCalledFromHost::run(Module& m, ModuleAnalysisManager
     IRBuilder<> b(check);
     if (DISubprogram* sp = kernel->getSubprogram())  // calls in a function with debug info need a location
       b.SetCurrentDebugLocation(DILocation::get(c, sp->getLine(), 0, sp));
-    b.CreateCondBr(b.CreateCall(on_device), &body, leave);
+    Value* self = b.CreatePointerCast(kernel, Type::getInt8PtrTy(c));
+    b.CreateCondBr(b.CreateCall(entry, {self}), &body, leave);
     IRBuilder<>(leave).CreateRetVoid();
   }
   return PreservedAnalyses::none();
