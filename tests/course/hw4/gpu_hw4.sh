@@ -4,8 +4,7 @@
 # not on the GPU machine), its output, launch digests and ncu counters
 # (cli/program_support/validate_gpu.sh). Compare here with
 #   simt validate SIM_COPY/src/hw4_driver.cu --gpu-results DIR/hw4
-# where SIM_COPY is another fill_hw4.sh copy with the launch of ker_ln_bw_dinp named
-# as run_hw4.sh names it (docs/course-hw4.md).
+# where SIM_COPY is another fill_hw4.sh copy (docs/course-hw4.md).
 #
 #   usage: gpu_hw4.sh FILLED OUT      (writes OUT/hw4_gpu.tgz)
 set -uo pipefail
