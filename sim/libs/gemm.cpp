@@ -8,7 +8,8 @@
 
 #include "sim/exec/executor.hpp"
 #include "sim/libs/gemm_launch.hpp"
-#include "sim/libs/half_bits.hpp"
+#include "sim/compiler/include/simt_cuda/narrow_float.h"
+#include "sim/libs/tf32.hpp"
 #include "sim/memory/global_memory.hpp"
 
 #include <Eigen/Core>
@@ -29,11 +30,13 @@ std::size_t elem_bytes(ElemType t) { return t == ElemType::F32 ? 4 : 2; }
 float load(const void* base, long long i, ElemType t) {
   if (t == ElemType::F32) return static_cast<const float*>(base)[i];
   const std::uint16_t h = static_cast<const std::uint16_t*>(base)[i];
-  return t == ElemType::F16 ? half_to_float(h) : bf16_to_float(h);
+  return float(cuda::narrow::to_double(h, t == ElemType::F16 ? cuda::narrow::kHalf : cuda::narrow::kBf16));
 }
 void store(void* base, long long i, ElemType t, float v) {
   if (t == ElemType::F32) static_cast<float*>(base)[i] = v;
-  else static_cast<std::uint16_t*>(base)[i] = t == ElemType::F16 ? float_to_half(v) : float_to_bf16(v);
+  else  // round to nearest even, as cuBLAS writes 16-bit results
+    static_cast<std::uint16_t*>(base)[i] =
+        cuda::narrow::from_float(v, t == ElemType::F16 ? cuda::narrow::kHalf : cuda::narrow::kBf16);
 }
 
 // Whether the rows x cols matrix (and its batches) lies inside one allocation.
