@@ -288,7 +288,7 @@ BuildProduct build_program(const BuildRequest& req) {
   if (clang) {
     for (std::string f : std::initializer_list<std::string>{"-I", frontend_include().string(), "-include", "cuda_runtime.h",
                                                              "-fpass-plugin=" + pass_plugin().string(), "-fno-vectorize",
-                                                             "-fno-slp-vectorize", "-fno-math-errno",
+                                                             "-fno-slp-vectorize", "-fno-math-errno", "-fdeclspec",
                                                              "-DSIMT_CLANG_FRONTEND=1"})
       cmd.push_back(f);
   }

@@ -22,6 +22,7 @@ enum class DiagKind {
   Deadlock,
   WarpSyncMisuse,
   DeviceAssert,
+  Trap,             // __trap(): the launch fails with cudaErrorLaunchFailure, as on the GPU
   StackOverflow,
   LaunchConfig,
   ExitedBeforeBarrier,  // a warning: runs as on the H200, where exited threads count as arrived

@@ -168,6 +168,21 @@ void __simt_assert_fail(const char* expr, const char* file, unsigned line, const
   simt::abandon_thread(t);
 }
 
+// __trap(): the GPU stops the kernel and the launch reports "unspecified launch
+// failure" (cudaErrorLaunchFailure). On the host, where nvcc would not compile it,
+// it aborts.
+[[noreturn]] void __simt_trap(const char* file, unsigned line) {
+  simt::ThreadState* t = simt::current_thread();
+  if (!t) {
+    std::fprintf(stderr, "%s:%u: __trap() called on the host\n", file, line);
+    std::abort();
+  }
+  simt::Diagnostic d = t->block->make_diag(simt::DiagKind::Trap, "the kernel called __trap()", t, nullptr);
+  d.location = fmt::format("{}:{}", file, line);
+  t->block->fail(std::move(d));
+  simt::abandon_thread(t);
+}
+
 }  // extern "C"
 
 int __simt_barrier_result() { return simt::t_thread->block->barrier_result; }

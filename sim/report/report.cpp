@@ -50,6 +50,7 @@ const char* diag_kind_name(DiagKind k) {
     case DiagKind::Deadlock: return "deadlock";
     case DiagKind::WarpSyncMisuse: return "warp-collective misuse";
     case DiagKind::DeviceAssert: return "device assertion";
+    case DiagKind::Trap: return "__trap()";
     case DiagKind::StackOverflow: return "stack overflow";
     case DiagKind::LaunchConfig: return "invalid launch";
     case DiagKind::ExitedBeforeBarrier: return "warning: threads exited before a barrier";

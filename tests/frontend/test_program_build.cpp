@@ -132,3 +132,19 @@ TEST_CASE("launches resolve the kernel as C++ does: deduced template arguments, 
   CHECK(e.launches[1]["kernel"] == "scale<double>");
   CHECK(e.launches[2]["kernel"] == "add_one");
 }
+
+TEST_CASE("host locals named gridDim and blockDim hide the built-in variables, as under nvcc") {
+  Exec e = exec(kTests + "builtin_names_as_locals.cu");
+  CHECK(e.run.status == 0);
+  CHECK(e.run.out == "4032 4032\n");
+  REQUIRE(e.launches.size() == 1);
+  CHECK(e.launches[0]["grid"][0] == 4);
+}
+
+TEST_CASE("__trap() fails the launch with cudaErrorLaunchFailure, naming its line") {
+  Exec e = exec(kTests + "trap.cu");
+  CHECK(e.run.status == 1);  // the program exits 0 after a failed launch
+  CHECK(e.run.out == "719 unspecified launch failure\n");
+  CHECK(e.stderr_.find("__trap() in kernel check_positive, block (1,0,0), thread (8,0,0)") != std::string::npos);
+  CHECK(e.stderr_.find("trap.cu:7") != std::string::npos);
+}

@@ -43,10 +43,44 @@ template <class T, class F> inline T atomic_rmw(T* address, F&& update) {
 }
 }  // namespace simt::cuda
 
-#define threadIdx (::simt::cuda::thread_idx())
-#define blockIdx (::simt::cuda::block_idx())
-#define blockDim (::simt::cuda::block_dim())
-#define gridDim (::simt::cuda::grid_dim())
+// threadIdx, blockIdx, blockDim and gridDim are variables, as in CUDA, not macros:
+// a host function may name a local `dim3 gridDim(...)` (llm.c does). Each is an
+// empty object whose x, y, z are properties (clang's -fdeclspec, as clang's own CUDA
+// headers do it): reading `gridDim.x` calls a getter that reads the running
+// thread's state, so the value is an unsigned, never stale across a fiber switch,
+// and, as with nvcc, a built-in cannot be assigned or have its address taken.
+#define SIMT_BUILTIN_VARIABLE(Name, Value)                                     \
+  struct Name {                                                              \
+    __declspec(property(get = get_x)) unsigned x;                            \
+    __declspec(property(get = get_y)) unsigned y;                            \
+    __declspec(property(get = get_z)) unsigned z;                            \
+    static unsigned get_x() { return Value().x; }                            \
+    static unsigned get_y() { return Value().y; }                            \
+    static unsigned get_z() { return Value().z; }                            \
+    operator dim3() const {                                                  \
+      const auto v = Value();                                                \
+      return dim3(v.x, v.y, v.z);                                            \
+    }                                                                        \
+    operator uint3() const {                                                 \
+      const auto v = Value();                                                \
+      return uint3{v.x, v.y, v.z};                                           \
+    }                                                                        \
+    constexpr Name() = default;                                              \
+    Name(const Name&) = delete;                                              \
+    void operator=(const Name&) const = delete;                              \
+    Name* operator&() const = delete;                                        \
+  }
+namespace simt::cuda {
+SIMT_BUILTIN_VARIABLE(BuiltinThreadIdx, thread_idx);
+SIMT_BUILTIN_VARIABLE(BuiltinBlockIdx, block_idx);
+SIMT_BUILTIN_VARIABLE(BuiltinBlockDim, block_dim);
+SIMT_BUILTIN_VARIABLE(BuiltinGridDim, grid_dim);
+}  // namespace simt::cuda
+#undef SIMT_BUILTIN_VARIABLE
+inline constexpr simt::cuda::BuiltinThreadIdx threadIdx{};
+inline constexpr simt::cuda::BuiltinBlockIdx blockIdx{};
+inline constexpr simt::cuda::BuiltinBlockDim blockDim{};
+inline constexpr simt::cuda::BuiltinGridDim gridDim{};
 inline constexpr int warpSize = 32;
 
 inline void __syncthreads() { __simt_site_barrier(0); }
@@ -85,6 +119,11 @@ inline int __ffsll(long long x) { return __builtin_ffsll(x); }
 inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(unsigned(x)); }
 inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
 inline unsigned __brev(unsigned x) { return __builtin_bitreverse32(x); }
+// The launch fails with cudaErrorLaunchFailure; the diagnostic names the caller's line.
+extern "C" [[noreturn]] void __simt_trap(const char* file, unsigned line);  // runtime_hooks.cpp
+[[noreturn]] inline void __trap(const char* file = __builtin_FILE(), unsigned line = __builtin_LINE()) {
+  __simt_trap(file, line);
+}
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline void __threadfence_block() {}
 
