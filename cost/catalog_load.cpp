@@ -117,7 +117,8 @@ int as_int(const EntryReader& r, const std::string& field, double v) {
   return static_cast<int>(v);
 }
 
-const char* const kPrecisions[] = {"fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8"};
+// fp16_cuda_cores: half precision without tensor cores (HADD2/HMUL2/HFMA2).
+const char* const kPrecisions[] = {"fp64", "fp32", "fp16_cuda_cores", "tf32", "fp16", "bf16", "fp8", "int8"};
 
 void read_peaks(const EntryReader& r, DeviceSpec& d) {
   auto it = r.entry().find("peak_tflops");
@@ -126,7 +127,7 @@ void read_peaks(const EntryReader& r, DeviceSpec& d) {
   for (auto& [key, value] : it->items()) {
     (void)value;
     if (std::find(std::begin(kPrecisions), std::end(kPrecisions), key) == std::end(kPrecisions))
-      r.fail("peak_tflops." + key, "unknown precision; use fp64, fp32, tf32, fp16, bf16, fp8, int8");
+      r.fail("peak_tflops." + key, "unknown precision; use fp64, fp32, fp16_cuda_cores, tf32, fp16, bf16, fp8, int8");
     Sourced s = r.sourced(*it, key, "peak_tflops." + key, 1e12, false);
     d.peak[key] = s;
     keep(d.fields, "peak_tflops." + key, s, 1e12);

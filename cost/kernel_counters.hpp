@@ -34,7 +34,7 @@ struct KernelCounters {
   // Thread-level FP instructions (smsp__sass_thread_inst_executed_op_*_pred_on).
   double fp32_inst = 0;  // fadd + fmul + ffma
   double fp64_inst = 0;  // dadd + dmul + dfma
-  double fp16_inst = 0;  // hadd + hmul + hfma (charged at the FP32 rate)
+  double fp16_inst = 0;  // hadd + hmul + hfma (packed pairs count once)
   double flops = 0;      // add + mul + 2 fma over all precisions
   // Tensor-core FLOPs of library GEMMs (simt__tensor_{tf32,16bit}_flops.sum); not in flops.
   double tensor_tf32_flops = 0, tensor_16bit_flops = 0;

@@ -53,6 +53,19 @@ Rate fp_lanes(const DeviceSpec& d, const char* precision, double clock_hz) {
               fmt::format("{} peak / (2 x {} SMs x clock); {}", precision, d.sm_count, it->second.source));
 }
 
+// Half precision on the CUDA cores: the peak counts a packed HFMA2 as 4 FLOPs, and
+// an instruction per lane is what the counters count (a packed pair is one). A
+// device that publishes no such peak gets its FP32 instruction rate, said so.
+Rate half_lanes(const DeviceSpec& d, const KernelRates& r) {
+  auto it = d.peak.find("fp16_cuda_cores");
+  if (it == d.peak.end())
+    return rate(r.fp32_lanes.value, "thread instructions per SM per clock",
+                "no published non-tensor fp16 peak: the FP32 instruction rate", false);
+  return rate(it->second.value / (4.0 * d.sm_count * r.clock_hz), "thread instructions per SM per clock",
+              fmt::format("fp16_cuda_cores peak / (4 x {} SMs x clock): a packed FMA is 4 FLOPs; {}", d.sm_count,
+                          it->second.source));
+}
+
 }  // namespace
 
 KernelRates kernel_rates(const DeviceSpec& d) {
@@ -71,6 +84,7 @@ KernelRates kernel_rates(const DeviceSpec& d) {
   r.issue = rate(4, "warp instructions per SM per clock", kSmDiagram);
   r.fp32_lanes = fp_lanes(d, "fp32", r.clock_hz);
   r.fp64_lanes = fp_lanes(d, "fp64", r.clock_hz);
+  r.fp16_lanes = half_lanes(d, r);
   Rate l2 = from_catalog(d, "l2_bytes_per_clk", 0, "B/s", r.clock_hz);
   r.l2_bytes = l2;
   Rate eff = from_catalog(d, "dram_efficiency", 0.9, "fraction");

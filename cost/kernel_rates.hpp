@@ -26,6 +26,7 @@ struct KernelRates {
   Rate l1_l2_lines;        // line requests an SM sends to L2 (stores, load misses)
   Rate issue;              // warp instructions issued (4 schedulers)
   Rate fp32_lanes, fp64_lanes;  // thread FP instructions
+  Rate fp16_lanes;              // thread fp16/bf16 instructions (a packed pair is one)
   // Device-wide.
   Rate l2_bytes;       // B/s at the L2; 0 = unknown (term skipped)
   Rate dram_bytes;     // achievable B/s = datasheet x efficiency

@@ -165,11 +165,16 @@ std::vector<TimeTerm> compute_terms(const KernelCounters& c, const KernelRates& 
                      : fmt::format("{:.3g} active lanes per instruction; FP, memory and warp collectives only "
                                    "(integer and control instructions are not counted: a lower bound)",
                                    per(c.thread_inst, c.warp_inst));
-  TimeTerm fp32 = per_sm("fp32", "FP32 pipe", c.fp32_inst + c.fp16_inst, "thread instructions", r.fp32_lanes, r, o);
-  fp32.detail = "fadd, fmul, ffma (and half precision, at the FP32 rate)";
+  TimeTerm fp32 = per_sm("fp32", "FP32 pipe", c.fp32_inst, "thread instructions", r.fp32_lanes, r, o);
+  fp32.detail = "fadd, fmul, ffma";
+  // A term of its own: Volta, Turing and GA100 have a separate FP16 pipe; from GA10x
+  // on, half instructions share the FMA pipe with FP32 ones, so a kernel heavy in
+  // both is under-predicted by up to 2x there.
+  TimeTerm fp16 = per_sm("fp16", "FP16/BF16 pipe", c.fp16_inst, "thread instructions", r.fp16_lanes, r, o);
+  fp16.detail = "hadd, hmul, hfma on fp16/bf16 (a packed pair is one instruction)";
   TimeTerm fp64 = per_sm("fp64", "FP64 pipe", c.fp64_inst, "thread instructions", r.fp64_lanes, r, o);
   fp64.detail = "dadd, dmul, dfma";
-  return {issue, fp32, fp64};
+  return {issue, fp32, fp16, fp64};
 }
 
 // Latency: every warp waits at least for its own chain of dependent steps, and the

@@ -12,7 +12,7 @@
 namespace simt::cost {
 
 struct TimeTerm {
-  std::string name;     // stable key: dram, l2, l1, l1_l2, shared, issue, fp32, fp64, atomics, latency
+  std::string name;     // stable key: dram, l2, l1, l1_l2, shared, issue, fp32, fp16, fp64, atomics, latency
   std::string what;     // "shared-memory wavefronts"
   double seconds = 0;
   double amount = 0;    // of `unit`, for the whole launch

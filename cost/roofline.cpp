@@ -75,7 +75,9 @@ RooflineResult roofline(const DeviceSpec& d, const RooflineInput& in) {
   require_size(in.l2_bytes, "L2 bytes");
   if (in.flops == 0 && in.dram_bytes == 0 && in.l2_bytes == 0)
     throw std::invalid_argument("nothing to time: FLOPs and bytes are both zero");
-  const Sourced& peak = d.peak_for(in.precision);
+  // Half precision on CUDA cores where the vendor publishes no such peak: FP32's.
+  const bool half_unpublished = in.precision == "fp16_cuda_cores" && !d.peak.count(in.precision);
+  const Sourced& peak = d.peak_for(half_unpublished ? "fp32" : in.precision);
   if (!(d.hbm_bandwidth > 0))
     throw std::invalid_argument(fmt::format("device '{}' has no memory bandwidth", d.name));
 
@@ -83,6 +85,7 @@ RooflineResult roofline(const DeviceSpec& d, const RooflineInput& in) {
   r.precision = in.precision;
   r.peak_flops = peak.value;
   r.peak_source = peak.note.empty() ? peak.source : fmt::format("{}; {}", peak.source, peak.note);
+  if (half_unpublished) r.peak_source += "; no non-tensor fp16 peak published: the FP32 one";
   r.bandwidth = d.hbm_bandwidth;
   r.compute_s = in.flops / peak.value;
   r.levels.push_back(level("dram", in.dram_bytes, d.hbm_bandwidth, in.flops, peak.value,
@@ -139,7 +142,9 @@ RooflineInput roofline_input_from_metrics(const Metrics& m) {
   RooflineInput in;
   double f = flops_of(m, "f"), d = flops_of(m, "d"), h = flops_of(m, "h");
   in.flops = f + d + h;
-  in.precision = d > f + h ? "fp64" : "fp32";
+  // The peak of the precision doing most of the work: half precision without tensor
+  // cores has its own (fp16_cuda_cores); tensor-core FLOPs are priced by the time model.
+  in.precision = d > f + h ? "fp64" : h > f + d ? "fp16_cuda_cores" : "fp32";
   if (m.count(kDramBytes))
     in.dram_bytes = static_cast<double>(metric(m, kDramBytes));
   else

@@ -189,6 +189,28 @@ TEST_CASE("FP32 work binds when nothing else does, at 128 lanes per SM") {
   CHECK(t.term("fp32").seconds == doctest::Approx(2e10 / 67e12).epsilon(0.01));
 }
 
+TEST_CASE("half-precision work is timed at the device's non-tensor fp16 rate, not FP32's") {
+  KernelCounters c = shared_only(0, 1);
+  c.blocks = 132 * 16;
+  c.threads_per_block = 256;
+  c.fp16_inst = 1e10;  // HFMA2: 4 FLOPs each
+  KernelTime h = kernel_time(h200(), c);
+  CHECK(h.bound == "fp16");
+  // Hopper: 133.8 TFLOP/s of packed FMAs = the FP32 instruction rate.
+  CHECK(h.term("fp16").seconds == doctest::Approx(4e10 / 133.8e12).epsilon(0.01));
+  CHECK(h.term("fp32").seconds == 0);
+  // GA100: 78 TFLOP/s, four times its FP32 peak in FLOPs, twice in instructions.
+  c.blocks = 108 * 16;
+  KernelTime a = kernel_time(Catalog::builtin().device("A100-80GB-SXM"), c);
+  CHECK(a.term("fp16").seconds == doctest::Approx(4e10 / 78e12).epsilon(0.01));
+  // No published non-tensor fp16 peak: the FP32 instruction rate, said so.
+  DeviceSpec unpublished = h200();
+  unpublished.peak.erase("fp16_cuda_cores");
+  const KernelRates b = kernel_rates(unpublished);
+  CHECK(b.fp16_lanes.value == b.fp32_lanes.value);
+  CHECK(b.fp16_lanes.source.find("no published") != std::string::npos);
+}
+
 TEST_CASE("an empty launch costs the launch overhead; every level is reported") {
   KernelCounters c = shared_only(0, 1);
   c.blocks = 1;

@@ -19,6 +19,15 @@ TEST_CASE("H100 SXM bf16 ridge = peak / bandwidth (datasheet: 1979/2 TFLOPS, 3.3
   CHECK(r.attainable_flops == doctest::Approx(989.4e12));
 }
 
+TEST_CASE("half precision on CUDA cores: the non-tensor peak, FP32's where none is published") {
+  RooflineInput in{.flops = 1e12, .dram_bytes = 1e6, .precision = "fp16_cuda_cores"};
+  RooflineResult a = roofline(Catalog::builtin().device("A100-80GB-SXM"), in);
+  CHECK(a.peak_flops == doctest::Approx(78e12));
+  RooflineResult b = roofline(Catalog::builtin().device("B200"), in);
+  CHECK(b.peak_flops == doctest::Approx(Catalog::builtin().device("B200").peak.at("fp32").value));
+  CHECK(b.peak_source.find("no non-tensor fp16 peak") != std::string::npos);
+}
+
 TEST_CASE("memory-bound: vector add on A100 80GB fp32") {
   // c = a + b over n floats: n FLOPs, 12n bytes; intensity 1/12 FLOP/B, far below
   // the ridge 19.5e12 / 2.039e12 = 9.56 FLOP/B.
@@ -72,6 +81,9 @@ TEST_CASE("FLOPs and bytes from ncu metric names") {
   Metrics dbl = {{"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum", 100},
                  {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", 5}};
   CHECK(roofline_input_from_metrics(dbl).precision == "fp64");
+  Metrics half = {{"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum", 100},
+                  {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", 5}};
+  CHECK(roofline_input_from_metrics(half).precision == "fp16_cuda_cores");
   CHECK_THROWS_AS(roofline_input_from_metrics({{"dram__bytes.sum", -5}}), std::invalid_argument);
 }
 
