@@ -116,6 +116,12 @@ std::vector<LaunchVerdict> compare_memory(const std::vector<LaunchDigest>& sim, 
       v.kernel = sim[i].kernel;
       v.memory_same = false;
       v.memory_detail = fmt::format("CUDA error {} on the simulator, {} on the GPU", sim[i].error, gpu[i].error);
+    } else if (sim[i].error != 0) {
+      // The same launch error on both sides: after a kernel fault the GPU's context is
+      // lost and its memory can no longer be read, so the error is the comparison.
+      v.kernel = sim[i].kernel;
+      v.memory_same = true;
+      v.memory_detail = fmt::format("same CUDA error {} on both (no memory to compare after it)", sim[i].error);
     } else {
       v.kernel = sim[i].kernel;
       v.memory_detail = allocation_difference(sim[i], gpu[i]);
@@ -136,7 +142,8 @@ void compare_counters(std::vector<LaunchVerdict>& verdicts, const nlohmann::json
     const nlohmann::json& m = sim_launches[i]["metrics"];
     for (const std::string& name : metrics) {
       auto gpu = ncu[i].find(name);
-      if (gpu == ncu[i].end() || !m.contains(name)) continue;
+      // ncu has no value (nan) for a kernel that faulted.
+      if (gpu == ncu[i].end() || std::isnan(gpu->second) || !m.contains(name)) continue;
       ++v.counters_compared;
       const double sim = m[name].get<double>();
       if (std::fabs(sim - gpu->second) < 0.5) ++v.counters_equal;

@@ -1,4 +1,4 @@
-// cub::BlockRadixSort on planted keys: floats with both zeros, duplicates and
+// cub::BlockRadixSort on planted keys: floats with both zeros (interleaved), duplicates and
 // negatives (with their index as the value, so stability shows), descending order,
 // unsigned keys sorted on a bit range, and the blocked-to-striped output. Each
 // result is checked against a CPU model: a stable sort of the keys by CUB's
@@ -32,7 +32,10 @@ __global__ void sort_bits_striped(unsigned* keys, int begin_bit, int end_bit) {
   for (int i = 0; i < kItems; ++i) keys[i * kThreads + threadIdx.x] = k[i];  // striped out: tile order
 }
 
+// CUB reads -0.0 as +0.0 when it ranks (ProcessFloatMinusZero): the two are equal
+// keys, kept in input order, and each keeps its own bits.
 static unsigned twiddle(float f, bool descending) {
+  if (f == 0.0f) f = 0.0f;
   unsigned b;
   std::memcpy(&b, &f, 4);
   b = (b & 0x80000000u) ? ~b : (b | 0x80000000u);

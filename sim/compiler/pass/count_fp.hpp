@@ -14,4 +14,10 @@ struct CountFpPass : llvm::PassInfoMixin<CountFpPass> {
 };
 inline CountFpPass count_fp_pass() { return {}; }
 
+// The counting calls stay declarations the optimizer can see past (they touch no
+// program memory) until the end of the pipeline, where this binds them to the
+// runtime's hook.
+inline constexpr const char* kDeferredFpCount = "__simt_fp_deferred";
+void bind_fp_counts(llvm::Module& m);
+
 }  // namespace simt::pass

@@ -6,6 +6,7 @@
 // location, and gives barriers, collectives and atomics their sites; each group
 // of basic blocks records its estimated SASS instructions (count_insts.cpp). The
 // floating-point step is count_fp.cpp. See docs/frontend.md.
+#include "address_spaces.hpp"
 #include "count_fp.hpp"
 #include "count_insts.hpp"
 #include "host_entry.hpp"
@@ -187,6 +188,7 @@ struct SimtInstrumentPass : PassInfoMixin<SimtInstrumentPass> {
   PreservedAnalyses run(Module& m, ModuleAnalysisManager&) {
     RuntimeFiles runtime(runtime_prefix(m));
     Annotated marked = annotated(m);
+    bind_fp_counts(m);
     Instrumenter inst(m, runtime, marked);
     std::set<Function*> device = device_functions(marked, runtime);
     for (Function* f : device) inst.run(*f);
@@ -211,6 +213,9 @@ extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo llvmGetPassPluginIn
             pb.registerPipelineStartEPCallback([](llvm::ModulePassManager& mpm, llvm::OptimizationLevel) {
               mpm.addPass(simt::pass::KeepKernelsOutOfLine());
               mpm.addPass(simt::pass::count_fp_pass());
+            });
+            pb.registerPeepholeEPCallback([](llvm::FunctionPassManager& fpm, llvm::OptimizationLevel) {
+              fpm.addPass(simt::pass::SeparateAddressSpaces());
             });
             pb.registerOptimizerLastEPCallback([](llvm::ModulePassManager& mpm, llvm::OptimizationLevel) {
               mpm.addPass(simt::pass::ReturnWhenCalledFromHost());

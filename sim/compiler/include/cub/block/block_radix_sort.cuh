@@ -1,8 +1,10 @@
 // cub::BlockRadixSort: a block-wide least-significant-digit radix sort of each
 // thread's blocked keys (and values), ascending or descending, over bits
 // [begin_bit, end_bit) of CUB's twiddled key bits (floats: negative values
-// bit-inverted, positive ones with the sign bit set, so -0.0 sorts before +0.0 and
-// NaNs by their bits; signed integers: the sign bit flipped). The sort is stable,
+// bit-inverted, positive ones with the sign bit set, NaNs by their bits; signed
+// integers: the sign bit flipped). As in CUB, -0.0 and +0.0 are one digit (CUB's
+// ProcessFloatMinusZero: both read as +0.0, the keys keep their bits), so they keep
+// their input order in either direction. The sort is stable,
 // so the result — keys and the order of equal keys' values — is the one CUB's
 // BlockRadixSort gives. The passes are simtlab's own (per-thread digit counts, one
 // block scan of all counts, a scatter through shared memory), not CUB's
@@ -99,9 +101,9 @@ class BlockRadixSort {
     for (int i = 0; i < ITEMS_PER_THREAD; ++i) bits[i] = detail::twiddle_in(keys[i], descending);
     for (int bit = begin_bit; bit < end_bit; bit += RADIX_BITS) {
       const int width = end_bit - bit < RADIX_BITS ? end_bit - bit : RADIX_BITS;
-      pass(bits, values, bit, width, striped_out && bit + RADIX_BITS >= end_bit);
+      pass(bits, values, bit, width, striped_out && bit + RADIX_BITS >= end_bit, descending);
     }
-    if (begin_bit >= end_bit && striped_out) pass(bits, values, 0, 0, true);  // only the rearrangement
+    if (begin_bit >= end_bit && striped_out) pass(bits, values, 0, 0, true, descending);  // only the rearrangement
     for (int i = 0; i < ITEMS_PER_THREAD; ++i) {
       Bits b = descending ? Bits(~bits[i]) : bits[i];
       constexpr Bits high = Bits(Bits(1) << (8 * sizeof(KeyT) - 1));
@@ -114,10 +116,10 @@ class BlockRadixSort {
   // One stable counting pass on `width` bits from `bit`: each item's rank is the
   // number of items with a smaller digit plus those with its digit before it.
   __device__ __forceinline__ void pass(Bits (&bits)[ITEMS_PER_THREAD], ValueSlot (&values)[ITEMS_PER_THREAD], int bit,
-                                       int width, bool striped_out) {
+                                       int width, bool striped_out, bool descending) {
     const Bits mask = width >= int(8 * sizeof(Bits)) ? Bits(~Bits(0)) : Bits((Bits(1) << width) - 1);
     int digit[ITEMS_PER_THREAD], local[DIGITS] = {};
-    for (int i = 0; i < ITEMS_PER_THREAD; ++i) digit[i] = int((bits[i] >> bit) & mask);
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i) digit[i] = int((sort_bits(bits[i], descending) >> bit) & mask);
     for (int d = 0; d < DIGITS; ++d) local[d] = 0;
     for (int i = 0; i < ITEMS_PER_THREAD; ++i) ++local[digit[i]];
     for (int d = 0; d < DIGITS; ++d) storage_.counts[d * BLOCK_THREADS + tid_] = local[d];
@@ -145,6 +147,15 @@ class BlockRadixSort {
       if constexpr (!KEYS_ONLY) values[i] = storage_.values[at];
     }
     __syncthreads();  // before the next pass writes counts over the keys
+  }
+
+  // The bits a digit is read from: -0.0 reads as +0.0 (CUB's ProcessFloatMinusZero).
+  static __device__ __forceinline__ Bits sort_bits(Bits b, bool descending) {
+    if constexpr (std::is_floating_point_v<KeyT>) {
+      const Bits minus_zero = detail::twiddle_in(KeyT(-0.0), descending);
+      if (b == minus_zero) return detail::twiddle_in(KeyT(0.0), descending);
+    }
+    return b;
   }
 
   _TempStorage& storage_;
