@@ -172,6 +172,7 @@ json kernel_time_json(const cost::KernelTime& t) {
           {"sentence", t.sentence},
           {"launch_overhead_s", t.launch_overhead_s},
           {"fill_s", t.fill_s},
+          {"fill_what", t.fill_what},
           {"flops", t.flops},
           {"peak_fp32_flops", t.peak_fp32_flops},
           {"occupancy",
@@ -189,7 +190,7 @@ std::string kernel_time_text(const cost::KernelTime& t) {
   for (std::size_t i = 1; i < std::min<std::size_t>(4, sorted.size()); ++i)
     if (sorted[i]->seconds > 0)
       next += fmt::format("{}{} {}", next.empty() ? "" : ", ", sorted[i]->name, cost::format_seconds(sorted[i]->seconds));
-  const std::string fill = t.fill_s > 0 ? fmt::format(" + {} fill", cost::format_seconds(t.fill_s)) : "";
+  const std::string fill = cost::fill_suffix(t);
   return fmt::format("  time on {}: {} = {} launch + {}{}\n  next: {}; {} blocks/SM ({}), {:g} wave{}\n", t.device,
                      cost::format_seconds(t.predicted_s), cost::format_seconds(t.launch_overhead_s), t.sentence, fill,
                      next.empty() ? "none" : next, t.occupancy.resident_blocks, t.occupancy.limiter, t.occupancy.waves,

@@ -220,3 +220,133 @@ TEST_CASE("integer work binds through the instruction estimate; without it issue
   c.sass_warp_inst = -1;
   CHECK_THROWS_AS(kernel_time(h200(), c), std::invalid_argument);
 }
+
+TEST_CASE("the latency chain adds to issue: a wave's warps wait together at its barriers") {
+  // One full wave of 256-thread blocks (8 per SM), 20 barriers per warp, and
+  // integer work that keeps the schedulers busy about as long as the barriers.
+  KernelCounters c = shared_only(0, 1);
+  c.threads_per_block = 256;
+  c.blocks = 132 * 8;
+  c.warp_barriers = c.warps() * 20;
+  c.sass_warp_inst = c.warps() * 100;
+  c.sass_thread_inst = 32 * c.sass_warp_inst;
+  const KernelTime t = kernel_time(h200(), c);
+  const double clock = kernel_rates(h200()).clock_hz;
+  const double latency = 20 * 28.7 / clock, issue = 64 * 100 / 4 / clock;
+  REQUIRE(t.term("latency").seconds == doctest::Approx(latency));
+  REQUIRE(t.term("issue").seconds == doctest::Approx(issue));
+  // The sum, not the larger of the two: 1.66 + 0.29 + 0.81 us.
+  CHECK(t.predicted_s == doctest::Approx(1.66e-6 + latency + issue));
+  CHECK(t.bound == "issue");
+  CHECK(t.fill_s == doctest::Approx(latency));
+  CHECK(t.fill_what == t.term("latency").what);
+  CHECK(t.sentence.find("not overlapped") != std::string::npos);
+  CHECK(fill_suffix(t).empty());  // in the sentence already
+  // A throughput unit that takes longer than both hides them: DRAM binds alone.
+  c.dram_read_bytes = 1e8;
+  const KernelTime d = kernel_time(h200(), c);
+  CHECK(d.bound == "dram");
+  CHECK(d.fill_s == 0);  // no loads: no round trip to wait for
+  CHECK(d.predicted_s == doctest::Approx(1.66e-6 + d.term("dram").seconds));
+}
+
+namespace {
+
+// The coalesced matmul's loop: per warp, k iterations of a broadcast load of A
+// (one sector) and a coalesced row of B (one line), then one store.
+KernelCounters matmul_loop(double blocks, double k) {
+  KernelCounters c;
+  c.kernel = "matmul_coalesced";
+  c.threads_per_block = 256;
+  c.blocks = blocks;
+  const double warps = c.warps();
+  c.sites = {{GlobalSite::Op::Load, warps * k, warps * k, 32},
+             {GlobalSite::Op::Load, warps * k, 4 * warps * k, 32},
+             {GlobalSite::Op::Store, warps, 4 * warps, 32}};
+  c.ld_requests = 2 * warps * k;
+  c.ld_sectors = 5 * warps * k;
+  c.st_requests = warps;
+  c.st_sectors = 4 * warps;
+  c.sass_warp_inst = warps * 7 * k;
+  c.sass_thread_inst = 32 * c.sass_warp_inst;
+  c.dram_read_bytes = c.dram_write_bytes = 4 * 256.0 * 256;
+  return c;
+}
+
+// The H200 with an L2 load round in its kernel_model (micro_load_loop's key).
+DeviceSpec h200_with_l2_latency(double clk) {
+  DeviceSpec d = h200();
+  d.kernel_model["l2_load_round_clk"] = Sourced{clk, "test", "assumed for the test"};
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("a loop of dependent loads: every round after the first waits an L2 hit") {
+  const KernelCounters c = matmul_loop(256, 256);
+  // The most one site issues per warp (both sites run once per iteration).
+  CHECK(load_rounds_per_warp(c) == doctest::Approx(256));
+  const KernelTime t = kernel_time(h200_with_l2_latency(200), c);
+  const double clock = kernel_rates(h200()).clock_hz;
+  // Almost every round hits in L2 (B is re-read by every block); the first touches
+  // (0.3% of the sectors) wait for DRAM, a global round trip of 0.384 us.
+  const double miss = load_miss_fraction(c);
+  CHECK(miss == doctest::Approx(4 * 256.0 * 256 / (32 * c.ld_sectors)));
+  CHECK(t.term("load_chain").seconds == doctest::Approx(255 * (miss * 0.384e-6 * clock + (1 - miss) * 200) / clock));
+  CHECK(t.bound == "load_chain");
+  // The first round trip and the load chain, after the launch: no issue added
+  // (other warps issue while this one waits).
+  CHECK(t.predicted_s == doctest::Approx(1.66e-6 + t.term("latency").seconds + t.term("load_chain").seconds));
+  CHECK(t.predicted_s > 1.66e-6 + t.term("l1").seconds + t.fill_s + 20e-6);
+  // Twice the waves, twice the chain.
+  const KernelTime two = kernel_time(h200_with_l2_latency(200), matmul_loop(132 * 8 + 1, 256));
+  CHECK(two.occupancy.waves == 2);
+  CHECK(two.term("load_chain").seconds == doctest::Approx(2 * t.term("load_chain").seconds));
+}
+
+TEST_CASE("without a measured L2-hit latency the load chain is not charged, and says so") {
+  DeviceSpec d = h200();
+  d.kernel_model.erase("l2_load_round_clk");
+  KernelCounters c = matmul_loop(256, 256);
+  c.dram_read_bytes = 0;  // every load an L2 hit
+  const KernelTime t = kernel_time(d, c);
+  CHECK(t.term("load_chain").seconds == 0);
+  CHECK(t.term("load_chain").detail.find("not charged") != std::string::npos);
+  CHECK(t.term("load_chain").source.find("micro_load_loop") != std::string::npos);
+  // One load per warp (a streaming kernel): no later rounds, whatever the latency.
+  CHECK(kernel_time(h200_with_l2_latency(200), streaming(1 << 24)).term("load_chain").seconds == 0);
+}
+
+TEST_CASE("a streaming loop's rounds wait for DRAM: a global round trip each, measured or not") {
+  // reduce_dim's row loop: 16 loads per thread of data read once (every sector a
+  // first touch), an add chain on the result, then a tree of barriers.
+  DeviceSpec d = h200();
+  d.kernel_model.erase("l2_load_round_clk");
+  KernelCounters c;
+  c.kernel = "row_sum";
+  c.threads_per_block = 256;
+  c.blocks = 132 * 8 * 4;  // four waves
+  c.sites = {{GlobalSite::Op::Load, c.warps() * 16, 4 * c.warps() * 16, 32}};
+  c.ld_requests = c.warps() * 16;
+  c.ld_sectors = 4 * c.ld_requests;
+  c.dram_read_bytes = 32 * c.ld_sectors;
+  c.warp_barriers = c.warps() * 9;
+  c.sass_warp_inst = c.warps() * 150;
+  c.sass_thread_inst = 32 * c.sass_warp_inst;
+  const KernelTime t = kernel_time(d, c);
+  CHECK(load_miss_fraction(c) == doctest::Approx(1));
+  CHECK(t.term("load_chain").seconds == doctest::Approx(4 * 15 * 0.384e-6));
+  // The chain adds to the larger of issue and the warp's own load rounds, not to both.
+  CHECK(t.bound == "load_chain");
+  CHECK(t.predicted_s == doctest::Approx(1.66e-6 + t.term("latency").seconds + t.term("load_chain").seconds));
+  CHECK(t.fill_what == t.term("latency").what);
+  // Without the loop (one load per thread) the chain adds to issue instead.
+  c.sites[0].requests = c.ld_requests = c.warps();
+  c.sites[0].sectors = c.ld_sectors = 4 * c.ld_requests;
+  c.dram_read_bytes = 32 * c.ld_sectors;
+  const KernelTime once = kernel_time(d, c);
+  CHECK(once.term("load_chain").seconds == 0);
+  CHECK(once.bound == "issue");
+  CHECK(once.predicted_s == doctest::Approx(1.66e-6 + once.term("latency").seconds + once.term("issue").seconds));
+  CHECK(once.predicted_s < t.predicted_s);
+}
