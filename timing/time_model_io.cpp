@@ -123,22 +123,6 @@ cost::KernelCounters time_model_counters(const json& launch) {
   return c;
 }
 
-json global_sites_json(const LaunchRecord& r) {
-  json out = json::array();
-  const Counter counters[3][2] = {{Counter::GlobalLdRequests, Counter::GlobalLdSectors},
-                                  {Counter::GlobalStRequests, Counter::GlobalStSectors},
-                                  {Counter::GlobalAtomRequests, Counter::GlobalAtomSectors}};
-  for (auto& [site, c] : r.per_site) {
-    const double warp = double(c[Counter::WarpInst]);
-    const double lanes = warp > 0 ? std::clamp(double(c[Counter::ThreadInst]) / warp, 1.0, 32.0) : 32.0;
-    for (int k = 0; k < 3; ++k)
-      if (c[counters[k][0]] > 0)
-        out.push_back({{"op", kOps[k]}, {"requests", c[counters[k][0]]}, {"sectors", c[counters[k][1]]},
-                       {"lanes", lanes}});
-  }
-  return out;
-}
-
 cost::RooflineInput roofline_input(const LaunchRecord& r) {
   const Counters& c = r.totals;
   const std::uint64_t fp64 = c[Counter::DAdd] + c[Counter::DMul] + 2 * c[Counter::DFma];
