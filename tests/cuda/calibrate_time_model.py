@@ -35,6 +35,10 @@ sizes of one microbenchmark (so the launch overhead cancels):
   barrier_latency_clk      3072 more __syncthreads of one 256-thread block
   atomic_same_address_clk  786432 more same-address float atomics
   two_wave_ratio           time of 2 x SMs + 1 blocks of 1024 threads / 2 x SMs (2 = a full extra wave)
+  l1_reuse_round_clk       one iteration of micro_l1_reuse's loop (a warp's coalesced loads summed, 8 warps
+                           per block, full occupancy), windows in L1: (time - launch) x clock / 512
+  l2_reuse_round_clk       the same with windows that miss L1 and hit L2: the catalog's l2_load_round_clk
+                           until micro_load_loop (one warp, no contention) has run
   l1_hit_latency_clk       49152 more dependent global loads of one thread around 64 lines (L1 hits)
   l2_hit_latency_clk       the same around 8192 lines (1 MB: L1 misses, L2 hits)
   l1_load_round_clk        49152 more iterations of one warp's loop of coalesced loads summed (64 lines)
@@ -176,6 +180,10 @@ def fit_micro(times, clock_hz, dram_bps, sms=132):
         "barrier_latency_clk": (t["barrier_chain"][1] - t["barrier_chain"][0]) * clock_hz / 3072,
         "atomic_same_address_clk": 3072 * 256 / (t["atomic_storm"][1] - t["atomic_storm"][0]) / clock_hz,
         "two_wave_ratio": (t["wave"][1] - launch) / (t["wave"][0] - launch),
+        # micro_l1_reuse: each warp a loop of 512 coalesced loads summed, 8 warps per
+        # block, 8 blocks per SM; per iteration, the launch taken off.
+        "l1_reuse_round_clk": (t["l1_reuse"][0] - launch) * clock_hz / 512,
+        "l2_reuse_round_clk": (t["l1_reuse"][1] - launch) * clock_hz / 512,
         **chain,
     }
 

@@ -60,6 +60,7 @@ def check_time_model_scripts(d, check):
     check("micro fit recovers the atomic rate", abs(r["atomic_same_address_clk"] - 0.5) < 0.01)
     check("micro fit sees a second wave", abs(r["two_wave_ratio"] - 2) < 0.01)
     check("a run before the global chain has no load latencies", "l2_hit_latency_clk" not in r)
+    check("micro_l1_reuse gives a loop's round per iteration", abs(r["l2_reuse_round_clk"] - 40e-6 * clk / 512) < 0.1)
     # The dependent-load rings: 64 lines (L1 hits, 35 cycles a hop) and 8192 lines
     # (a first lap from DRAM at 800 cycles, then L2 hits at 250); then the load loops
     # over the same rings (40 and 200 cycles an iteration).
