@@ -211,10 +211,6 @@ TimeTerm latency_term(const KernelCounters& c, const KernelRates& r, const Occup
   return t;
 }
 
-}  // namespace simt::cost
-
-namespace simt::cost {
-
 TimeTerm load_chain_term(const KernelCounters& c, const KernelRates& r, const Occupancy& o) {
   const double rounds = load_rounds_per_warp(c);
   const double later = std::max(0.0, rounds - 1);

@@ -101,9 +101,8 @@ KernelTime kernel_time(const DeviceSpec& d, const KernelCounters& c) {
   // every barrier, so they wait together and nothing issues meanwhile. A warp's
   // later load rounds are its own: other warps issue while it waits, so the
   // chain adds to the larger of the two.
-  const std::vector<const TimeTerm*> parts = {&latency, loads.seconds > issue.seconds ? &loads : &issue};
-  double chained = 0;
-  for (const TimeTerm* p : parts) chained += p->seconds;
+  const TimeTerm& work = loads.seconds > issue.seconds ? loads : issue;
+  const double chained = latency.seconds + work.seconds;
   k.launch_overhead_s = r.launch_overhead_s.value;
   if (throughput->seconds + fill >= chained) {
     k.bound = throughput->name;
@@ -112,17 +111,18 @@ KernelTime kernel_time(const DeviceSpec& d, const KernelCounters& c) {
     k.fill_what = fill > 0 ? kRoundTrip : "";
     k.predicted_s = k.launch_overhead_s + throughput->seconds + fill;
   } else {
-    const TimeTerm& binding =
-        **std::max_element(parts.begin(), parts.end(), [](auto* a, auto* b) { return a->seconds < b->seconds; });
+    // Named by the larger part; the other adds, and the sentence says so.
+    const bool latency_larger = latency.seconds >= work.seconds;
+    const TimeTerm& binding = latency_larger ? latency : work;
+    const TimeTerm& added = latency_larger ? work : latency;
     k.bound = binding.name;
     k.sentence = sentence(binding);
-    for (const TimeTerm* p : parts) {
-      if (p == &binding || !(p->seconds > 0)) continue;
-      k.fill_s += p->seconds;
-      k.fill_what += (k.fill_what.empty() ? "" : " + ") + p->what;
-      k.sentence += fmt::format(", plus {} of {}", format_seconds(p->seconds), p->what);
+    if (added.seconds > 0) {
+      k.fill_s = added.seconds;
+      k.fill_what = added.what;
+      k.sentence += fmt::format(", plus {} of {} (not overlapped: the warps wait together)",
+                                format_seconds(added.seconds), added.what);
     }
-    if (k.fill_s > 0) k.sentence += " (not overlapped: the warps wait together)";
     k.predicted_s = k.launch_overhead_s + chained;
   }
   k.flops = c.flops;
