@@ -122,7 +122,6 @@ int run_kernel(const RunOptions& o) {
       json j = launch_json(r);
       j["check"] = {{"ok", !failed && check.ok}, {"max_abs_err", check.max_abs_err}, {"detail", check.detail}};
       j["roofline"] = r.error ? json(nullptr) : roofline_json(dev, r);
-      j["global_sites"] = global_sites_json(r);
       if (r.error) j["time"] = nullptr;
       else j.update(launch_time_json(dev, r));
       arr.push_back(j);

@@ -72,7 +72,7 @@ std::pair<std::string, double> add_times(json& launches, const cost::DeviceSpec&
     total += t.predicted_s;
     table += fmt::format("[launch {}] {}: {} = {} launch + {}{}\n", i + 1, l.value("kernel", "?"),
                          cost::format_seconds(t.predicted_s), cost::format_seconds(t.launch_overhead_s), t.sentence,
-                         t.fill_s > 0 ? fmt::format(" + {} fill", cost::format_seconds(t.fill_s)) : "");
+                         cost::fill_suffix(t));
   }
   flush_run();
   return {table, total};

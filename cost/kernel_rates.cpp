@@ -24,6 +24,9 @@ const char* kSmDiagram =
 const char* kDefaultNote =
     "not in this device's catalog entry: the H200's value (docs/cost-model.md, 'Kernel time')";
 
+const char* kL2RoundPending =
+    "not measured for this device (tests/cuda/time_micro.cuh, micro_load_loop): L2 hits in the load chain are not charged";
+
 Rate rate(double v, const char* unit, std::string source, bool in_catalog = false) {
   return {v, unit, std::move(source), in_catalog};
 }
@@ -98,6 +101,10 @@ KernelRates kernel_rates(const DeviceSpec& d) {
   r.shared_latency_clk = from_catalog(d, "shared_latency_clk", 30, "cycles");
   r.shuffle_latency_clk = from_catalog(d, "shuffle_latency_clk", 30, "cycles");
   r.barrier_latency_clk = from_catalog(d, "barrier_latency_clk", 30, "cycles");
+  // No default: where no microbenchmark has measured it, L2 hits in the load chain are free.
+  r.l2_load_round_clk = d.kernel_model.count("l2_load_round_clk")
+                             ? from_catalog(d, "l2_load_round_clk", 0, "cycles")
+                             : rate(0, "cycles", kL2RoundPending);
   r.max_blocks_per_sm = max_blocks_per_sm(d.compute_capability);
   r.max_warps_per_sm = d.max_threads_per_sm / d.warp_size;
   r.shared_per_sm = d.shared_per_sm_bytes;

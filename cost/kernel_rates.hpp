@@ -37,6 +37,7 @@ struct KernelRates {
   Rate shared_latency_clk;  // one shared-memory access, dependent
   Rate shuffle_latency_clk;
   Rate barrier_latency_clk;  // one __syncthreads once every warp has arrived
+  Rate l2_load_round_clk;   // one round of a warp's load loop whose loads hit L2; 0 = not measured
   // Occupancy limits.
   int max_blocks_per_sm = 32;
   int max_warps_per_sm = 64;

@@ -142,6 +142,13 @@ std::vector<GlobalSite> global_sites(const KernelCounters& c) {
           {Op::Atomic, c.atom_requests, c.atom_sectors, lanes}};
 }
 
+double load_rounds_per_warp(const KernelCounters& c) {
+  double most = 0;
+  for (const GlobalSite& s : global_sites(c))
+    if (s.op == Op::Load) most = std::max(most, s.requests);
+  return per(most, c.warps());
+}
+
 double load_miss_fraction(const KernelCounters& c) {
   if (!(c.ld_sectors > 0)) return 0;
   return std::min(1.0, c.dram_read_bytes / (32 * c.ld_sectors));
@@ -206,6 +213,28 @@ TimeTerm latency_term(const KernelCounters& c, const KernelRates& r, const Occup
       o.waves, format_seconds(global_s), barriers, r.barrier_latency_clk.value, shared, r.shared_latency_clk.value,
       replays, collectives, r.shuffle_latency_clk.value);
   t.source = r.shared_latency_clk.source;
+  return t;
+}
+
+TimeTerm load_chain_term(const KernelCounters& c, const KernelRates& r, const Occupancy& o) {
+  const double rounds = load_rounds_per_warp(c);
+  const double later = std::max(0.0, rounds - 1);
+  // A round waits for DRAM as often as a loaded sector is a first touch (the
+  // compulsory estimate), else for an L2 hit.
+  const double miss = load_miss_fraction(c);
+  const double dram_clk = r.global_latency_s.value * r.clock_hz, l2_clk = r.l2_load_round_clk.value;
+  const double round_clk = miss * dram_clk + (1 - miss) * l2_clk;
+  TimeTerm t = named("load_chain", "dependent global loads per warp");
+  t.amount = o.waves * later;
+  t.unit = "round trips";
+  t.seconds = t.amount * round_clk / r.clock_hz;
+  t.detail = fmt::format("{:.3g} load rounds per warp (the most one load site issues per warp: a loop that uses "
+                         "each value before its next iteration waits a round trip each time), {:.0f}% from DRAM{}",
+                         rounds, 100 * miss,
+                         l2_clk > 0 ? "" : "; no measured L2 round for this device (micro_load_loop): L2 hits not charged");
+  t.formula = fmt::format("{:g} waves x ({:.3g} - 1) rounds x ({:.3g} x {:.0f} clk DRAM + {:.3g} x {:g} clk L2) / {:.3g} GHz",
+                          o.waves, rounds, miss, dram_clk, 1 - miss, l2_clk, r.clock_hz / 1e9);
+  t.source = r.l2_load_round_clk.source + "; DRAM: " + r.global_latency_s.source;
   return t;
 }
 

@@ -12,7 +12,7 @@
 namespace simt::cost {
 
 struct TimeTerm {
-  std::string name;     // stable key: dram, l2, l1, l1_l2, shared, issue, fp32, fp16, fp64, atomics, latency
+  std::string name;     // stable key: dram, l2, l1, l1_l2, shared, issue, fp32, fp16, fp64, atomics, latency, load_chain
   std::string what;     // "shared-memory wavefronts"
   double seconds = 0;
   double amount = 0;    // of `unit`, for the whole launch
@@ -36,8 +36,18 @@ std::vector<GlobalSite> global_sites(const KernelCounters& c);
 // over the sectors loaded, at most 1); re-touches are taken as L1 hits.
 double load_miss_fraction(const KernelCounters& c);
 
+// Dependent global-load rounds of one warp: the most requests any one load site
+// makes per warp. A warp issues in order, so a loop that uses each loaded value
+// before its next iteration waits one round trip per iteration; loads of different
+// sites in one iteration are in flight together.
+double load_rounds_per_warp(const KernelCounters& c);
+
 std::vector<TimeTerm> memory_terms(const KernelCounters& c, const KernelRates& r, const Occupancy& o);
 std::vector<TimeTerm> compute_terms(const KernelCounters& c, const KernelRates& r, const Occupancy& o);
 TimeTerm latency_term(const KernelCounters& c, const KernelRates& r, const Occupancy& o);
+// A warp's own chain of load rounds beyond the first (which `latency` charges):
+// waves x (rounds - 1) x (miss fraction x the global round trip + the rest x the
+// L2-hit latency); L2 hits cost nothing where the latency is not measured.
+TimeTerm load_chain_term(const KernelCounters& c, const KernelRates& r, const Occupancy& o);
 
 }  // namespace simt::cost

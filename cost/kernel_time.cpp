@@ -13,6 +13,8 @@
 namespace simt::cost {
 namespace {
 
+const char* kRoundTrip = "one global round trip";
+
 void require(double v, const char* what) {
   if (!std::isfinite(v) || v < 0)
     throw std::invalid_argument(fmt::format("kernel counters: {} must be a finite number >= 0, got {}", what, v));
@@ -82,28 +84,62 @@ KernelTime kernel_time(const DeviceSpec& d, const KernelCounters& c) {
   for (TimeTerm& t : compute_terms(c, r, k.occupancy)) k.terms.push_back(std::move(t));
   if (auto tensor = tensor_term(d, c)) k.terms.push_back(std::move(*tensor));
   k.terms.push_back(latency_term(c, r, k.occupancy));
-  const TimeTerm& latency = k.terms.back();
-  const TimeTerm& throughput = *std::max_element(
-      k.terms.begin(), k.terms.end() - 1, [](const TimeTerm& a, const TimeTerm& b) { return a.seconds < b.seconds; });
+  k.terms.push_back(load_chain_term(c, r, k.occupancy));
+  auto find = [&](const char* name) -> const TimeTerm& { return k.term(name); };
+  const TimeTerm& latency = find("latency");
+  const TimeTerm& issue = find("issue");
+  const TimeTerm& loads = find("load_chain");
+  // The throughput units other than the schedulers: each works in parallel.
+  const TimeTerm* throughput = nullptr;
+  for (const TimeTerm& t : k.terms)
+    if (t.name != "latency" && t.name != "issue" && t.name != "load_chain" &&
+        (!throughput || t.seconds > throughput->seconds))
+      throughput = &t;
   // The stream fills after one global round trip: nothing arrives before it.
   const double fill = c.ld_requests + c.atom_requests > 0 ? r.global_latency_s.value : 0;
-  const bool latency_bound = latency.seconds >= throughput.seconds + fill;
-  const TimeTerm& binding = latency_bound ? latency : throughput;
+  // The latency chain adds to issue: a wave's warps start together and meet at
+  // every barrier, so they wait together and nothing issues meanwhile. A warp's
+  // later load rounds are its own: other warps issue while it waits, so the
+  // chain adds to the larger of the two.
+  const TimeTerm& work = loads.seconds > issue.seconds ? loads : issue;
+  const double chained = latency.seconds + work.seconds;
   k.launch_overhead_s = r.launch_overhead_s.value;
-  k.fill_s = latency_bound ? 0 : fill;
-  k.predicted_s = k.launch_overhead_s + binding.seconds + k.fill_s;
-  k.bound = binding.name;
-  k.sentence = sentence(binding);
+  if (throughput->seconds + fill >= chained) {
+    k.bound = throughput->name;
+    k.sentence = sentence(*throughput);
+    k.fill_s = fill;
+    k.fill_what = fill > 0 ? kRoundTrip : "";
+    k.predicted_s = k.launch_overhead_s + throughput->seconds + fill;
+  } else {
+    // Named by the larger part; the other adds, and the sentence says so.
+    const bool latency_larger = latency.seconds >= work.seconds;
+    const TimeTerm& binding = latency_larger ? latency : work;
+    const TimeTerm& added = latency_larger ? work : latency;
+    k.bound = binding.name;
+    k.sentence = sentence(binding);
+    if (added.seconds > 0) {
+      k.fill_s = added.seconds;
+      k.fill_what = added.what;
+      k.sentence += fmt::format(", plus {} of {} (not overlapped: the warps wait together)",
+                                format_seconds(added.seconds), added.what);
+    }
+    k.predicted_s = k.launch_overhead_s + chained;
+  }
   k.flops = c.flops;
   k.peak_fp32_flops = 2.0 * r.fp32_lanes.value * r.sms * r.clock_hz;
   k.levels = levels(c, r, c.flops);
   return k;
 }
 
+std::string fill_suffix(const KernelTime& k) {
+  if (!(k.fill_s > 0) || k.fill_what != kRoundTrip) return "";
+  return fmt::format(" + {} fill", format_seconds(k.fill_s));
+}
+
 std::string explain(const KernelTime& k) {
-  std::string s = fmt::format("{} on {}: {} = launch overhead {} + the binding term + fill {}\n  {}\n", k.kernel,
+  std::string s = fmt::format("{} on {}: {} = launch overhead {} + the binding term + {} {}\n  {}\n", k.kernel,
                               k.device, format_seconds(k.predicted_s), format_seconds(k.launch_overhead_s),
-                              format_seconds(k.fill_s), k.sentence);
+                              k.fill_what.empty() ? "fill" : k.fill_what, format_seconds(k.fill_s), k.sentence);
   for (const TimeTerm& t : k.terms)
     s += fmt::format("  {:<8} {:>10}  {}\n           = {}\n           rate: {}\n", t.name, format_seconds(t.seconds),
                      t.detail, t.formula, t.source);

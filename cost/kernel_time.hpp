@@ -3,15 +3,20 @@
 // for comparison. Formulas, rates and their sources: docs/cost-model.md, 'Kernel time'.
 //
 //   throughput = max(DRAM, L2, L1-to-L2 lines, L1 wavefronts, shared wavefronts,
-//                    same-address atomics, issue, FP32, FP64)
-//   time = launch overhead + max(waves x chain, throughput + fill)
+//                    same-address atomics, FP32, FP64, tensor)
+//   time = launch overhead + max(throughput + fill, latency + max(issue, load chain))
 //
-// The max, not a sum: each unit works in parallel with the others, and a kernel
-// runs as fast as its busiest unit lets it (the roofline's assumption, level by
-// level). One global round trip (fill) adds to a throughput-bound kernel that
-// loads: its stream cannot start before the first loads return. A latency-bound
-// kernel is its waves of chains. The launch overhead adds because no unit works before the first block
-// starts.
+// The max over the throughput units: each works in parallel with the others, and
+// a kernel runs as fast as its busiest unit lets it (the roofline's assumption,
+// level by level). One global round trip (fill) adds to a throughput-bound kernel
+// that loads: its stream cannot start before the first loads return. The latency
+// chain (waves x: first global round trip, barriers, shared accesses, shuffles)
+// adds to instruction issue, not under it: a wave's warps start together and meet
+// at every barrier, so they wait at the same time and no scheduler issues
+// meanwhile. A warp's later load rounds (a loop that uses each loaded value before
+// the next iteration) are its own: other warps issue while it waits, so the chain
+// adds to the larger of the two. The launch overhead adds because no unit works
+// before the first block starts.
 #pragma once
 #include "cost/catalog.hpp"
 #include "cost/kernel_counters.hpp"
@@ -36,7 +41,9 @@ struct KernelTime {
   std::string kernel, device;
   double predicted_s = 0;
   double launch_overhead_s = 0;
-  double fill_s = 0;      // the fill: one global round trip, added when a throughput term binds
+  double fill_s = 0;      // what adds to the binding term: one global round trip when a throughput
+                          // term binds; else the smaller of latency and max(issue, load chain)
+  std::string fill_what;  // what fill_s is, in words ("" when 0)
   std::string bound;       // name of the binding term (TimeTerm::name)
   std::string sentence;    // "bound by shared-memory wavefronts: 1.05 M wavefronts, 32 per request (bank conflicts) — 4.3 us"
   std::vector<TimeTerm> terms;  // every term, binding or not
@@ -51,6 +58,10 @@ struct KernelTime {
 // Throws std::invalid_argument on invalid counters or a device the model cannot
 // price (see kernel_rates()).
 KernelTime kernel_time(const DeviceSpec& device, const KernelCounters& counters);
+
+// " + 0.384 us fill" when a throughput term binds and the fill adds; "" otherwise
+// (what adds to a latency-bound or issue-bound time is in the sentence already).
+std::string fill_suffix(const KernelTime& t);
 
 // Several lines: the sentence, then each term with its formula and source.
 std::string explain(const KernelTime& t);

@@ -123,22 +123,6 @@ cost::KernelCounters time_model_counters(const json& launch) {
   return c;
 }
 
-json global_sites_json(const LaunchRecord& r) {
-  json out = json::array();
-  const Counter counters[3][2] = {{Counter::GlobalLdRequests, Counter::GlobalLdSectors},
-                                  {Counter::GlobalStRequests, Counter::GlobalStSectors},
-                                  {Counter::GlobalAtomRequests, Counter::GlobalAtomSectors}};
-  for (auto& [site, c] : r.per_site) {
-    const double warp = double(c[Counter::WarpInst]);
-    const double lanes = warp > 0 ? std::clamp(double(c[Counter::ThreadInst]) / warp, 1.0, 32.0) : 32.0;
-    for (int k = 0; k < 3; ++k)
-      if (c[counters[k][0]] > 0)
-        out.push_back({{"op", kOps[k]}, {"requests", c[counters[k][0]]}, {"sectors", c[counters[k][1]]},
-                       {"lanes", lanes}});
-  }
-  return out;
-}
-
 cost::RooflineInput roofline_input(const LaunchRecord& r) {
   const Counters& c = r.totals;
   const std::uint64_t fp64 = c[Counter::DAdd] + c[Counter::DMul] + 2 * c[Counter::DFma];
@@ -172,6 +156,7 @@ json kernel_time_json(const cost::KernelTime& t) {
           {"sentence", t.sentence},
           {"launch_overhead_s", t.launch_overhead_s},
           {"fill_s", t.fill_s},
+          {"fill_what", t.fill_what},
           {"flops", t.flops},
           {"peak_fp32_flops", t.peak_fp32_flops},
           {"occupancy",
@@ -189,7 +174,7 @@ std::string kernel_time_text(const cost::KernelTime& t) {
   for (std::size_t i = 1; i < std::min<std::size_t>(4, sorted.size()); ++i)
     if (sorted[i]->seconds > 0)
       next += fmt::format("{}{} {}", next.empty() ? "" : ", ", sorted[i]->name, cost::format_seconds(sorted[i]->seconds));
-  const std::string fill = t.fill_s > 0 ? fmt::format(" + {} fill", cost::format_seconds(t.fill_s)) : "";
+  const std::string fill = cost::fill_suffix(t);
   return fmt::format("  time on {}: {} = {} launch + {}{}\n  next: {}; {} blocks/SM ({}), {:g} wave{}\n", t.device,
                      cost::format_seconds(t.predicted_s), cost::format_seconds(t.launch_overhead_s), t.sentence, fill,
                      next.empty() ? "none" : next, t.occupancy.resident_blocks, t.occupancy.limiter, t.occupancy.waves,

@@ -5,6 +5,7 @@
 #include "cost/kernel_time.hpp"
 #include "cost/roofline.hpp"
 #include "sim/report/launch_record.hpp"
+#include "sim/report/report.hpp"  // global_sites_json
 
 #include <nlohmann/json.hpp>
 
@@ -26,9 +27,6 @@ cost::RooflineInput roofline_input(const LaunchRecord& r);
 // the missing field. Without any dram__bytes metric every sector is taken to reach
 // DRAM once (as the roofline does).
 cost::KernelCounters time_model_counters(const nlohmann::json& launch);
-
-// The sites of a launch as JSON, for time_model_counters(json) to read back.
-nlohmann::json global_sites_json(const LaunchRecord& r);
 
 // {"predicted_s", "bound", "sentence", "launch_overhead_s", "occupancy", "terms", "levels"}.
 nlohmann::json kernel_time_json(const cost::KernelTime& t);

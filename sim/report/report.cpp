@@ -126,6 +126,23 @@ std::string hot_lines_table(const LaunchRecord& r, std::size_t max_lines) {
   return s;
 }
 
+nlohmann::json global_sites_json(const LaunchRecord& r) {
+  static const char* const ops[] = {"ld", "st", "atom"};
+  nlohmann::json out = nlohmann::json::array();
+  const Counter counters[3][2] = {{Counter::GlobalLdRequests, Counter::GlobalLdSectors},
+                                  {Counter::GlobalStRequests, Counter::GlobalStSectors},
+                                  {Counter::GlobalAtomRequests, Counter::GlobalAtomSectors}};
+  for (auto& [site, c] : r.per_site) {
+    const double warp = double(c[Counter::WarpInst]);
+    const double lanes = warp > 0 ? std::clamp(double(c[Counter::ThreadInst]) / warp, 1.0, 32.0) : 32.0;
+    for (int k = 0; k < 3; ++k)
+      if (c[counters[k][0]] > 0)
+        out.push_back({{"op", ops[k]}, {"requests", c[counters[k][0]]}, {"sectors", c[counters[k][1]]},
+                       {"lanes", lanes}});
+  }
+  return out;
+}
+
 nlohmann::json launch_json(const LaunchRecord& r) {
   nlohmann::json metrics = nlohmann::json::object();
   for (const MetricInfo& m : metric_catalog()) metrics[m.name] = r.totals[m.counter];
@@ -161,6 +178,7 @@ nlohmann::json launch_json(const LaunchRecord& r) {
           {"clock", {{"start_s", r.clock_start_s}, {"seconds", r.clock_seconds}, {"bound", r.clock_bound}}},
           {"metrics", metrics},
           {"lines", lines},
+          {"global_sites", global_sites_json(r)},
           {"diagnostics", diags}};
 }
 

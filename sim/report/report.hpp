@@ -13,5 +13,8 @@ std::string format_diagnostic(const Diagnostic& d);
 std::string counter_table(const LaunchRecord& r);
 std::string hot_lines_table(const LaunchRecord& r, std::size_t max_lines = 8);
 nlohmann::json launch_json(const LaunchRecord& r);
+// One entry per global load/store/atomic site: {"op": "ld"|"st"|"atom", "requests",
+// "sectors", "lanes"}, what the kernel time model reads (timing/time_model_io.hpp).
+nlohmann::json global_sites_json(const LaunchRecord& r);
 
 }  // namespace simt

@@ -11,6 +11,10 @@ using namespace simt::cost;
 
 namespace {
 
+// Relative: doctest's default Approx also allows 1.2e-5 absolute (scale 1), which
+// is microseconds here, and would pass a wrong time.
+doctest::Approx approx(double v) { return doctest::Approx(v).scale(0); }
+
 const DeviceSpec& h200() { return Catalog::builtin().device("H200"); }
 
 // A full-occupancy grid of 256-thread blocks reading and writing n floats, coalesced.
@@ -45,18 +49,18 @@ KernelCounters shared_only(double requests, double per_request) {
 TEST_CASE("the rates come from the catalog with their sources") {
   KernelRates r = kernel_rates(h200());
   CHECK(r.sms == 132);
-  CHECK(r.clock_hz == doctest::Approx(1.98e9));
+  CHECK(r.clock_hz == approx(1.98e9));
   // 67 TFLOP/s = 132 SMs x lanes x 2 x 1.98 GHz -> 128 FP32 lanes (Hopper whitepaper: 128 per SM).
-  CHECK(r.fp32_lanes.value == doctest::Approx(128).epsilon(0.01));
-  CHECK(r.fp64_lanes.value == doctest::Approx(64).epsilon(0.02));
+  CHECK(r.fp32_lanes.value == approx(128).epsilon(0.01));
+  CHECK(r.fp64_lanes.value == approx(64).epsilon(0.02));
   CHECK(r.launch_overhead_s.in_catalog);
   CHECK(r.launch_overhead_s.source.find("calibrate_time_model.py") != std::string::npos);
-  CHECK(r.dram_bytes.value == doctest::Approx(4.8e12 * 0.911));
+  CHECK(r.dram_bytes.value == approx(4.8e12 * 0.911));
   // A device with no kernel_model entry falls back, and says so.
   KernelRates a = kernel_rates(Catalog::builtin().device("A100-80GB-SXM"));
   CHECK_FALSE(a.launch_overhead_s.in_catalog);
   CHECK(a.launch_overhead_s.source.find("not in this device's catalog entry") != std::string::npos);
-  CHECK(a.fp32_lanes.value == doctest::Approx(64).epsilon(0.01));  // GA100: 64 FP32 lanes per SM
+  CHECK(a.fp32_lanes.value == approx(64).epsilon(0.01));  // GA100: 64 FP32 lanes per SM
 }
 
 TEST_CASE("a device without SM count or clock cannot be priced") {
@@ -76,22 +80,22 @@ TEST_CASE("a large copy is bound by DRAM at the achievable bandwidth") {
   KernelTime t = kernel_time(h200(), streaming(n));
   CHECK(t.bound == "dram");
   const double dram = 8 * n / (4.8e12 * 0.911);
-  CHECK(t.term("dram").seconds == doctest::Approx(dram));
+  CHECK(t.term("dram").seconds == approx(dram));
   // Plus one global round trip: the stream fills before anything arrives.
-  CHECK(t.fill_s == doctest::Approx(0.384e-6));
-  CHECK(t.predicted_s == doctest::Approx(dram + 1.66e-6 + 0.384e-6));
+  CHECK(t.fill_s == approx(0.384e-6));
+  CHECK(t.predicted_s == approx(dram + 1.66e-6 + 0.384e-6));
   CHECK(t.sentence.find("bound by DRAM traffic") == 0);
 }
 
 TEST_CASE("32-way bank conflicts cost 32 times the wavefronts and bind") {
   KernelTime clean = kernel_time(h200(), shared_only(1 << 20, 1));
   KernelTime conflicted = kernel_time(h200(), shared_only(1 << 20, 32));
-  CHECK(conflicted.term("shared").seconds == doctest::Approx(32 * clean.term("shared").seconds));
+  CHECK(conflicted.term("shared").seconds == approx(32 * clean.term("shared").seconds));
   CHECK(conflicted.bound == "shared");
   CHECK(conflicted.sentence.find("bank conflicts") != std::string::npos);
   CHECK(clean.term("shared").detail.find("conflict-free") != std::string::npos);
   // 2^20 requests x 32 wavefronts over 132 SMs at one per clock.
-  CHECK(conflicted.term("shared").seconds == doctest::Approx(32.0 * (1 << 20) / 132 / 1.98e9).epsilon(0.01));
+  CHECK(conflicted.term("shared").seconds == approx(32.0 * (1 << 20) / 132 / 1.98e9).epsilon(0.01));
   CHECK(conflicted.predicted_s > 10 * clean.predicted_s);
 }
 
@@ -104,7 +108,7 @@ TEST_CASE("scattered loads touch a line per lane; coalesced ones one line") {
   strided.ld_sectors = strided.ld_requests * 32;
   strided.dram_read_bytes = strided.ld_sectors * 32;  // each sector fetched once
   KernelTime a = kernel_time(h200(), coalesced), b = kernel_time(h200(), strided);
-  CHECK(b.term("l1").seconds == doctest::Approx(a.term("l1").seconds * 33 / 2));  // (32 + 1) vs (1 + 1) lines
+  CHECK(b.term("l1").seconds == approx(a.term("l1").seconds * 33 / 2));  // (32 + 1) vs (1 + 1) lines
   CHECK(b.term("l1_l2").seconds > 10 * a.term("l1_l2").seconds);
   CHECK(b.predicted_s > 2 * a.predicted_s);
   CHECK(b.term("l1").detail.find("uncoalesced") != std::string::npos);
@@ -129,7 +133,7 @@ TEST_CASE("a same-address atomic storm serialises; spread atomics do not") {
   KernelTime t = kernel_time(h200(), storm);
   CHECK(t.bound == "atomics");
   CHECK(t.term("atomics").amount == storm.blocks * 256);
-  CHECK(t.term("atomics").seconds == doctest::Approx(storm.blocks * 256 / (0.288 * 1.98e9)));
+  CHECK(t.term("atomics").seconds == approx(storm.blocks * 256 / (0.288 * 1.98e9)));
   KernelCounters spread = storm;
   spread.atom_sectors = spread.atom_requests * 32;
   spread.sites[0].sectors = spread.atom_sectors;
@@ -152,9 +156,9 @@ TEST_CASE("one block more than a full wave doubles the latency term") {
   CHECK(one.occupancy.waves == 1);
   CHECK(two.occupancy.waves == 2);
   CHECK(one.bound == "latency");
-  CHECK(two.term("latency").seconds == doctest::Approx(2 * one.term("latency").seconds));
+  CHECK(two.term("latency").seconds == approx(2 * one.term("latency").seconds));
   // One wave: a global round trip plus 40 shared accesses of 29 cycles (measured).
-  CHECK(one.term("latency").seconds == doctest::Approx(0.384e-6 + 40 * 29 / 1.98e9));
+  CHECK(one.term("latency").seconds == approx(0.384e-6 + 40 * 29 / 1.98e9));
 }
 
 TEST_CASE("132 blocks vs 133: the busiest SM does twice the work") {
@@ -165,7 +169,7 @@ TEST_CASE("132 blocks vs 133: the busiest SM does twice the work") {
   KernelTime tail = kernel_time(h200(), c);
   CHECK(even.occupancy.busiest_sm_blocks == 1);
   CHECK(tail.occupancy.busiest_sm_blocks == 2);
-  CHECK(tail.term("shared").seconds == doctest::Approx(even.term("shared").seconds * 2 * 132 / 133));
+  CHECK(tail.term("shared").seconds == approx(even.term("shared").seconds * 2 * 132 / 133));
 }
 
 TEST_CASE("shared memory per block limits residency") {
@@ -186,7 +190,7 @@ TEST_CASE("FP32 work binds when nothing else does, at 128 lanes per SM") {
   KernelTime t = kernel_time(h200(), c);
   CHECK(t.bound == "fp32");
   // The FP32 term of an all-FFMA kernel is the datasheet's compute roof.
-  CHECK(t.term("fp32").seconds == doctest::Approx(2e10 / 67e12).epsilon(0.01));
+  CHECK(t.term("fp32").seconds == approx(2e10 / 67e12).epsilon(0.01));
 }
 
 TEST_CASE("half-precision work is timed at the device's non-tensor fp16 rate, not FP32's") {
@@ -216,7 +220,7 @@ TEST_CASE("an empty launch costs the launch overhead; every level is reported") 
   c.blocks = 1;
   c.threads_per_block = 32;
   KernelTime t = kernel_time(h200(), c);
-  CHECK(t.predicted_s == doctest::Approx(1.66e-6));
+  CHECK(t.predicted_s == approx(1.66e-6));
   REQUIRE(t.levels.size() == 3);
   CHECK(t.levels[0].name == "l1_shared");
   CHECK(t.levels[2].name == "dram");
@@ -235,10 +239,141 @@ TEST_CASE("integer work binds through the instruction estimate; without it issue
   CHECK(all.bound == "issue");
   // 100 M warp instructions over 132 SMs at 4 per clock: 0.19 M clocks per SM.
   const double busiest = c.sass_warp_inst * all.occupancy.busiest_share;
-  CHECK(all.term("issue").seconds == doctest::Approx(busiest / 4 / kernel_rates(h200()).clock_hz));
+  CHECK(all.term("issue").seconds == approx(busiest / 4 / kernel_rates(h200()).clock_hz));
   CHECK(all.term("issue").seconds > 2 * counted.term("issue").seconds);
   CHECK(all.term("issue").detail.find("every instruction") != std::string::npos);
   CHECK(counted.term("issue").detail.find("lower bound") != std::string::npos);
   c.sass_warp_inst = -1;
   CHECK_THROWS_AS(kernel_time(h200(), c), std::invalid_argument);
+}
+
+TEST_CASE("the latency chain adds to issue: a wave's warps wait together at its barriers") {
+  // One full wave of 256-thread blocks (8 per SM), 20 barriers per warp, and
+  // integer work that keeps the schedulers busy about as long as the barriers.
+  KernelCounters c = shared_only(0, 1);
+  c.threads_per_block = 256;
+  c.blocks = 132 * 8;
+  c.warp_barriers = c.warps() * 20;
+  c.sass_warp_inst = c.warps() * 100;
+  c.sass_thread_inst = 32 * c.sass_warp_inst;
+  const KernelTime t = kernel_time(h200(), c);
+  const double clock = kernel_rates(h200()).clock_hz;
+  const double latency = 20 * 28.7 / clock, issue = 64 * 100 / 4 / clock;
+  REQUIRE(t.term("latency").seconds == approx(latency));
+  REQUIRE(t.term("issue").seconds == approx(issue));
+  // The sum, not the larger of the two: 1.66 + 0.29 + 0.81 us.
+  CHECK(t.predicted_s == approx(1.66e-6 + latency + issue));
+  CHECK(t.bound == "issue");
+  CHECK(t.fill_s == approx(latency));
+  CHECK(t.fill_what == t.term("latency").what);
+  CHECK(t.sentence.find("not overlapped") != std::string::npos);
+  CHECK(fill_suffix(t).empty());  // in the sentence already
+  // A throughput unit that takes longer than both hides them: DRAM binds alone.
+  c.dram_read_bytes = 1e8;
+  const KernelTime d = kernel_time(h200(), c);
+  CHECK(d.bound == "dram");
+  CHECK(d.fill_s == 0);  // no loads: no round trip to wait for
+  CHECK(d.predicted_s == approx(1.66e-6 + d.term("dram").seconds));
+}
+
+namespace {
+
+// The coalesced matmul's loop: per warp, k iterations of a broadcast load of A
+// (one sector) and a coalesced row of B (one line), then one store.
+KernelCounters matmul_loop(double blocks, double k) {
+  KernelCounters c;
+  c.kernel = "matmul_coalesced";
+  c.threads_per_block = 256;
+  c.blocks = blocks;
+  const double warps = c.warps();
+  c.sites = {{GlobalSite::Op::Load, warps * k, warps * k, 32},
+             {GlobalSite::Op::Load, warps * k, 4 * warps * k, 32},
+             {GlobalSite::Op::Store, warps, 4 * warps, 32}};
+  c.ld_requests = 2 * warps * k;
+  c.ld_sectors = 5 * warps * k;
+  c.st_requests = warps;
+  c.st_sectors = 4 * warps;
+  c.sass_warp_inst = warps * 7 * k;
+  c.sass_thread_inst = 32 * c.sass_warp_inst;
+  c.dram_read_bytes = c.dram_write_bytes = 4 * 256.0 * 256;
+  return c;
+}
+
+// The H200 with an L2 load round in its kernel_model (micro_load_loop's key).
+DeviceSpec h200_with_l2_latency(double clk) {
+  DeviceSpec d = h200();
+  d.kernel_model["l2_load_round_clk"] = Sourced{clk, "test", "assumed for the test"};
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("a loop of dependent loads: every round after the first waits an L2 hit") {
+  const KernelCounters c = matmul_loop(256, 256);
+  // The most one site issues per warp (both sites run once per iteration).
+  CHECK(load_rounds_per_warp(c) == approx(256));
+  const KernelTime t = kernel_time(h200_with_l2_latency(200), c);
+  const double clock = kernel_rates(h200()).clock_hz;
+  // Almost every round hits in L2 (B is re-read by every block); the first touches
+  // (0.3% of the sectors) wait for DRAM, a global round trip of 0.384 us.
+  const double miss = load_miss_fraction(c);
+  CHECK(miss == approx(4 * 256.0 * 256 / (32 * c.ld_sectors)));
+  CHECK(t.term("load_chain").seconds == approx(255 * (miss * 0.384e-6 * clock + (1 - miss) * 200) / clock));
+  CHECK(t.bound == "load_chain");
+  // The first round trip and the load chain, after the launch: no issue added
+  // (other warps issue while this one waits).
+  CHECK(t.predicted_s == approx(1.66e-6 + t.term("latency").seconds + t.term("load_chain").seconds));
+  CHECK(t.predicted_s > 1.66e-6 + t.term("l1").seconds + t.fill_s + 20e-6);
+  // Twice the waves, twice the chain.
+  const KernelTime two = kernel_time(h200_with_l2_latency(200), matmul_loop(132 * 8 + 1, 256));
+  CHECK(two.occupancy.waves == 2);
+  CHECK(two.term("load_chain").amount == 2 * t.term("load_chain").amount);  // round trips
+  CHECK(two.term("load_chain").seconds > 1.9 * t.term("load_chain").seconds);
+}
+
+TEST_CASE("without a measured L2-hit latency the load chain is not charged, and says so") {
+  DeviceSpec d = h200();
+  d.kernel_model.erase("l2_load_round_clk");
+  KernelCounters c = matmul_loop(256, 256);
+  c.dram_read_bytes = 0;  // every load an L2 hit
+  const KernelTime t = kernel_time(d, c);
+  CHECK(t.term("load_chain").seconds == 0);
+  CHECK(t.term("load_chain").detail.find("not charged") != std::string::npos);
+  CHECK(t.term("load_chain").source.find("micro_load_loop") != std::string::npos);
+  // One load per warp (a streaming kernel): no later rounds, whatever the latency.
+  CHECK(kernel_time(h200_with_l2_latency(200), streaming(1 << 24)).term("load_chain").seconds == 0);
+}
+
+TEST_CASE("a streaming loop's rounds wait for DRAM: a global round trip each, measured or not") {
+  // reduce_dim's row loop: 16 loads per thread of data read once (every sector a
+  // first touch), an add chain on the result, then a tree of barriers.
+  DeviceSpec d = h200();
+  d.kernel_model.erase("l2_load_round_clk");
+  KernelCounters c;
+  c.kernel = "row_sum";
+  c.threads_per_block = 256;
+  c.blocks = 132 * 8 * 4;  // four waves
+  c.sites = {{GlobalSite::Op::Load, c.warps() * 16, 4 * c.warps() * 16, 32}};
+  c.ld_requests = c.warps() * 16;
+  c.ld_sectors = 4 * c.ld_requests;
+  c.dram_read_bytes = 32 * c.ld_sectors;
+  c.warp_barriers = c.warps() * 9;
+  c.sass_warp_inst = c.warps() * 150;
+  c.sass_thread_inst = 32 * c.sass_warp_inst;
+  const KernelTime t = kernel_time(d, c);
+  CHECK(load_miss_fraction(c) == approx(1));
+  CHECK(t.term("load_chain").seconds == approx(4 * 15 * 0.384e-6));
+  // The chain adds to the larger of issue and the warp's own load rounds, not to both.
+  CHECK(t.bound == "load_chain");
+  CHECK(t.predicted_s == approx(1.66e-6 + t.term("latency").seconds + t.term("load_chain").seconds));
+  CHECK(t.fill_what == t.term("latency").what);
+  // Without the loop (one load per thread) the chain adds to issue instead.
+  c.sites[0].requests = c.ld_requests = c.warps();
+  c.sites[0].sectors = c.ld_sectors = 4 * c.ld_requests;
+  c.dram_read_bytes = 32 * c.ld_sectors;
+  const KernelTime once = kernel_time(d, c);
+  CHECK(once.term("load_chain").seconds == 0);
+  CHECK(once.bound == "issue");
+  CHECK(once.predicted_s == approx(1.66e-6 + once.term("latency").seconds + once.term("issue").seconds));
+  CHECK(once.predicted_s < t.predicted_s);
 }

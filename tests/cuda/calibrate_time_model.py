@@ -35,6 +35,15 @@ sizes of one microbenchmark (so the launch overhead cancels):
   barrier_latency_clk      3072 more __syncthreads of one 256-thread block
   atomic_same_address_clk  786432 more same-address float atomics
   two_wave_ratio           time of 2 x SMs + 1 blocks of 1024 threads / 2 x SMs (2 = a full extra wave)
+  l1_reuse_round_clk       one iteration of micro_l1_reuse's loop (a warp's coalesced loads summed, 8 warps
+                           per block, full occupancy), windows in L1: (time - launch) x clock / 512
+  l2_reuse_round_clk       the same with windows that miss L1 and hit L2: the catalog's l2_load_round_clk
+                           until micro_load_loop (one warp, no contention) has run
+  l1_hit_latency_clk       49152 more dependent global loads of one thread around 64 lines (L1 hits)
+  l2_hit_latency_clk       the same around 8192 lines (1 MB: L1 misses, L2 hits)
+  l1_load_round_clk        49152 more iterations of one warp's loop of coalesced loads summed (64 lines)
+  l2_load_round_clk        the same over 8192 lines (L2 hits): the catalog's l2_load_round_clk, the
+                           load chain's round; runs before micro_global_chain was added lack these four
   issue_per_clk            warp instructions per SM per clock, integer loop at full occupancy
                            (ncu smsp__inst_executed.sum of the two sizes)
   int_issue_inst_per_iter  its warp instructions per loop iteration (the instruction estimate's check)
@@ -108,7 +117,13 @@ MICRO_LAUNCHES = ([("empty", 0)] * 3 + [("copy", 4 << 20), ("copy", 16 << 20)]
                   + [("atomic_storm", 1024), ("atomic_storm", 4096)]
                   + [("wave", 264), ("wave", 265)]
                   + [("int_issue", 256), ("int_issue", 1024)] + [("int_div", 64), ("int_div", 256)]
-                  + [("l1_reuse", 1024), ("l1_reuse", 32768)] + [("store_scattered_l2", 4), ("store_scattered_l2", 16)])
+                  + [("l1_reuse", 1024), ("l1_reuse", 32768)] + [("store_scattered_l2", 4), ("store_scattered_l2", 16)]
+                  + [("global_chain_l1", 2 * 8192), ("global_chain_l1", 8 * 8192)]
+                  + [("global_chain_l2", 2 * 8192), ("global_chain_l2", 8 * 8192)]
+                  + [("load_loop_l1", 2 * 8192), ("load_loop_l1", 8 * 8192)]
+                  + [("load_loop_l2", 2 * 8192), ("load_loop_l2", 8 * 8192)])
+# Runs before micro_global_chain was added end here (their fits leave its keys out).
+MICRO_LAUNCHES_BEFORE_CHAIN = 27
 MICRO_WARPS = 132 * 8 * 8  # the full-occupancy microbenchmarks: 8 blocks of 256 threads per SM
 
 
@@ -125,7 +140,7 @@ def fit_micro_counts(path, times, clock_hz, sms=132):
     """The constants that need ncu's instruction and L1-miss counts as well as times."""
     insts = read_ncu_metric(path, "smsp__inst_executed.sum")
     misses = read_ncu_metric(path, "l1tex__m_xbar2l1tex_read_sectors.sum")
-    if len(insts) != len(MICRO_LAUNCHES) or len(misses) != len(MICRO_LAUNCHES):
+    if len(insts) != len(times) or len(misses) != len(times) or len(times) < MICRO_LAUNCHES_BEFORE_CHAIN:
         return {}  # an older run, timed only
     at = {}
     for k, (name, size) in enumerate(MICRO_LAUNCHES):
@@ -141,7 +156,7 @@ def fit_micro_counts(path, times, clock_hz, sms=132):
 
 
 def fit_micro(times, clock_hz, dram_bps, sms=132):
-    if len(times) != len(MICRO_LAUNCHES):
+    if len(times) not in (len(MICRO_LAUNCHES), MICRO_LAUNCHES_BEFORE_CHAIN):
         raise SystemExit(f"expected {len(MICRO_LAUNCHES)} launches, got {len(times)}")
     t = {}
     for (name, size), d in zip(MICRO_LAUNCHES, times):
@@ -149,6 +164,12 @@ def fit_micro(times, clock_hz, dram_bps, sms=132):
     launch = statistics.median(t["empty"])
     copy_bytes = 2 * 16 * ((16 << 20) - (4 << 20))
     wavefronts_per_sm = 64 * 256 * 31
+    chain = {}
+    if "load_loop_l2" in t:  # 6 x 8192 more dependent hops (iterations) per ring
+        hops = 6 * 8192
+        slope = lambda name: (t[name][1] - t[name][0]) * clock_hz / hops
+        chain = {"l1_hit_latency_clk": slope("global_chain_l1"), "l2_hit_latency_clk": slope("global_chain_l2"),
+                 "l1_load_round_clk": slope("load_loop_l1"), "l2_load_round_clk": slope("load_loop_l2")}
     return {
         "launch_overhead_us": launch * 1e6,
         "dram_efficiency": copy_bytes / (t["copy"][1] - t["copy"][0]) / dram_bps,
@@ -159,6 +180,11 @@ def fit_micro(times, clock_hz, dram_bps, sms=132):
         "barrier_latency_clk": (t["barrier_chain"][1] - t["barrier_chain"][0]) * clock_hz / 3072,
         "atomic_same_address_clk": 3072 * 256 / (t["atomic_storm"][1] - t["atomic_storm"][0]) / clock_hz,
         "two_wave_ratio": (t["wave"][1] - launch) / (t["wave"][0] - launch),
+        # micro_l1_reuse: each warp a loop of 512 coalesced loads summed, 8 warps per
+        # block, 8 blocks per SM; per iteration, the launch taken off.
+        "l1_reuse_round_clk": (t["l1_reuse"][0] - launch) * clock_hz / 512,
+        "l2_reuse_round_clk": (t["l1_reuse"][1] - launch) * clock_hz / 512,
+        **chain,
     }
 
 

@@ -118,3 +118,29 @@ __global__ void micro_store_scattered_l2(f32* out, int lines, int reps) {
   const int threads = gridDim.x * blockDim.x;
   for (int r = 0; r < reps; ++r) out[static_cast<long long>((i + r * threads) & (lines - 1)) * 32] = f32(r);
 }
+
+// Dependent global-load latency: one thread follows `reps` loads, each address the
+// value the previous one returned, around a ring of lines (tests/cuda/time_micro_main.cu
+// writes `next`: every hop lands on another 128-byte line). A ring of 64 lines (8 KB)
+// stays in L1 after its first lap; one of 8 K lines (1 MB, four times an SM's largest
+// L1, a fiftieth of L2) misses L1 at every hop and hits L2 after the first lap. Two
+// `reps` per ring, both past the first lap: the slope is one hop's latency, the
+// round trip a loop of dependent loads waits (cost/kernel_terms.cpp, load_chain).
+__global__ void micro_global_chain(const int* next, int* out, int reps) {
+  int i = 0;
+  for (int r = 0; r < reps; ++r) i = next[i];
+  out[0] = i;
+}
+
+// A warp's loop of loads whose values the loop uses, the shape of the course
+// kernels' k loops: `reps` iterations, each a coalesced load of one 128-byte line
+// (its address depends on the iteration, not on the loaded values, so nvcc may
+// unroll and hoist) added into a running sum, around `lines` lines: 64 (8 KB, L1
+// hits after the first lap) or 8192 (1 MB: L2 hits). One warp on one SM; two `reps`
+// per ring: the slope is the time one iteration waits, the load chain's round
+// (cost/kernel_terms.cpp: the catalog's l2_load_round_clk).
+__global__ void micro_load_loop(const f32* in, f32* out, int lines, int reps) {
+  f32 acc = 0.0f;
+  for (int r = 0; r < reps; ++r) acc += in[((r * 17) & (lines - 1)) * 32 + threadIdx.x];
+  out[threadIdx.x] = acc;
+}

@@ -4,6 +4,7 @@
 #include "tests/cuda/time_micro.cuh"
 
 #include <cstdio>
+#include <vector>
 
 namespace {
 
@@ -16,6 +17,26 @@ T* zeros(long long n) {
   cudaMemset(d, 0, n * sizeof(T));
   return d;
 }
+
+// Rings for micro_global_chain: for each size in {64, lines}, a ring visiting that
+// many 128-byte lines, one int per line, hopping 17 lines at a time (an odd step
+// over a power of two visits every line). The rings lie one after the other.
+constexpr int kWordsPerLine = 32;
+
+int* ring_of_lines(int lines) {
+  std::vector<int> host(std::size_t(64 + lines) * kWordsPerLine, 0);
+  for (int base : {0, 64}) {
+    const int n = base == 0 ? 64 : lines;
+    for (int l = 0; l < n; ++l) host[std::size_t(base + l) * kWordsPerLine] = ((l + 17) % n) * kWordsPerLine;
+  }
+  int* d = nullptr;
+  cudaMalloc(&d, host.size() * sizeof(int));
+  cudaMemcpy(d, host.data(), host.size() * sizeof(int), cudaMemcpyHostToDevice);
+  return d;
+}
+
+// The ring of `lines` lines inside ring_of_lines' buffer (indices are relative to it).
+const int* ring_at(const int* rings, int lines) { return lines == 64 ? rings : rings + 64 * kWordsPerLine; }
 
 int blocks_for(long long n, int threads) { return static_cast<int>((n + threads - 1) / threads); }
 
@@ -44,6 +65,13 @@ int main() {
   for (int reps : {64, 256}) simt::launch(micro_int_div, kSms * 8, 256)(reinterpret_cast<int*>(words), 7, reps);
   for (int window : {1024, 32768}) simt::launch(micro_l1_reuse, kSms * 8, 256)(windows, sink, window, 512);
   for (int reps : {4, 16}) simt::launch(micro_store_scattered_l2, kSms * 8, 256)(scattered, 128 * 1024, reps);
+  // Added for the load chain's round (after all the launches above).
+  const int ring_lines = 8192;
+  int* ring = ring_of_lines(ring_lines);
+  for (int lines : {64, ring_lines})
+    for (int reps : {2 * ring_lines, 8 * ring_lines}) simt::launch(micro_global_chain, 1, 1)(ring_at(ring, lines), ints, reps);
+  for (int lines : {64, ring_lines})  // `windows` holds 8192 lines of 32 floats
+    for (int reps : {2 * ring_lines, 8 * ring_lines}) simt::launch(micro_load_loop, 1, 32)(windows, sink, lines, reps);
   cudaError_t e = cudaDeviceSynchronize();
   std::printf("time_micro: %s\n", cudaGetErrorString(e));
   cudaFree(in);
@@ -53,5 +81,6 @@ int main() {
   cudaFree(ints);
   cudaFree(words);
   cudaFree(windows);
+  cudaFree(ring);
   return e == cudaSuccess ? 0 : 1;
 }

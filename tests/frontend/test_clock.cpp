@@ -212,3 +212,18 @@ TEST_CASE("--timeline writes a Chrome trace: one track per stream, work in order
     if (m["ph"] == "M" && m["name"] == "thread_name") ++named_tracks;
   CHECK(named_tracks == 3);
 }
+
+TEST_CASE("two loads on one line are two sites, and the report's time is the program's clock") {
+  Exec e = exec("two_loads_one_line.cu");
+  REQUIRE(e.launches.size() == 1);
+  const auto& l = e.launches[0];
+  int load_sites = 0;
+  for (const auto& s : l.at("global_sites")) load_sites += s.at("op") == "ld";
+  CHECK(load_sites == 2);
+  // 16 K floats / 128 threads: each warp loops 128 times, each site once per iteration.
+  const auto& terms = l.at("time").at("terms");
+  for (const auto& t : terms)
+    if (t.at("name") == "load_chain") CHECK(t.at("detail").get<std::string>().find("128 load rounds") != std::string::npos);
+  CHECK(l.at("time").at("predicted_s").get<double>() == doctest::Approx(l.at("clock").at("seconds").get<double>()).epsilon(1e-12));
+  CHECK(e.err.find("the program's clock says") == std::string::npos);
+}

@@ -59,6 +59,22 @@ def check_time_model_scripts(d, check):
     check("micro fit recovers barrier latency", abs(r["barrier_latency_clk"] - 22) < 0.5)
     check("micro fit recovers the atomic rate", abs(r["atomic_same_address_clk"] - 0.5) < 0.01)
     check("micro fit sees a second wave", abs(r["two_wave_ratio"] - 2) < 0.01)
+    check("a run before the global chain has no load latencies", "l2_hit_latency_clk" not in r)
+    check("micro_l1_reuse gives a loop's round per iteration", abs(r["l2_reuse_round_clk"] - 40e-6 * clk / 512) < 0.1)
+    # The dependent-load rings: 64 lines (L1 hits, 35 cycles a hop) and 8192 lines
+    # (a first lap from DRAM at 800 cycles, then L2 hits at 250); then the load loops
+    # over the same rings (40 and 200 cycles an iteration).
+    first_lap = 8192 * 800 / clk
+    ns += [launch + 16384 * 35 / clk, launch + 65536 * 35 / clk,
+           launch + first_lap + 8192 * 250 / clk, launch + first_lap + 57344 * 250 / clk,
+           launch + 16384 * 40 / clk, launch + 65536 * 40 / clk,
+           launch + first_lap + 8192 * 200 / clk, launch + first_lap + 57344 * 200 / clk]
+    ncu_csv(path, [t * 1e9 for t in ns])
+    r = cal.fit_micro(cal.read_ncu_times(path), clk, 4.8e12)
+    check("micro fit recovers the L1-hit latency", abs(r["l1_hit_latency_clk"] - 35) < 0.5)
+    check("micro fit recovers the L2-hit latency", abs(r["l2_hit_latency_clk"] - 250) < 1)
+    check("micro fit recovers a load loop's round", abs(r["l2_load_round_clk"] - 200) < 1
+          and abs(r["l1_load_round_clk"] - 40) < 0.5)
     # The report pairs launches in order and counts the ones within 25%.
     cases = os.path.join(d, "cases.txt")
     with open(cases, "w") as f:
