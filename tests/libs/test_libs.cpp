@@ -150,7 +150,8 @@ TEST_CASE("CUB counters: every launch's global, shared and FP counters equal Nsi
 }
 
 TEST_CASE("CUB BlockRadixSort: stable, CUB's key order (both zeros, descending, bit ranges, striped output)") {
-  // Not run on the GPU: checked against a stable sort by CUB's twiddled key bits.
+  // A stable sort by CUB's twiddled key bits, -0.0 read as +0.0; the same memory as
+  // CUB 13's on the H200 (docs/validation/h200-libs-hw4.md).
   Exec e = exec("cub_radix_sort.cu");
   CHECK(e.status == 0);
   CHECK(lines_with(e.out, "BlockRadixSort pairs ascending: ok") != "");
@@ -159,7 +160,7 @@ TEST_CASE("CUB BlockRadixSort: stable, CUB's key order (both zeros, descending, 
   for (const auto& l : e.launches) CHECK(l["diagnostics"].empty());
 }
 
-TEST_CASE("CUB BlockReduce RAKING_COMMUTATIVE_ONLY: CUB 13's order (from its source; not yet run on the GPU)") {
+TEST_CASE("CUB BlockReduce RAKING_COMMUTATIVE_ONLY: CUB 13's order (bit-identical on the H200)") {
   Exec e = exec("cub_reduce_commutative.cu");
   CHECK(e.status == 0);
   CHECK(lines_with(e.out, "BlockReduce RAKING_COMMUTATIVE_ONLY").find(": ok") != std::string::npos);
