@@ -148,3 +148,13 @@ TEST_CASE("__trap() fails the launch with cudaErrorLaunchFailure, naming its lin
   CHECK(e.stderr_.find("__trap() in kernel check_positive, block (1,0,0), thread (8,0,0)") != std::string::npos);
   CHECK(e.stderr_.find("trap.cu:7") != std::string::npos);
 }
+
+TEST_CASE("fast-math functions count their out-of-range FMULs for the lanes that take them (ncu on the H200)") {
+  // docs/validation/data/h200_run3/fast_math_slow_paths_ncu.csv: 48, 34 and 8.
+  Exec e = exec(kTests + "fast_math_slow_paths.cu");
+  REQUIRE(e.launches.size() == 3);
+  const char* fmul = "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum";
+  CHECK(metric(e.launches[0], fmul) == 32 + 2 * 8);  // __expf: 8 lanes of -1e8
+  CHECK(metric(e.launches[1], fmul) == 32 + 2);      // __fdividef: 2 denormal divisors
+  CHECK(metric(e.launches[2], fmul) == 2 * 4);       // rsqrtf: 4 zeros
+}

@@ -7,6 +7,7 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
 #include <tuple>
 #include <vector>
@@ -97,6 +98,24 @@ PreservedAnalyses CountFpPass::run(Module& m, ModuleAnalysisManager&) {
       unsigned op = 0;
       if (fp_kind(i, op)) todo.push_back({&i, op, 1});
       for (auto [seq_op, n] : math_sequence(i)) todo.push_back({&i, seq_op, n});
+    }
+    // The slow paths' extra instructions, counted only when the thread takes them.
+    std::vector<Instruction*> calls;
+    for (Instruction& i : instructions(*f))
+      if (isa<CallInst>(i) && !runtime.uninstrumented_location(i.getDebugLoc().get())) calls.push_back(&i);
+    for (Instruction* i : calls) {
+      SlowPath slow = math_slow_path(*i);
+      if (!slow.condition) continue;
+      Instruction* then = SplitBlockAndInsertIfThen(slow.condition, i, false);
+      IRBuilder<> b(then);
+      for (auto [op, n] : slow.extra) {
+        Constant* site = sites.site_of(*i, "fp" + std::to_string(op));
+        for (unsigned k = 0; k < n; ++k) {
+          CallInst* count_call = b.CreateCall(count, {b.getInt32(op), site});
+          count_call->setDebugLoc(i->getDebugLoc());
+          ensure_location(*count_call);
+        }
+      }
     }
     for (auto [i, op, n] : todo) {
       const unsigned lanes = i->getType()->isVectorTy() ? cast<FixedVectorType>(i->getType())->getNumElements() : 1;

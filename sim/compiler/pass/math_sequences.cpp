@@ -4,6 +4,7 @@
 
 #include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 
@@ -73,6 +74,30 @@ FpSequence math_sequence(const Instruction& i) {
     return single ? FpSequence{{FMul, 2}, {FFma, 2}} : FpSequence{{DMul, 3}, {DFma, 5}};
   auto it = by_name().find(cuda_name(*callee));
   return it == by_name().end() ? FpSequence{} : it->second;
+}
+
+// From the H200's SASS of HW4's softmax and LayerNorm (docs/validation/h200-libs-hw4.md):
+//   __expf(x):       FMUL t = x * log2(e); t < -126: FMUL t * 0.5 before MUFU.EX2 and
+//                    FMUL r * r after (2 more)
+//   __fdividef(a,b): |b| < FLT_MIN: FMUL b * 2^24 before MUFU.RCP (1 more)
+//   rsqrtf(x):       |x| < FLT_MIN: FMUL x * 2^24 before MUFU.RSQ, r * 2^12 after (2 more)
+// Each condition is "not (v >= bound)", as the SASS's FSETP.GEU tests it: NaN takes it.
+SlowPath math_slow_path(Instruction& i) {
+  auto* call = dyn_cast<CallInst>(&i);
+  const Function* callee = call ? call->getCalledFunction() : nullptr;
+  if (!callee || !i.getType()->isFloatTy()) return {};
+  const std::string name = cuda_name(*callee);
+  IRBuilder<> b(&i);
+  auto below = [&](Value* v, float bound) { return b.CreateFCmpULT(v, ConstantFP::get(b.getFloatTy(), bound)); };
+  auto magnitude = [&](Value* v) { return b.CreateUnaryIntrinsic(Intrinsic::fabs, v); };
+  constexpr float kFltMin = 1.175494350822287508e-38f;
+  if (name == "__expf" && call->arg_size() == 1) {
+    Value* t = b.CreateFMul(call->getArgOperand(0), ConstantFP::get(b.getFloatTy(), 1.4426950216293334961f));
+    return {{{FMul, 2}}, below(t, -126.0f)};
+  }
+  if (name == "__fdividef" && call->arg_size() == 2) return {{{FMul, 1}}, below(magnitude(call->getArgOperand(1)), kFltMin)};
+  if (name == "rsqrtf" && call->arg_size() == 1) return {{{FMul, 2}}, below(magnitude(call->getArgOperand(0)), kFltMin)};
+  return {};
 }
 
 }  // namespace simt::pass

@@ -18,4 +18,15 @@ using FpSequence = std::vector<std::pair<unsigned, unsigned>>;
 // call of expf), or an empty one.
 FpSequence math_sequence(const llvm::Instruction& i);
 
+// The instructions a fast-math intrinsic adds when its argument is out of MUFU's
+// range, as nvcc 13 emits them for sm_90 (predicated, so ncu counts them only for
+// the threads that take the path): `extra` runs when `condition` (built before the
+// call) is true. The softmax kernels of the course and of llm.c take the path for
+// every masked position: __expf(-1e8).
+struct SlowPath {
+  FpSequence extra;
+  llvm::Value* condition = nullptr;
+};
+SlowPath math_slow_path(llvm::Instruction& call);
+
 }  // namespace simt::pass
