@@ -1,5 +1,10 @@
 #include "sim/compiler/sites.hpp"
 
+#include "sim/exec/crash_guard.hpp"
+#include "sim/memory/global_memory.hpp"
+
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <vector>
 
@@ -28,8 +33,20 @@ const CompilerSite* compiler_site(Site site) {
 // Every translation unit of a module registers the module's whole section.
 extern "C" void __simt_register_sites(const void* begin, const void* end) {
   const auto lo = reinterpret_cast<std::uintptr_t>(begin), hi = reinterpret_cast<std::uintptr_t>(end);
-  std::lock_guard lock(simt::g_mutex);
-  for (const simt::Range& r : simt::g_ranges)
-    if (r.lo == lo) return;
-  simt::g_ranges.push_back({lo, hi});
+  {
+    std::lock_guard lock(simt::g_mutex);
+    for (const simt::Range& r : simt::g_ranges)
+      if (r.lo == lo) return;
+    simt::g_ranges.push_back({lo, hi});
+  }
+  // A module the compiler front end built reads device memory only through the
+  // host mapping: guard the device view, so that anything else faults with its line
+  // (docs/frontend.md, "Fail loud"). SIMT_GUARD=0 leaves it open (to compare).
+  static const bool guard = [] {
+    const char* env = std::getenv("SIMT_GUARD");
+    return !(env && std::strcmp(env, "0") == 0);
+  }();
+  if (!guard) return;
+  simt::guard_this_thread();
+  simt::GlobalMemory::instance().set_guarded(true);
 }
