@@ -2,6 +2,9 @@
 // arrays) or dereferences memory through a type the simulator cannot see
 // (a plain float* in device code) gets a diagnostic naming the kernel, block and
 // thread, and the process exits cleanly instead of dying with a bare SIGSEGV.
+// In programs built by the compiler front end the device view of the arena is
+// guarded (sim/memory/global_memory.hpp): a fault there, on a simulated thread or on
+// the host, is an access the simulator did not see, reported at its source line.
 #include "sim/exec/crash_guard.hpp"
 
 #include "sim/exec/block.hpp"
