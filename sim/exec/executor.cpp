@@ -2,6 +2,7 @@
 // gather the counters and the first fault into the launch's record.
 #include "sim/exec/executor.hpp"
 #include "sim/memory/global_memory.hpp"
+#include "sim/compiler/sites.hpp"
 
 #include "sim/cuda/device_output.hpp"
 #include "sim/exec/launch_checks.hpp"
@@ -115,7 +116,7 @@ int run_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody&
   launch.progress_worker = WorkerPool::instance().calling_worker();
   // Managed memory is device memory while the kernel runs: only its instrumented
   // accesses may reach it (they use the host mapping).
-  GlobalMemory::instance().set_launch_running(true);
+  GlobalMemory::instance().set_launch_running(true, instrumented_kernel(kernel_fn));
   const std::vector<Worker*>& workers = WorkerPool::instance().run(launch, n);
   GlobalMemory::instance().set_launch_running(false);
   for (Worker* w : workers) {

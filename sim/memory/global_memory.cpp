@@ -62,7 +62,7 @@ GlobalMemory::GlobalMemory() {
 }
 
 void GlobalMemory::protect_view(const Allocation& a) const {
-  const bool open = a.live && (!guarded_ || (a.managed && !launch_running_));
+  const bool open = a.live && (!guarded_ || open_launch_ || (a.managed && !launch_running_));
   mprotect(reinterpret_cast<void*>(a.base), span_of(a), open ? PROT_READ | PROT_WRITE : PROT_NONE);
 }
 
@@ -74,10 +74,18 @@ void GlobalMemory::set_guarded(bool on) {
     if (a.live) protect_view(a);
 }
 
-void GlobalMemory::set_launch_running(bool running) {
+void GlobalMemory::set_launch_running(bool running, bool instrumented) {
   std::lock_guard lock(mutex_);
   launch_running_ = running;
-  if (!guarded_ || managed_live_ == 0) return;
+  if (!guarded_) return;
+  const bool open = running && !instrumented;
+  if (open || open_launch_) {  // every allocation changes
+    open_launch_ = open;
+    for (const Allocation& a : allocations_)
+      if (a.live) protect_view(a);
+    return;
+  }
+  if (managed_live_ == 0) return;
   for (const Allocation& a : allocations_)
     if (a.live && a.managed) protect_view(a);
 }

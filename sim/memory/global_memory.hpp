@@ -61,8 +61,10 @@ class GlobalMemory {
   void set_guarded(bool on);
   bool guarded() const { return guarded_; }
   // During a launch managed memory is device memory like any other (guarded);
-  // between launches the host may touch it, as on a GPU.
-  void set_launch_running(bool running);
+  // between launches the host may touch it, as on a GPU. A launch of a kernel the
+  // pass did not build (the f32 front end's, `simt bench`'s uninstrumented ones)
+  // reads the view itself: it is open for that launch.
+  void set_launch_running(bool running, bool instrumented = true);
   // The host mapping's range: a fault there is the simulator's own bug.
   bool in_host_mapping(std::uintptr_t addr) const { return addr - (base_ + size_) < size_; }
   std::size_t arena_bytes() const { return size_; }
@@ -97,6 +99,7 @@ class GlobalMemory {
   int fd_ = -1;              // the memfd behind both mappings
   bool guarded_ = false;
   bool launch_running_ = false;
+  bool open_launch_ = false;  // a launch of uninstrumented kernel code is running
   std::size_t managed_live_ = 0;
   void protect_view(const Allocation& a) const;  // the view's protection for a's state
   void mark_pages(std::uintptr_t base, std::size_t bytes, bool live);

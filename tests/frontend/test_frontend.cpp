@@ -294,6 +294,17 @@ TEST_CASE("host code dereferencing a device pointer stops the program, naming th
   CHECK(hd.run.status == 3);
   CHECK(hd.stderr_.find("host code touched device memory at tests/frontend/guard_host_device_fn.cu:6") !=
         std::string::npos);
+  Exec host_only = exec(kTests + "guard_host_only.cu");  // no kernel in the file: guarded all the same
+  CHECK(host_only.run.status == 3);
+  CHECK(host_only.stderr_.find("host code touched device memory at tests/frontend/guard_host_only.cu:11") !=
+        std::string::npos);
+}
+
+TEST_CASE("kernels the pass did not build run with the device view open (simt bench: f32 and uninstrumented)") {
+  Run r = run(std::string(SIMT_BIN) + " bench --repeats 1 2>&1");
+  CHECK(r.status == 0);
+  CHECK(r.out.find("vector_add 2^22") != std::string::npos);
+  CHECK(r.out.find("cannot see") == std::string::npos);
 }
 
 TEST_CASE("a C library call or inline assembly touching device memory in a kernel stops the program at its line") {

@@ -20,6 +20,7 @@
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Passes/PassPlugin.h>
 #include <llvm/Transforms/IPO/AlwaysInliner.h>
+#include <llvm/Transforms/Utils/ModuleUtils.h>
 
 #include <algorithm>
 #include <set>
@@ -223,6 +224,27 @@ void Instrumenter::bind_marked_calls(Function& f) {
   }
 }
 
+// A constructor that guards the device view of simulated memory (sim/compiler/sites.cpp)
+// and lists the module's kernels as instrumented: every module built with simtlab's
+// headers, kernels or not, since its host code may hold device pointers too.
+void guard_device_memory(Module& m, const std::vector<Function*>& kernels) {
+  LLVMContext& c = m.getContext();
+  Type* i8p = Type::getInt8PtrTy(c);
+  std::vector<Constant*> entries;
+  for (Function* k : kernels) entries.push_back(ConstantExpr::getPointerCast(k, i8p));
+  auto* type = ArrayType::get(i8p, entries.size());
+  auto* table = new GlobalVariable(m, type, true, GlobalValue::PrivateLinkage, ConstantArray::get(type, entries),
+                                   "simt.instrumented_kernels");
+  FunctionCallee guard = m.getOrInsertFunction("__simt_guard_device_memory", Type::getVoidTy(c),
+                                               PointerType::getUnqual(i8p), Type::getInt32Ty(c));
+  auto* ctor = Function::Create(FunctionType::get(Type::getVoidTy(c), false), GlobalValue::InternalLinkage,
+                                "simt.guard_device_memory", m);
+  IRBuilder<> b(BasicBlock::Create(c, "", ctor));
+  b.CreateCall(guard, {b.CreatePointerCast(table, PointerType::getUnqual(i8p)), b.getInt32(unsigned(entries.size()))});
+  b.CreateRetVoid();
+  appendToGlobalCtors(m, ctor, 0);
+}
+
 struct SimtInstrumentPass : PassInfoMixin<SimtInstrumentPass> {
   PreservedAnalyses run(Module& m, ModuleAnalysisManager&) {
     RuntimeFiles runtime(runtime_prefix(m));
@@ -237,7 +259,8 @@ struct SimtInstrumentPass : PassInfoMixin<SimtInstrumentPass> {
     for (Function& f : m)
       if (!f.isDeclaration()) inst.bind_marked_calls(f);
     inst.finish();
-    return device.empty() && inst.sites() == 0 ? PreservedAnalyses::all() : PreservedAnalyses::none();
+    if (!runtime.prefix().empty()) guard_device_memory(m, marked.kernels);
+    return PreservedAnalyses::none();
   }
   static bool isRequired() { return true; }
 };
