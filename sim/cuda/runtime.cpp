@@ -140,6 +140,7 @@ bool stream_is_valid(const void* stream) {
 }
 
 void note_untracked_host_write() { RepeatLaunches::instance().forget(); }
+const void* runtime_view(const void* p) { return GlobalMemory::instance().host_address(p); }
 
 std::size_t dynamic_shared_limit(const void* fn) {
   auto it = g_dynamic_shared_limits.find(fn);

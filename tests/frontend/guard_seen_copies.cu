@@ -1,11 +1,13 @@
 // What stays seen: memcpy and memset of device memory inside a kernel (constant
 // and variable sizes), a float4 copy, __ldg, atomics, and managed memory that the
 // host writes and reads around the launch. Every device access here is counted.
+// The runtime's own copies reach device memory too: cudaMemcpyToSymbol from it.
 #include <cstdio>
 #include <cstring>
 #include <cuda_runtime.h>
 
 struct Row { float v[4]; };
+__constant__ float first_out;
 
 __global__ void copies(const Row* in, Row* out, float* flat, int n, int* counter) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -35,7 +37,11 @@ int main() {
   cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost);
   float f[4 * n];
   cudaMemcpy(f, flat, sizeof f, cudaMemcpyDeviceToHost);
-  printf("out[5] = %.1f %.1f, flat[23] = %.1f, counter = %d\n", h[5].v[0], h[5].v[3], f[23], *counter);
+  float sym = 0;
+  cudaMemcpyToSymbol(first_out, &out[1].v[2], sizeof(float), 0, cudaMemcpyDeviceToDevice);
+  cudaMemcpyFromSymbol(&sym, first_out, sizeof(float));
+  printf("out[5] = %.1f %.1f, flat[23] = %.1f, counter = %d, symbol = %.1f\n", h[5].v[0], h[5].v[3], f[23], *counter,
+         sym);
   cudaFree(in);
   cudaFree(out);
   return 0;

@@ -321,7 +321,7 @@ TEST_CASE("a C library call or inline assembly touching device memory in a kerne
 TEST_CASE("memcpy/memset in kernels, vector copies, __ldg, atomics and managed memory stay seen and correct") {
   Exec e = exec(kTests + "guard_seen_copies.cu");
   CHECK(e.run.status == 0);
-  CHECK(e.run.out == "out[5] = 21.0 23.0, flat[23] = 23.0, counter = 64\n");
+  CHECK(e.run.out == "out[5] = 21.0 23.0, flat[23] = 23.0, counter = 64, symbol = 6.0\n");
   REQUIRE(e.launches.size() == 1);
   CHECK(e.launches[0]["diagnostics"].empty());
   // Per warp: the 16-byte memcpy of a 4-byte-aligned struct as four 4-byte loads,
