@@ -4,7 +4,8 @@
 //      a sanitizer diagnostic, an error in the input files
 //   2  usage: the command line is wrong (unknown command or name, a missing, malformed
 //      or out-of-range value); nothing was run
-//   3  a simulated thread crashed the simulated program (sim/exec/crash_guard.cpp)
+//   3  a simulated thread crashed the simulated program, or code the compiler pass
+//      does not instrument touched device memory (sim/exec/crash_guard.cpp)
 // `simt exec` returns the simulated program's own exit code (docs/exec.md).
 #pragma once
 

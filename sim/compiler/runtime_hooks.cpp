@@ -73,31 +73,45 @@ bool __simt_kernel_entry(const void* self) {
 const void* __simt_take_host_entered_kernel() { return std::exchange(t_host_entered_kernel, nullptr); }
 
 // The out-of-line entry, for modules without simtlab's CUDA headers (whose inlined
-// copy is simt_cuda/hooks.h: keep the two alike).
-void __simt_access(const void* p, unsigned size, unsigned op, Site site) {
+// copy is simt_cuda/hooks.h: keep the two alike). Returns where the access reads or
+// writes (the host mapping of a device address).
+void* __simt_access(const void* p, unsigned size, unsigned op, Site site) {
   const auto a = reinterpret_cast<std::uintptr_t>(p);
-  if (a - simt::t_stack_lo < simt::t_stack_size) return;  // the thread's own locals
+  if (a - simt::t_stack_lo < simt::t_stack_size) return const_cast<void*>(p);  // the thread's own locals
   simt::ThreadState* t = simt::t_thread;
-  if (!t) return;  // host code calling a __host__ __device__ function
+  if (!t) return const_cast<void*>(p);  // host code calling a __host__ __device__ function
   if (op == unsigned(MemOp::Load)) simt::watch_load(t, site, a);
-  if (simt::detail::record_fast(a, size, MemOp(op), site)) return;
+  std::uintptr_t at = a;
+  if (simt::detail::record_fast(a, size, MemOp(op), site, at)) return reinterpret_cast<void*>(at);
   simt::detail::on_access(p, size, MemOp(op), site);
+  return reinterpret_cast<void*>(simt::detail::host_address(a));
 }
 
-// Everything the inlined fast path does not settle.
-void __simt_access_slow(const void* p, unsigned size, unsigned op, Site site) {
+// Everything the inlined fast path does not settle. A checked access (it returns)
+// goes on through the host mapping; outside kernels the address is kept, so host
+// code reading a device pointer faults in the guarded view.
+void* __simt_access_slow(const void* p, unsigned size, unsigned op, Site site) {
   simt::ThreadState* t = simt::t_thread;
-  if (!t) return;
+  if (!t) return const_cast<void*>(p);
   if (op == unsigned(MemOp::Load)) simt::watch_load(t, site, reinterpret_cast<std::uintptr_t>(p));
   simt::detail::on_access(p, size, MemOp(op), site);
+  return reinterpret_cast<void*>(simt::detail::host_address(reinterpret_cast<std::uintptr_t>(p)));
+}
+
+// The out-of-line copy of simt_cuda/hooks.h's __simt_translate_inline.
+void* __simt_translate(const void* p) {
+  return reinterpret_cast<void*>(simt::detail::host_address(reinterpret_cast<std::uintptr_t>(p)));
 }
 
 // memcpy/memset in device code: the accesses a GPU would make, in aligned pieces.
-void __simt_access_range(const void* p, std::uint64_t bytes, unsigned align, unsigned op, Site site) {
+// Returns where the range lies (one allocation: one translation for all of it).
+void* __simt_access_range(const void* p, std::uint64_t bytes, unsigned align, unsigned op, Site site) {
   unsigned piece = 16;
   while (piece > 1 && (piece > align || bytes % piece != 0)) piece /= 2;
   const char* c = static_cast<const char*>(p);
   for (std::uint64_t at = 0; at < bytes; at += piece) __simt_access(c + at, piece, op, site);
+  return simt::t_thread ? reinterpret_cast<void*>(simt::detail::host_address(reinterpret_cast<std::uintptr_t>(p)))
+                        : const_cast<void*>(p);
 }
 
 // The out-of-line copy of simt_cuda/hooks.h's __simt_block_inline.
@@ -134,7 +148,7 @@ void __simt_unsupported_at(const char* what, Site site) {
   throw simt::KernelFault(t->block->make_diag(simt::DiagKind::Unsupported, what, t, site));
 }
 
-void __simt_access_at(const void* p, unsigned size, unsigned op, Site site) { __simt_access(p, size, op, site); }
+void* __simt_access_at(const void* p, unsigned size, unsigned op, Site site) { return __simt_access(p, size, op, site); }
 
 void __simt_barrier_at(int value, Site site) {
   if (!simt::t_thread) {

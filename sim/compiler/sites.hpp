@@ -21,6 +21,12 @@ static_assert(sizeof(CompilerSite) == 24);
 // The record behind a site, if the pass made it.
 const CompilerSite* compiler_site(Site site);
 
+// Whether the pass built this kernel: its accesses use the host mapping, so the
+// guarded device view stays closed while it runs. Kernels of the f32 front end
+// (and `simt bench`'s uninstrumented ones) read the view itself: it is opened for them.
+bool instrumented_kernel(const void* fn);
+
 }  // namespace simt
 
 extern "C" void __simt_register_sites(const void* begin, const void* end);
+extern "C" void __simt_guard_device_memory(const void* const* kernels, unsigned count);

@@ -140,6 +140,7 @@ bool stream_is_valid(const void* stream) {
 }
 
 void note_untracked_host_write() { RepeatLaunches::instance().forget(); }
+const void* runtime_view(const void* p) { return GlobalMemory::instance().host_address(p); }
 
 std::size_t dynamic_shared_limit(const void* fn) {
   auto it = g_dynamic_shared_limits.find(fn);
@@ -148,9 +149,10 @@ std::size_t dynamic_shared_limit(const void* fn) {
 
 }  // namespace simt
 
-cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
+namespace {
+cudaError_t device_malloc(void** ptr, std::size_t bytes, bool managed) {
   if (!ptr) return record(cudaErrorInvalidValue);
-  void* p = simt::GlobalMemory::instance().allocate(bytes);
+  void* p = simt::GlobalMemory::instance().allocate(bytes, managed);
   if (!p || simt::GlobalMemory::instance().bytes_in_use() > simt::device_limits().global_memory_bytes) {
     if (p) simt::GlobalMemory::instance().release(p);
     *ptr = nullptr;
@@ -159,6 +161,9 @@ cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
   *ptr = p;
   return cudaSuccess;
 }
+}  // namespace
+
+cudaError_t cudaMalloc(void** ptr, std::size_t bytes) { return device_malloc(ptr, bytes, false); }
 
 cudaError_t cudaFree(void* ptr) {
   if (!ptr) return cudaSuccess;
@@ -198,7 +203,9 @@ cudaError_t copy_now(void* dst, const void* src, std::size_t bytes, cudaMemcpyKi
   if ((dst_dev && !is_device_range(dst, bytes)) || (src_dev && !is_device_range(src, bytes)))
     return record(cudaErrorInvalidValue);  // past the end of the allocation
   if (dst_dev) simt::RepeatLaunches::instance().host_wrote(dst, bytes);
-  std::memmove(dst, src, bytes);
+  // Device bytes through their host mapping: the device view may be guarded.
+  const simt::GlobalMemory& gm = simt::GlobalMemory::instance();
+  std::memmove(gm.host_address(dst), gm.host_address(src), bytes);
   what = transfer_kind(dst_dev, src_dev);
   host = dst_dev ? (src_dev ? nullptr : src) : dst;
   return cudaSuccess;
@@ -234,7 +241,7 @@ cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_
   if (bytes == 0) return cudaSuccess;
   if (!is_device_range(dst, bytes)) return record(cudaErrorInvalidValue);
   simt::RepeatLaunches::instance().host_wrote(dst, bytes);
-  std::memset(dst, value, bytes);
+  std::memset(simt::GlobalMemory::instance().host_address(dst), value, bytes);
   place_transfer(simt::WorkKind::Memset, bytes, stream, "cudaMemset");
   return cudaSuccess;
 }
@@ -244,7 +251,7 @@ cudaError_t cudaMemset(void* dst, int value, std::size_t bytes) { return cudaMem
 
 cudaError_t cudaMallocManaged(void** ptr, std::size_t bytes, unsigned) {
   simt::RepeatLaunches::instance().disable_for_managed_memory();
-  return cudaMalloc(ptr, bytes);
+  return device_malloc(ptr, bytes, true);
 }
 
 cudaError_t cudaDeviceSynchronize() {

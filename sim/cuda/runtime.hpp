@@ -120,6 +120,11 @@ bool stream_is_valid(const void* stream);
 // The host wrote memory kernels may read without going through a copy the
 // runtime sees (cudaMemcpyToSymbol): the next launch is never a skipped repeat.
 void note_untracked_host_write();
+// Where the runtime reads or writes the bytes of p: the host mapping of a device
+// address (the device view is guarded in programs built by the compiler front end,
+// sim/memory/global_memory.hpp), any other address itself.
+const void* runtime_view(const void* p);
+inline void* runtime_view(void* p) { return const_cast<void*>(runtime_view(static_cast<const void*>(p))); }
 void set_report_faults(bool on);  // default on: a failing launch prints its diagnostic
 std::size_t dynamic_shared_limit(const void* kernel_fn);
 }  // namespace simt

@@ -106,7 +106,9 @@ SIMT_INLINE bool statics_allowed(const AddressMap& m, std::uintptr_t a, unsigned
 // the out-of-line path could continue in a copy of the following code that the
 // compiler duplicated, and its next sites would differ from the other lanes'.
 // Outside kernels the address map is empty, so this never reads t_thread there.
-SIMT_INLINE bool record_fast(std::uintptr_t a, unsigned size, MemOp op, Site site) {
+// `at` becomes where the bytes can be read: the host mapping of a global address
+// (sim/memory/global_memory.hpp), `a` itself for shared memory.
+SIMT_INLINE bool record_fast(std::uintptr_t a, unsigned size, MemOp op, Site site, std::uintptr_t& at) {
   const AddressMap& m = t_address_map;
   if ((a & (size - 1)) != 0) return false;
   Space space = Space::Shared;
@@ -116,12 +118,25 @@ SIMT_INLINE bool record_fast(std::uintptr_t a, unsigned size, MemOp op, Site sit
     // Bytes of the 4 KiB page that lie inside a live allocation, from its start.
     if ((a & 4095) + size > m.global_page_bytes[(a - m.global_lo) >> 12]) return false;
     space = Space::Global;
+    at = a + m.global_size;
   } else if (a - m.dynamic_lo >= m.dynamic_bytes || a + size > m.dynamic_lo + m.dynamic_bytes) {
     return false;
   }
   ThreadState* t = t_thread;
   WarpLog& log = *t->log;
   return log.record(t->lane, site, a, WarpLog::shape(size, op, space, log.sync_count));
+}
+SIMT_INLINE bool record_fast(std::uintptr_t a, unsigned size, MemOp op, Site site) {
+  std::uintptr_t at = a;
+  return record_fast(a, size, op, site, at);
+}
+
+// Where a kernel's access to `a` reads or writes: a global address's host mapping,
+// any other address itself. Outside kernels the map is empty: the address itself
+// (host code touching a device pointer then faults in the guarded view).
+SIMT_INLINE std::uintptr_t host_address(std::uintptr_t a) {
+  const AddressMap& m = t_address_map;
+  return a - m.global_lo < m.global_size ? a + m.global_size : a;
 }
 }  // namespace detail
 

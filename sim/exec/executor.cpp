@@ -1,6 +1,8 @@
 // execute_launch: check the configuration, run the blocks on the worker pool,
 // gather the counters and the first fault into the launch's record.
 #include "sim/exec/executor.hpp"
+#include "sim/memory/global_memory.hpp"
+#include "sim/compiler/sites.hpp"
 
 #include "sim/cuda/device_output.hpp"
 #include "sim/exec/launch_checks.hpp"
@@ -112,7 +114,12 @@ int run_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody&
   unsigned n = static_cast<unsigned>(std::min<std::uint64_t>(worker_count(), launch.nblocks));
   launch.started = launch.last_report = std::chrono::steady_clock::now();
   launch.progress_worker = WorkerPool::instance().calling_worker();
-  for (Worker* w : WorkerPool::instance().run(launch, n)) {
+  // Managed memory is device memory while the kernel runs: only its instrumented
+  // accesses may reach it (they use the host mapping).
+  GlobalMemory::instance().set_launch_running(true, instrumented_kernel(kernel_fn));
+  const std::vector<Worker*>& workers = WorkerPool::instance().run(launch, n);
+  GlobalMemory::instance().set_launch_running(false);
+  for (Worker* w : workers) {
     rec.totals += w->totals;
     for (auto& [site, c] : w->per_site) rec.per_site[site] += c;
     w->totals = {};

@@ -99,13 +99,7 @@ std::string check(const GemmCall& g) {
   return {};
 }
 
-}  // namespace
-
-int gemm(const GemmCall& g) {
-  if (std::string why = check(g); !why.empty()) {
-    fmt::print(stderr, "simtlab: {}: {} (no product computed)\n", g.api, why);
-    return 7;  // CUBLAS_STATUS_INVALID_VALUE
-  }
+void compute(const GemmCall& g) {
   const bool tf32 = g.math == GemmMath::Tf32;
   for (int i = 0; i < g.batch; ++i) {
     Eigen::MatrixXf p = Eigen::MatrixXf::Zero(g.m, g.n);
@@ -121,6 +115,22 @@ int gemm(const GemmCall& g) {
         store(d, col * g.d.ld + row, g.d.type, v);
       }
   }
+}
+
+}  // namespace
+
+int gemm(const GemmCall& g) {
+  if (std::string why = check(g); !why.empty()) {
+    fmt::print(stderr, "simtlab: {}: {} (no product computed)\n", g.api, why);
+    return 7;  // CUBLAS_STATUS_INVALID_VALUE
+  }
+  // The matrices' bytes through their host mapping (the device view may be guarded).
+  const GlobalMemory& gm = GlobalMemory::instance();
+  GemmCall h = g;
+  h.a.ptr = gm.host_address(g.a.ptr), h.b.ptr = gm.host_address(g.b.ptr);
+  h.c.ptr = gm.host_address(g.c.ptr), h.d.ptr = gm.host_address(g.d.ptr);
+  h.bias = gm.host_address(g.bias);
+  compute(h);
   record_gemm_launch(g);
   return 0;
 }

@@ -1,9 +1,12 @@
 #include "sim/memory/global_memory.hpp"
 
 #include <fmt/format.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <stdexcept>
 
 namespace simt {
@@ -19,6 +22,15 @@ void* reserve(std::size_t bytes, int prot) {
   return p;
 }
 std::size_t round_up(std::size_t n, std::size_t a) { return (n + a - 1) / a * a; }
+std::size_t span_of(const Allocation& a) { return round_up(std::max<std::size_t>(a.size, 1), 4096); }
+
+// Maps [at, at+bytes) onto the memfd's first `bytes` bytes, inaccessible until mprotect.
+void map_fd(std::uintptr_t at, std::size_t bytes, int fd) {
+  void* p = mmap(reinterpret_cast<void*>(at), bytes, PROT_NONE, MAP_SHARED | MAP_FIXED | MAP_NORESERVE, fd, 0);
+  if (p == MAP_FAILED) throw std::runtime_error("simtlab: cannot map simulated device memory");
+}
+
+std::atomic<const GlobalMemory*> g_existing{nullptr};
 }  // namespace
 
 std::string Allocation::describe() const {
@@ -30,13 +42,52 @@ GlobalMemory& GlobalMemory::instance() {
   return memory;
 }
 
+const GlobalMemory* GlobalMemory::existing() { return g_existing.load(std::memory_order_acquire); }
+
 GlobalMemory::GlobalMemory() {
   size_ = kArenaBytes;
-  base_ = reinterpret_cast<std::uintptr_t>(reserve(size_, PROT_NONE));
+  // The device view and the host mapping: one reservation of twice the arena, both
+  // halves mapped onto one sparse memfd (pages exist only where written).
+  fd_ = memfd_create("simt-device-memory", MFD_CLOEXEC);
+  if (fd_ < 0 || ftruncate(fd_, off_t(size_)) != 0)
+    throw std::runtime_error("simtlab: cannot create simulated device memory (memfd)");
+  base_ = reinterpret_cast<std::uintptr_t>(reserve(2 * size_, PROT_NONE));
+  map_fd(base_, size_, fd_);
+  map_fd(base_ + size_, size_, fd_);
   next_ = base_ + kGuardBytes;
   race_shadow_ = static_cast<std::uint64_t*>(reserve(size_ / 4 * 16, PROT_READ | PROT_WRITE));
   sector_shadow_ = static_cast<std::uint32_t*>(reserve(size_ / 32 * 4, PROT_READ | PROT_WRITE));
   page_bytes_ = static_cast<std::uint16_t*>(reserve((size_ >> kPageShift) * 2, PROT_READ | PROT_WRITE));
+  g_existing.store(this, std::memory_order_release);
+}
+
+void GlobalMemory::protect_view(const Allocation& a) const {
+  const bool open = a.live && (!guarded_ || open_launch_ || (a.managed && !launch_running_));
+  mprotect(reinterpret_cast<void*>(a.base), span_of(a), open ? PROT_READ | PROT_WRITE : PROT_NONE);
+}
+
+void GlobalMemory::set_guarded(bool on) {
+  std::lock_guard lock(mutex_);
+  if (guarded_ == on) return;
+  guarded_ = on;
+  for (const Allocation& a : allocations_)
+    if (a.live) protect_view(a);
+}
+
+void GlobalMemory::set_launch_running(bool running, bool instrumented) {
+  std::lock_guard lock(mutex_);
+  launch_running_ = running;
+  if (!guarded_) return;
+  const bool open = running && !instrumented;
+  if (open || open_launch_) {  // every allocation changes
+    open_launch_ = open;
+    for (const Allocation& a : allocations_)
+      if (a.live) protect_view(a);
+    return;
+  }
+  if (managed_live_ == 0) return;
+  for (const Allocation& a : allocations_)
+    if (a.live && a.managed) protect_view(a);
 }
 
 void GlobalMemory::mark_pages(std::uintptr_t base, std::size_t bytes, bool live) {
@@ -46,14 +97,16 @@ void GlobalMemory::mark_pages(std::uintptr_t base, std::size_t bytes, bool live)
     *page++ = live ? static_cast<std::uint16_t>(std::min(kPage, bytes - done)) : 0;
 }
 
-void* GlobalMemory::allocate(std::size_t bytes) {
+void* GlobalMemory::allocate(std::size_t bytes, bool managed) {
   std::lock_guard lock(mutex_);
   std::size_t span = round_up(std::max<std::size_t>(bytes, 1), 4096);
   if (next_ + span + kGuardBytes > base_ + size_) return nullptr;
   std::uintptr_t p = next_;
-  if (mprotect(reinterpret_cast<void*>(p), span, PROT_READ | PROT_WRITE) != 0) return nullptr;
+  if (mprotect(reinterpret_cast<void*>(p + size_), span, PROT_READ | PROT_WRITE) != 0) return nullptr;
   next_ = round_up(p + span + kGuardBytes, kAlignment);
-  allocations_.push_back({p, bytes, allocations_.size() + 1, true});
+  allocations_.push_back({p, bytes, allocations_.size() + 1, true, managed});
+  protect_view(allocations_.back());
+  managed_live_ += managed;
   mark_pages(p, bytes, true);
   in_use_ += bytes;
   return reinterpret_cast<void*>(p);
@@ -66,12 +119,14 @@ bool GlobalMemory::release(void* ptr) {
                              [](const Allocation& a, std::uintptr_t v) { return a.base < v; });
   if (it == allocations_.end() || it->base != p || !it->live) return false;
   it->live = false;
+  managed_live_ -= it->managed;
   mark_pages(it->base, it->size, false);
   in_use_ -= it->size;
   // Addresses are never reused, so a use after free is always caught.
-  std::size_t span = round_up(std::max<std::size_t>(it->size, 1), 4096);
-  madvise(ptr, span, MADV_DONTNEED);
+  std::size_t span = span_of(*it);
   mprotect(ptr, span, PROT_NONE);
+  mprotect(reinterpret_cast<void*>(p + size_), span, PROT_NONE);
+  fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off_t(p - base_), off_t(span));  // give the pages back
   return true;
 }
 

@@ -1,6 +1,16 @@
 // Simulated device (global) memory: one large reserved address range, carved by
 // cudaMalloc. Keeping every device byte inside one range makes "is this a
 // device access?" a single comparison, and lets shadow memory sit beside it.
+//
+// The range is mapped twice (one memfd): the *device view* [base, base+size) holds
+// the addresses handed out as device pointers, and the *host mapping* [base+size,
+// base+2*size) holds the same bytes at a fixed offset. Only the host mapping is
+// ever readable for plain device allocations once the arena is guarded (programs
+// built by the compiler front end): the instrumented access path and the runtime's
+// own copies translate (host_address), and any other touch of a device pointer —
+// host code, a C library call, inline assembly — faults, and crash_guard.cpp names
+// its line (docs/frontend.md, "Fail loud"). Managed memory stays host-accessible
+// in the view between launches.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -16,14 +26,19 @@ struct Allocation {
   std::size_t size = 0;
   std::uint64_t id = 0;   // 1, 2, ... in allocation order
   bool live = true;
+  bool managed = false;   // cudaMallocManaged: host-accessible between launches
   std::string describe() const;  // "allocation #3 (4096 bytes at 0x...)"
 };
 
 class GlobalMemory {
  public:
   static GlobalMemory& instance();
+  // The arena if it exists yet, else null (for the fault handler: never creates it).
+  static const GlobalMemory* existing();
 
-  void* allocate(std::size_t bytes);  // null when the arena is exhausted
+  // null when the arena is exhausted. Managed memory (cudaMallocManaged) stays
+  // readable in the device view while no launch runs.
+  void* allocate(std::size_t bytes, bool managed = false);
   bool release(void* p);              // false if p is not a live allocation base
   // The live allocation containing [addr, addr+size), or null.
   const Allocation* find(std::uintptr_t addr, std::size_t size) const;
@@ -33,6 +48,25 @@ class GlobalMemory {
   // Base and size of every live allocation, in address order.
   std::vector<std::pair<std::uintptr_t, std::size_t>> live_ranges() const;
   std::uintptr_t base() const { return base_; }
+  // Where the bytes of device address addr are readable by the simulator: its host
+  // mapping (the view's address + arena_bytes()); any other address is returned as is.
+  std::uintptr_t host_address(std::uintptr_t addr) const { return contains(addr) ? addr + size_ : addr; }
+  template <class T> T* host_address(T* p) const {
+    return reinterpret_cast<T*>(host_address(reinterpret_cast<std::uintptr_t>(p)));
+  }
+  // Guarded: the device view of plain allocations is inaccessible, so only the
+  // instrumented path (and the runtime, through host_address) reaches device bytes.
+  // Turned on by the first module the compiler front end built (__simt_register_sites);
+  // the f32 front end's types read the view directly and leave it off.
+  void set_guarded(bool on);
+  bool guarded() const { return guarded_; }
+  // During a launch managed memory is device memory like any other (guarded);
+  // between launches the host may touch it, as on a GPU. A launch of a kernel the
+  // pass did not build (the f32 front end's, `simt bench`'s uninstrumented ones)
+  // reads the view itself: it is open for that launch.
+  void set_launch_running(bool running, bool instrumented = true);
+  // The host mapping's range: a fault there is the simulator's own bug.
+  bool in_host_mapping(std::uintptr_t addr) const { return addr - (base_ + size_) < size_; }
   std::size_t arena_bytes() const { return size_; }
   std::size_t bytes_in_use() const { return in_use_; }
   // Every live allocation, in allocation order (a copy: safe while others allocate).
@@ -62,6 +96,12 @@ class GlobalMemory {
   std::uint64_t* race_shadow_ = nullptr;
   std::uint32_t* sector_shadow_ = nullptr;
   std::uint16_t* page_bytes_ = nullptr;
+  int fd_ = -1;              // the memfd behind both mappings
+  bool guarded_ = false;
+  bool launch_running_ = false;
+  bool open_launch_ = false;  // a launch of uninstrumented kernel code is running
+  std::size_t managed_live_ = 0;
+  void protect_view(const Allocation& a) const;  // the view's protection for a's state
   void mark_pages(std::uintptr_t base, std::size_t bytes, bool live);
   std::vector<Allocation> allocations_;  // sorted by base (bump allocation)
   mutable std::mutex mutex_;

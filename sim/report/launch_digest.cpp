@@ -28,7 +28,7 @@ void write_launch_digest(const LaunchRecord& r) {
   // Read on the host, outside any simulated thread: nothing here is counted.
   for (const Allocation& a : GlobalMemory::instance().live_allocations())
     std::fprintf(f, "alloc %llu %zu %016llx\n", static_cast<unsigned long long>(a.id), a.size,
-                 static_cast<unsigned long long>(fnv1a(reinterpret_cast<const unsigned char*>(a.base), a.size)));
+                 static_cast<unsigned long long>(fnv1a(reinterpret_cast<const unsigned char*>(GlobalMemory::instance().host_address(a.base)), a.size)));
   std::fclose(f);
 }
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -219,7 +220,10 @@ void resolve_in_module(const ModuleData& m, const std::vector<Site>& sites) {
       SourceLocation loc;
       loc.function = strip_signature(fn);
       auto colon = where.rfind(':');
-      loc.file = where.substr(0, colon);
+      // Lexically normal: a build whose compiler saw relative paths (ccache's
+      // CCACHE_BASEDIR) records ".../build/tests/../../sim/...", which must still
+      // be recognised as simtlab's own header.
+      loc.file = std::filesystem::path(where.substr(0, colon)).lexically_normal().string();
       loc.line = colon == std::string::npos ? 0 : std::atoi(where.c_str() + colon + 1);
       if (!have_innermost) { innermost = loc; have_innermost = true; }
       if (!have_user && loc.file != "??" && !is_simulator_header(loc.file)) { chosen = loc; have_user = true; }

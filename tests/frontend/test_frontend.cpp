@@ -281,6 +281,56 @@ TEST_CASE("grid_group::sync() fails the launch loudly, naming its line") {
   CHECK(e.stderr_.find("grid_group::sync() is not supported by the simulator") != std::string::npos);
 }
 
+// Fail loud (docs/frontend.md): device memory is reached only through the pass's
+// instrumented path; any other touch stops the program at its line, exit 3.
+TEST_CASE("host code dereferencing a device pointer stops the program, naming the line") {
+  Exec e = exec(kTests + "guard_host_deref.cu");
+  CHECK(e.run.status == 3);
+  CHECK(e.run.out.empty());
+  CHECK(e.stderr_.find("host code touched device memory at tests/frontend/guard_host_deref.cu:19 (in main)") !=
+        std::string::npos);
+  CHECK(e.stderr_.find("byte 0 of allocation #1") != std::string::npos);
+  Exec hd = exec(kTests + "guard_host_device_fn.cu");
+  CHECK(hd.run.status == 3);
+  CHECK(hd.stderr_.find("host code touched device memory at tests/frontend/guard_host_device_fn.cu:6") !=
+        std::string::npos);
+  Exec host_only = exec(kTests + "guard_host_only.cu");  // no kernel in the file: guarded all the same
+  CHECK(host_only.run.status == 3);
+  CHECK(host_only.stderr_.find("host code touched device memory at tests/frontend/guard_host_only.cu:11") !=
+        std::string::npos);
+}
+
+TEST_CASE("kernels the pass did not build run with the device view open (simt bench: f32 and uninstrumented)") {
+  Run r = run(std::string(SIMT_BIN) + " bench --repeats 1 2>&1");
+  CHECK(r.status == 0);
+  CHECK(r.out.find("vector_add 2^22") != std::string::npos);
+  CHECK(r.out.find("cannot see") == std::string::npos);
+}
+
+TEST_CASE("a C library call or inline assembly touching device memory in a kernel stops the program at its line") {
+  Exec libc = exec(kTests + "guard_libc_in_kernel.cu");
+  CHECK(libc.run.status == 3);
+  CHECK(libc.stderr_.find("kernel find_zero, block (0,0,0), thread (0,0,0): an access to device memory that the "
+                          "simulator cannot see") != std::string::npos);
+  CHECK(libc.stderr_.find("from tests/frontend/guard_libc_in_kernel.cu:9 (in find_zero)") != std::string::npos);
+  Exec asm_ = exec(kTests + "guard_inline_asm.cu");
+  CHECK(asm_.run.status == 3);
+  CHECK(asm_.stderr_.find("at tests/frontend/guard_inline_asm.cu:10 (in asm_load)") != std::string::npos);
+}
+
+TEST_CASE("memcpy/memset in kernels, vector copies, __ldg, atomics and managed memory stay seen and correct") {
+  Exec e = exec(kTests + "guard_seen_copies.cu");
+  CHECK(e.run.status == 0);
+  CHECK(e.run.out == "out[5] = 21.0 23.0, flat[23] = 23.0, counter = 64, symbol = 6.0\n");
+  REQUIRE(e.launches.size() == 1);
+  CHECK(e.launches[0]["diagnostics"].empty());
+  // Per warp: the 16-byte memcpy of a 4-byte-aligned struct as four 4-byte loads,
+  // __ldg, the float4 member's read-modify-write; two warps.
+  CHECK(metric(e.launches[0], kLdReq) == 6 * 2);
+  // SIMT_GUARD=0 leaves the view open: the same counters.
+  check_same_counters(e.launches, exec(kTests + "guard_seen_copies.cu", "clang", "", "SIMT_GUARD=0").launches);
+}
+
 // The validation program run on the H200 (docs/validation/h200-halfcg.md): every
 // output file of the simulator's run has the bits the GPU's had.
 TEST_CASE("tests/cuda/halfcg_validate.cu: every output equals the H200's, bit for bit") {

@@ -57,7 +57,8 @@ bool is_runtime_function(const Function& f, const RuntimeFiles& runtime) {
 }
 }  // namespace
 
-std::set<Function*> device_functions(const Annotated& marked, const RuntimeFiles& runtime) {
+std::set<Function*> device_functions(const Annotated& marked, const RuntimeFiles& runtime,
+                                     std::set<Function*>* helpers) {
   std::vector<Function*> work = marked.functions;
   std::set<Function*> seen(work.begin(), work.end());
   while (!work.empty()) {
@@ -71,6 +72,20 @@ std::set<Function*> device_functions(const Annotated& marked, const RuntimeFiles
         if (!callee || callee->isDeclaration() || is_runtime_function(*callee, runtime)) continue;
         if (seen.insert(callee).second) work.push_back(callee);
       }
+    }
+  }
+  if (helpers) {
+    std::vector<Function*> todo(seen.begin(), seen.end());
+    while (!todo.empty()) {
+      Function* f = todo.back();
+      todo.pop_back();
+      for (Instruction& i : instructions(*f))
+        for (Value* op : i.operands()) {
+          auto* callee = dyn_cast<Function>(op->stripPointerCasts());
+          if (!callee || callee->isDeclaration() || callee->getName().startswith("__simt_") || seen.count(callee))
+            continue;
+          if (helpers->insert(callee).second) todo.push_back(callee);
+        }
     }
   }
   return seen;

@@ -36,7 +36,11 @@ llvm::FunctionCallee entry_point(llvm::Module& m, const std::string& name, llvm:
 
 // Device code: the annotated functions and everything they call that is defined
 // in this module and is not simtlab's own machinery.
-std::set<llvm::Function*> device_functions(const Annotated& marked, const RuntimeFiles& runtime);
+// `helpers`, when given, receives the functions of simtlab's headers that device code
+// calls out of line (and what they call in turn): their accesses are not the
+// user's, but they too may only reach device memory through its host mapping.
+std::set<llvm::Function*> device_functions(const Annotated& marked, const RuntimeFiles& runtime,
+                                           std::set<llvm::Function*>* helpers = nullptr);
 
 // Gives an inserted call a debug location when the instruction it instruments has
 // none (optimizations drop them, e.g. on merged loads): line 0 in the function's

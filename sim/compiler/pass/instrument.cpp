@@ -21,6 +21,7 @@
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Passes/PassPlugin.h>
 #include <llvm/Transforms/IPO/AlwaysInliner.h>
+#include <llvm/Transforms/Utils/ModuleUtils.h>
 
 #include <algorithm>
 #include <set>
@@ -78,16 +79,27 @@ class Instrumenter {
     Type* i32 = Type::getInt32Ty(c);
     Type* i64 = Type::getInt64Ty(c);
     Type* v = Type::getVoidTy(c);
-    access_ = entry_point(m, "__simt_access", FunctionType::get(v, {i8p, i32, i32, i8p}, false));
-    range_ = m.getOrInsertFunction("__simt_access_range", v, i8p, i64, i32, i32, i8p);
+    access_ = entry_point(m, "__simt_access", FunctionType::get(i8p, {i8p, i32, i32, i8p}, false));
+    translate_ = entry_point(m, "__simt_translate", FunctionType::get(i8p, {i8p}, false));
+    range_ = m.getOrInsertFunction("__simt_access_range", i8p, i8p, i64, i32, i32, i8p);
+    (void)v;
   }
 
+  // Device code: the user's accesses are counted and checked; those of simtlab's
+  // own headers inlined here only reach memory through the host mapping.
   void run(Function& f) {
     blocks_.run(f);  // the instruction estimate, before the accesses' calls are added
-    std::vector<Instruction*> todo;
+    std::vector<Instruction*> todo, ours;
     for (Instruction& i : instructions(f))
-      if (!runtime_.uninstrumented_location(i.getDebugLoc().get())) todo.push_back(&i);
+      (runtime_.uninstrumented_location(i.getDebugLoc().get()) ? ours : todo).push_back(&i);
     for (Instruction* i : todo) instrument(*i);
+    for (Instruction* i : ours) translate(*i);
+  }
+  // simtlab's functions that device code calls out of line: translated only.
+  void run_translate_only(Function& f) {
+    std::vector<Instruction*> all;
+    for (Instruction& i : instructions(f)) all.push_back(&i);
+    for (Instruction* i : all) translate(*i);
   }
   // Calls of __simt_site_NAME(args) in simtlab's headers become
   // __simt_NAME_at(args, site): barriers, collectives and atomics learn their site.
@@ -97,23 +109,41 @@ class Instrumenter {
   std::size_t sites() const { return sites_.size(); }
 
  private:
-  void access(Instruction& at, Value* ptr, Type* type, unsigned op) {
+  // The instruction's pointer operand `use` goes through the runtime's call, and the
+  // access uses what the call returns: the host mapping of a device address. The
+  // pointer itself (the device view) is never dereferenced by compiled code.
+  void access(Instruction& at, Use& use, Type* type, unsigned op) {
+    Value* ptr = use.get();
     if (const GlobalVariable* gv = device_variable(ptr, marked_)) return refuse(at, *gv);
     if (statically_private(ptr, marked_) || runtime_state(ptr)) return;
     IRBuilder<> b(&at);
     unsigned size = unsigned(m_.getDataLayout().getTypeStoreSize(type));
-    ensure_location(*b.CreateCall(access_, {b.CreatePointerCast(ptr, b.getInt8PtrTy()), b.getInt32(size),
-                                            b.getInt32(op), sites_.site_of(at, "mem")}));
+    CallInst* call = b.CreateCall(access_, {b.CreatePointerCast(ptr, b.getInt8PtrTy()), b.getInt32(size),
+                                            b.getInt32(op), sites_.site_of(at, "mem")});
+    ensure_location(*call);
+    use.set(b.CreatePointerCast(call, ptr->getType()));
   }
-  void range(Instruction& at, Value* ptr, Value* len, unsigned align, unsigned op) {
+  void range(Instruction& at, Use& use, Value* len, unsigned align, unsigned op) {
+    Value* ptr = use.get();
     if (const GlobalVariable* gv = device_variable(ptr, marked_)) return refuse(at, *gv);
     if (statically_private(ptr, marked_)) return;
     IRBuilder<> b(&at);
-    ensure_location(*b.CreateCall(range_, {b.CreatePointerCast(ptr, b.getInt8PtrTy()),
+    CallInst* call = b.CreateCall(range_, {b.CreatePointerCast(ptr, b.getInt8PtrTy()),
                                            b.CreateZExtOrTrunc(len, b.getInt64Ty()), b.getInt32(align),
-                                           b.getInt32(op), sites_.site_of(at, "mem")}));
+                                           b.getInt32(op), sites_.site_of(at, "mem")});
+    ensure_location(*call);
+    use.set(b.CreatePointerCast(call, ptr->getType()));
+  }
+  void through_host_mapping(Instruction& at, Use& use) {
+    Value* ptr = use.get();
+    if (statically_private(ptr, marked_) || runtime_state(ptr)) return;
+    IRBuilder<> b(&at);
+    CallInst* call = b.CreateCall(translate_, {b.CreatePointerCast(ptr, b.getInt8PtrTy())});
+    ensure_location(*call);
+    use.set(b.CreatePointerCast(call, ptr->getType()));
   }
   void instrument(Instruction& i);
+  void translate(Instruction& i);
   void refuse(Instruction& at, const GlobalVariable& gv) {
     const DILocation* loc = runtime_.user_frame(at.getDebugLoc().get());
     std::string where = loc ? (loc->getFilename() + ":" + Twine(loc->getLine()) + ":" + Twine(loc->getColumn())).str() : "?";
@@ -128,23 +158,34 @@ class Instrumenter {
   const Annotated& marked_;
   SiteTable sites_;
   BlockCounter blocks_;
-  FunctionCallee access_, range_;
+  FunctionCallee access_, translate_, range_;
 };
 
 void Instrumenter::instrument(Instruction& i) {
-  if (auto* ld = dyn_cast<LoadInst>(&i)) return access(i, ld->getPointerOperand(), ld->getType(), Load);
+  if (auto* ld = dyn_cast<LoadInst>(&i)) return access(i, ld->getOperandUse(0), ld->getType(), Load);
   if (auto* st = dyn_cast<StoreInst>(&i))
-    return access(i, st->getPointerOperand(), st->getValueOperand()->getType(), Store);
+    return access(i, st->getOperandUse(1), st->getValueOperand()->getType(), Store);
   if (auto* rmw = dyn_cast<AtomicRMWInst>(&i))
-    return access(i, rmw->getPointerOperand(), rmw->getValOperand()->getType(), Atomic);
+    return access(i, rmw->getOperandUse(0), rmw->getValOperand()->getType(), Atomic);
   if (auto* cas = dyn_cast<AtomicCmpXchgInst>(&i))
-    return access(i, cas->getPointerOperand(), cas->getCompareOperand()->getType(), Atomic);
+    return access(i, cas->getOperandUse(0), cas->getCompareOperand()->getType(), Atomic);
   if (auto* mt = dyn_cast<MemTransferInst>(&i)) {
-    range(i, mt->getRawSource(), mt->getLength(), mt->getSourceAlign().valueOrOne().value(), Load);
-    return range(i, mt->getRawDest(), mt->getLength(), mt->getDestAlign().valueOrOne().value(), Store);
+    range(i, mt->getArgOperandUse(1), mt->getLength(), mt->getSourceAlign().valueOrOne().value(), Load);
+    return range(i, mt->getArgOperandUse(0), mt->getLength(), mt->getDestAlign().valueOrOne().value(), Store);
   }
   if (auto* ms = dyn_cast<MemSetInst>(&i))
-    return range(i, ms->getRawDest(), ms->getLength(), ms->getDestAlign().valueOrOne().value(), Store);
+    return range(i, ms->getArgOperandUse(0), ms->getLength(), ms->getDestAlign().valueOrOne().value(), Store);
+}
+
+void Instrumenter::translate(Instruction& i) {
+  if (isa<LoadInst>(i) || isa<AtomicRMWInst>(i) || isa<AtomicCmpXchgInst>(i))
+    return through_host_mapping(i, i.getOperandUse(0));
+  if (isa<StoreInst>(i)) return through_host_mapping(i, i.getOperandUse(1));
+  if (auto* mt = dyn_cast<MemTransferInst>(&i)) {
+    through_host_mapping(i, mt->getArgOperandUse(1));
+    return through_host_mapping(i, mt->getArgOperandUse(0));
+  }
+  if (auto* ms = dyn_cast<MemSetInst>(&i)) return through_host_mapping(i, ms->getArgOperandUse(0));
 }
 
 // assert() calls the C library's __assert_fail, which the first-loaded libc would
@@ -184,20 +225,44 @@ void Instrumenter::bind_marked_calls(Function& f) {
   }
 }
 
+// A constructor that guards the device view of simulated memory (sim/compiler/sites.cpp)
+// and lists the module's kernels as instrumented: every module built with simtlab's
+// headers, kernels or not, since its host code may hold device pointers too.
+void guard_device_memory(Module& m, const std::vector<Function*>& kernels) {
+  LLVMContext& c = m.getContext();
+  Type* i8p = Type::getInt8PtrTy(c);
+  std::vector<Constant*> entries;
+  for (Function* k : kernels) entries.push_back(ConstantExpr::getPointerCast(k, i8p));
+  auto* type = ArrayType::get(i8p, entries.size());
+  auto* table = new GlobalVariable(m, type, true, GlobalValue::PrivateLinkage, ConstantArray::get(type, entries),
+                                   "simt.instrumented_kernels");
+  FunctionCallee guard = m.getOrInsertFunction("__simt_guard_device_memory", Type::getVoidTy(c),
+                                               PointerType::getUnqual(i8p), Type::getInt32Ty(c));
+  auto* ctor = Function::Create(FunctionType::get(Type::getVoidTy(c), false), GlobalValue::InternalLinkage,
+                                "simt.guard_device_memory", m);
+  IRBuilder<> b(BasicBlock::Create(c, "", ctor));
+  b.CreateCall(guard, {b.CreatePointerCast(table, PointerType::getUnqual(i8p)), b.getInt32(unsigned(entries.size()))});
+  b.CreateRetVoid();
+  appendToGlobalCtors(m, ctor, 0);
+}
+
 struct SimtInstrumentPass : PassInfoMixin<SimtInstrumentPass> {
   PreservedAnalyses run(Module& m, ModuleAnalysisManager&) {
     RuntimeFiles runtime(runtime_prefix(m));
     Annotated marked = annotated(m);
     bind_fp_counts(m);
     Instrumenter inst(m, runtime, marked);
-    std::set<Function*> device = device_functions(marked, runtime);
+    std::set<Function*> helpers;
+    std::set<Function*> device = device_functions(marked, runtime, &helpers);
     for (Function* f : device) inst.run(*f);
+    for (Function* f : helpers) inst.run_translate_only(*f);
     // Marked calls are bound in every function: host code reaches barriers only by
     // mistake, and the runtime diagnoses that; a site keeps the message precise.
     for (Function& f : m)
       if (!f.isDeclaration()) inst.bind_marked_calls(f);
     inst.finish();
-    return device.empty() && inst.sites() == 0 ? PreservedAnalyses::all() : PreservedAnalyses::none();
+    if (!runtime.prefix().empty()) guard_device_memory(m, marked.kernels);
+    return PreservedAnalyses::none();
   }
   static bool isRequired() { return true; }
 };

@@ -16,6 +16,7 @@ namespace simt::pass {
 class RuntimeFiles {
  public:
   explicit RuntimeFiles(std::string prefix) : prefix_(std::move(prefix)) {}
+  const std::string& prefix() const { return prefix_; }
   bool contains(const llvm::DIScope* scope) const;
   // simtlab's code whose operations are the kernel's own (portable math: its FADDs
   // and FFMAs run on the GPU as the kernel's; cg::reduce's operators). Sites still

@@ -9,18 +9,27 @@
 #include "sim/exec/context.hpp"
 
 extern "C" {
-void __simt_access_slow(const void* p, unsigned size, unsigned op, const void* site);
+void* __simt_access_slow(const void* p, unsigned size, unsigned op, const void* site);
 
-// C names: the pass looks them up by name.
-inline __attribute__((always_inline, used)) void __simt_access_inline(const void* p, unsigned size,
-                                                                              unsigned op, const void* site) {
+// C names: the pass looks them up by name. The result is where the access reads or
+// writes: the host mapping of a device address (the device view is guarded,
+// sim/memory/global_memory.hpp); the pass makes the load or store use it.
+inline __attribute__((always_inline, used)) void* __simt_access_inline(const void* p, unsigned size,
+                                                                               unsigned op, const void* site) {
   const auto a = reinterpret_cast<std::uintptr_t>(p);
-  if (a - simt::t_stack_lo < simt::t_stack_size) return;  // the thread's own locals
-  if (simt::detail::record_fast(a, size, simt::MemOp(op), site)) {
+  if (a - simt::t_stack_lo < simt::t_stack_size) return const_cast<void*>(p);  // the thread's own locals
+  std::uintptr_t at = a;
+  if (simt::detail::record_fast(a, size, simt::MemOp(op), site, at)) {
     if (op == unsigned(simt::MemOp::Load)) simt::watch_load(simt::t_thread, site, a);
-    return;
+    return reinterpret_cast<void*>(at);
   }
-  __simt_access_slow(p, size, op, site);
+  return __simt_access_slow(p, size, op, site);
+}
+
+// An access of simtlab's own header code in device code (a vector copy after its
+// marker, an atomic's compare-exchange loop): not counted, only translated.
+inline __attribute__((always_inline, used)) void* __simt_translate_inline(const void* p) {
+  return reinterpret_cast<void*>(simt::detail::host_address(reinterpret_cast<std::uintptr_t>(p)));
 }
 
 inline __attribute__((always_inline, used)) void __simt_block_inline(unsigned quarters, const void* site) {

@@ -10,14 +10,14 @@ cudaError_t cudaMemcpyToSymbol(T& symbol, const void* src, std::size_t count, st
                                cudaMemcpyKind = cudaMemcpyHostToDevice) {
   if (offset + count > sizeof(T)) return cudaErrorInvalidValue;
   simt::note_untracked_host_write();  // kernels read it: no launch after this is a skipped repeat
-  std::memcpy(reinterpret_cast<char*>(&symbol) + offset, src, count);
+  std::memcpy(reinterpret_cast<char*>(&symbol) + offset, simt::runtime_view(src), count);  // src may be device memory
   return cudaSuccess;
 }
 template <class T>
 cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, std::size_t count, std::size_t offset = 0,
                                  cudaMemcpyKind = cudaMemcpyDeviceToHost) {
   if (offset + count > sizeof(T)) return cudaErrorInvalidValue;
-  std::memcpy(dst, reinterpret_cast<const char*>(&symbol) + offset, count);
+  std::memcpy(simt::runtime_view(dst), reinterpret_cast<const char*>(&symbol) + offset, count);
   return cudaSuccess;
 }
 
