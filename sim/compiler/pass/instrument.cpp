@@ -22,6 +22,7 @@
 #include <llvm/Transforms/IPO/AlwaysInliner.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <set>
 #include <vector>
 
@@ -183,13 +184,19 @@ void Instrumenter::bind_marked_calls(Function& f) {
   }
 }
 
+// $SIMT_PASS_UNINSTRUMENTED set: device code keeps its barriers, warp collectives
+// and host entry (it still runs on the simulator), but nothing is counted or
+// checked: the uninstrumented reference `simt bench` compares with (docs/perf-log.md).
+bool uninstrumented() { return std::getenv("SIMT_PASS_UNINSTRUMENTED") != nullptr; }
+
 struct SimtInstrumentPass : PassInfoMixin<SimtInstrumentPass> {
   PreservedAnalyses run(Module& m, ModuleAnalysisManager&) {
     RuntimeFiles runtime(runtime_prefix(m));
     Annotated marked = annotated(m);
     Instrumenter inst(m, runtime, marked);
     std::set<Function*> device = device_functions(marked, runtime);
-    for (Function* f : device) inst.run(*f);
+    if (!uninstrumented())
+      for (Function* f : device) inst.run(*f);
     // Marked calls are bound in every function: host code reaches barriers only by
     // mistake, and the runtime diagnoses that; a site keeps the message precise.
     for (Function& f : m)
@@ -210,7 +217,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo llvmGetPassPluginIn
   return {LLVM_PLUGIN_API_VERSION, "simt-instrument", "1", [](llvm::PassBuilder& pb) {
             pb.registerPipelineStartEPCallback([](llvm::ModulePassManager& mpm, llvm::OptimizationLevel) {
               mpm.addPass(simt::pass::KeepKernelsOutOfLine());
-              mpm.addPass(simt::pass::count_fp_pass());
+              if (!simt::pass::uninstrumented()) mpm.addPass(simt::pass::count_fp_pass());
             });
             pb.registerOptimizerLastEPCallback([](llvm::ModulePassManager& mpm, llvm::OptimizationLevel) {
               mpm.addPass(simt::pass::ReturnWhenCalledFromHost());
