@@ -1,6 +1,6 @@
 // The two workloads `simt bench` times: tiled matmul and vector add. Each is
 // compiled twice from the same kernel headers: counted (the simulator as users
-// run it) and plain (the same executor, instrumentation compiled out).
+// run it) and plain (the same executor, the pass instrumenting nothing).
 #pragma once
 
 namespace simt::bench {

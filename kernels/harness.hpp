@@ -1,5 +1,5 @@
 // How a course kernel plugs into simtlab: a name, parameters with defaults, a
-// host driver that runs it (written in the dialect, so the same driver builds
+// host driver that runs it (plain CUDA host code, so the same driver builds
 // with nvcc for validation on a GPU), and a CPU reference that checks it.
 #pragma once
 #include <cstdint>
@@ -54,7 +54,7 @@ struct KernelSpec {
   std::string name;
   std::string summary;
   std::vector<Param> params;
-  std::function<Outputs(const Params&)> run;                  // dialect host code: both builds
+  std::function<Outputs(const Params&)> run;                  // CUDA host code: both builds
   std::function<Check(const Params&, const Outputs&)> check;  // CPU reference: simulator build only
 };
 

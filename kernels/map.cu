@@ -8,14 +8,14 @@
 // request touches 32 sectors of which it uses 4 bytes each.
 #include "kernels/harness.hpp"
 #include "kernels/strided_tensor.cuh"
-#include "sim/cuda/dialect.cuh"
+#include <cuda_runtime.h>
 
 #include <string>
 #include <vector>
 
 enum UnaryOp : int { kNeg = 0, kRelu = 1, kSquare = 2 };
 
-__device__ inline f32 apply_unary(int op, f32 x) {
+__device__ inline float apply_unary(int op, float x) {
   switch (op) {
     case kNeg: return -x;
     case kRelu: return fmaxf(x, 0.0f);
@@ -23,7 +23,7 @@ __device__ inline f32 apply_unary(int op, f32 x) {
   }
 }
 
-__global__ void map_strided(f32* out, int size, StridedTensor in, int op) {
+__global__ void map_strided(float* out, int size, StridedTensor in, int op) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= size) return;
   int index[kMaxDims];
@@ -74,9 +74,9 @@ Outputs run(const Params& p) {
   const int block = static_cast<int>(p.integer("block"));
   const int size = static_cast<int>(strided::numel(v.shape));
   strided::DeviceTensor in(test_values(size, 1), v.shape, v.strides);
-  f32* d_out;
+  float* d_out;
   cudaMalloc(&d_out, size * sizeof(float));
-  simt::launch(map_strided, (size + block - 1) / block, block)(d_out, size, in.view(), op);
+  map_strided<<<(size + block - 1) / block, block>>>(d_out, size, in.view(), op);
   std::vector<float> out(size);
   cudaMemcpy(out.data(), d_out, size * sizeof(float), cudaMemcpyDeviceToHost);
   cudaFree(d_out);

@@ -9,15 +9,15 @@
 // each: the tiled kernel cuts that by reusing data through shared memory.
 #include "kernels/harness.hpp"
 #include "kernels/matmul_common.cuh"
-#include "sim/cuda/dialect.cuh"
+#include <cuda_runtime.h>
 
-__global__ void matmul_coalesced(const f32* A, const f32* B, f32* C, int m, int n, int k) {
+__global__ void matmul_coalesced(const float* A, const float* B, float* C, int m, int n, int k) {
   const int col = blockIdx.x * blockDim.x + threadIdx.x;
   const int row = blockIdx.y * blockDim.y + threadIdx.y;
   if (row >= m || col >= n) return;
-  const f32* a = A + blockIdx.z * m * k + row * k;
-  const f32* b = B + blockIdx.z * k * n + col;
-  f32 acc = 0.0f;
+  const float* a = A + blockIdx.z * m * k + row * k;
+  const float* b = B + blockIdx.z * k * n + col;
+  float acc = 0.0f;
   for (int i = 0; i < k; ++i) acc = fmaf(a[i], b[i * n], acc);
   C[blockIdx.z * m * n + row * n + col] = acc;
 }
@@ -27,10 +27,10 @@ namespace {
 using namespace simt::kernels;
 
 Outputs run(const Params& p) {
-  return matmul::run(p, [](const f32* A, const f32* B, f32* C, matmul::Problem pr) {
+  return matmul::run(p, [](const float* A, const float* B, float* C, matmul::Problem pr) {
     const dim3 block(32, 8);  // x: 32 columns, y: 8 rows
     const dim3 grid((pr.n + block.x - 1) / block.x, (pr.m + block.y - 1) / block.y, pr.batch);
-    simt::launch(matmul_coalesced, grid, block)(A, B, C, pr.m, pr.n, pr.k);
+    matmul_coalesced<<<grid, block>>>(A, B, C, pr.m, pr.n, pr.k);
   });
 }
 

@@ -13,7 +13,7 @@
 // the inputs and the Eigen reference are the same for all, so they live here.
 #pragma once
 #include "kernels/harness.hpp"
-#include "sim/cuda/dialect.cuh"
+#include <cuda_runtime.h>
 
 #include <stdexcept>
 #include <string>
@@ -52,7 +52,7 @@ Outputs run(const Params& p, Launch&& launch) {
   const std::size_t a_size = std::size_t(pr.batch) * pr.m * pr.k, b_size = std::size_t(pr.batch) * pr.k * pr.n,
                     c_size = std::size_t(pr.batch) * pr.m * pr.n;
   const std::vector<float> a = test_values(a_size, 1), b = test_values(b_size, 2);
-  f32 *da, *db, *dc;
+  float *da, *db, *dc;
   cudaMalloc(&da, a_size * sizeof(float));
   cudaMalloc(&db, b_size * sizeof(float));
   cudaMalloc(&dc, c_size * sizeof(float));

@@ -8,9 +8,9 @@ namespace {
 using namespace simt::kernels;
 
 template <int TILE>
-void launch_tiled(const f32* A, const f32* B, f32* C, matmul::Problem pr) {
+void launch_tiled(const float* A, const float* B, float* C, matmul::Problem pr) {
   const dim3 grid((pr.n + TILE - 1) / TILE, (pr.m + TILE - 1) / TILE, pr.batch);
-  simt::launch(matmul_tiled<TILE>, grid, dim3(TILE, TILE))(A, B, C, pr.m, pr.n, pr.k);
+  matmul_tiled<TILE><<<grid, dim3(TILE, TILE)>>>(A, B, C, pr.m, pr.n, pr.k);
 }
 
 Outputs run(const Params& p) {

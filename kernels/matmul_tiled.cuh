@@ -9,17 +9,17 @@
 // row of threads in the warp (a broadcast; with TILE 16 the warp's two rows hit
 // banks 16 apart), and Bs[i][tx] is TILE consecutive words.
 #pragma once
-#include "sim/cuda/dialect.cuh"
+#include <cuda_runtime.h>
 
 template <int TILE>
-__global__ void matmul_tiled(const f32* A, const f32* B, f32* C, int m, int n, int k) {
-  __shared__ f32 As[TILE][TILE];
-  __shared__ f32 Bs[TILE][TILE];
+__global__ void matmul_tiled(const float* A, const float* B, float* C, int m, int n, int k) {
+  __shared__ float As[TILE][TILE];
+  __shared__ float Bs[TILE][TILE];
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
   A += blockIdx.z * m * k;
   B += blockIdx.z * k * n;
-  f32 acc = 0.0f;
+  float acc = 0.0f;
   for (int t = 0; t < k; t += TILE) {
     // Out-of-range elements are stored as 0 so the inner loop needs no checks.
     if (row < m && t + tx < k) As[ty][tx] = A[row * k + t + tx];

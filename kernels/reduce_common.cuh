@@ -17,7 +17,7 @@
 // The summation order is fixed by the code: the same bits on any GPU.
 #pragma once
 #include "kernels/harness.hpp"
-#include "sim/cuda/dialect.cuh"
+#include <cuda_runtime.h>
 
 #include <stdexcept>
 #include <utility>
@@ -45,7 +45,7 @@ Outputs run(const Params& p, Kernel kernel, SharedFloats shared_floats) {
   if (block < 32 || block > 1024 || (block & (block - 1)) != 0)
     throw std::invalid_argument("--block must be a power of two from 32 to 1024");
   const std::vector<float> in = test_values(n, 1);
-  f32 *d_in, *d_out;
+  float *d_in, *d_out;
   const int first_blocks = (n + block - 1) / block;
   cudaMalloc(&d_in, n * sizeof(float));
   cudaMalloc(&d_out, first_blocks * sizeof(float));
@@ -53,7 +53,7 @@ Outputs run(const Params& p, Kernel kernel, SharedFloats shared_floats) {
   std::vector<float> block_sums(first_blocks);
   for (bool first = true; first || n > 1; first = false) {
     const int blocks = (n + block - 1) / block;
-    simt::launch(kernel, blocks, block, shared_floats(block) * sizeof(float))(d_in, d_out, n);
+    kernel<<<blocks, block, shared_floats(block) * sizeof(float)>>>(d_in, d_out, n);
     if (first) cudaMemcpy(block_sums.data(), d_out, blocks * sizeof(float), cudaMemcpyDeviceToHost);
     std::swap(d_in, d_out);  // this pass's partials are the next pass's input
     n = blocks;

@@ -9,7 +9,7 @@
 // instead makes neighbouring lanes 1024 floats apart: 32 sectors per request.
 #include "kernels/harness.hpp"
 #include "kernels/strided_tensor.cuh"
-#include "sim/cuda/dialect.cuh"
+#include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cmath>
@@ -18,11 +18,11 @@
 
 enum ReduceOp : int { kSum = 0, kMaxOp = 1 };
 
-__device__ inline f32 combine(int op, f32 x, f32 y) { return op == kSum ? x + y : fmaxf(x, y); }
+__device__ inline float combine(int op, float x, float y) { return op == kSum ? x + y : fmaxf(x, y); }
 
 // blockDim.x must be a power of two; dynamic shared memory holds one partial per thread.
-__global__ void reduce_dim(f32* out, StridedTensor in, int dim, int op) {
-  SIMT_DYNAMIC_SHARED(f32, partial);
+__global__ void reduce_dim(float* out, StridedTensor in, int dim, int op) {
+  extern __shared__ float partial[];
   const int tid = threadIdx.x;
   // The output is `in` with shape[dim] = 1; find where this block's row starts.
   int index[kMaxDims];
@@ -35,7 +35,7 @@ __global__ void reduce_dim(f32* out, StridedTensor in, int dim, int op) {
   const int start = index_to_position(index, in.strides, in.dims);
   const int stride = in.strides[dim], length = in.shape[dim];
 
-  f32 acc = op == kSum ? 0.0f : -INFINITY;
+  float acc = op == kSum ? 0.0f : -INFINITY;
   for (int k = tid; k < length; k += blockDim.x) acc = combine(op, acc, in.data[start + k * stride]);
   partial[tid] = acc;
   __syncthreads();
@@ -77,9 +77,9 @@ Outputs run(const Params& p) {
   if (block <= 0 || (block & (block - 1)) != 0) throw std::invalid_argument("--block must be a power of two");
   const int outputs = static_cast<int>(strided::numel(pr.shape) / pr.shape[pr.dim]);
   strided::DeviceTensor in(test_values(strided::numel(pr.shape), 1), pr.shape, strided::contiguous_strides(pr.shape));
-  f32* d_out;
+  float* d_out;
   cudaMalloc(&d_out, outputs * sizeof(float));
-  simt::launch(reduce_dim, outputs, block, block * sizeof(float))(d_out, in.view(), pr.dim, pr.op);
+  reduce_dim<<<outputs, block, block * sizeof(float)>>>(d_out, in.view(), pr.dim, pr.op);
   std::vector<float> out(outputs);
   cudaMemcpy(out.data(), d_out, outputs * sizeof(float), cudaMemcpyDeviceToHost);
   cudaFree(d_out);

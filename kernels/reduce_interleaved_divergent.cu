@@ -5,13 +5,13 @@
 // idle, at s = 16 all but one. Few active lanes per warp instruction is the cost.
 #include "kernels/harness.hpp"
 #include "kernels/reduce_common.cuh"
-#include "sim/cuda/dialect.cuh"
+#include <cuda_runtime.h>
 
-__global__ void reduce_interleaved_divergent(const f32* in, f32* out, int n) {
-  SIMT_DYNAMIC_SHARED(f32, partial);
+__global__ void reduce_interleaved_divergent(const float* in, float* out, int n) {
+  extern __shared__ float partial[];
   const unsigned tid = threadIdx.x;
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  f32 x = 0.0f;  // past the end: the identity of +
+  float x = 0.0f;  // past the end: the identity of +
   if (i < n) x = in[i];
   partial[tid] = x;
   __syncthreads();

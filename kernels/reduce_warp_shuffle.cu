@@ -5,20 +5,20 @@
 // blockDim.x must be a multiple of 32.
 #include "kernels/harness.hpp"
 #include "kernels/reduce_common.cuh"
-#include "sim/cuda/dialect.cuh"
+#include <cuda_runtime.h>
 
 // After the call lane 0 holds the sum of the 32 lanes' values.
-__device__ inline f32 warp_sum(f32 x) {
+__device__ inline float warp_sum(float x) {
   for (int offset = 16; offset > 0; offset /= 2) x += __shfl_down_sync(0xffffffffu, x, offset);
   return x;
 }
 
-__global__ void reduce_warp_shuffle(const f32* in, f32* out, int n) {
-  SIMT_DYNAMIC_SHARED(f32, warp_sums);  // blockDim.x / 32 floats
+__global__ void reduce_warp_shuffle(const float* in, float* out, int n) {
+  extern __shared__ float warp_sums[];  // blockDim.x / 32 floats
   const unsigned tid = threadIdx.x;
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   const unsigned lane = tid % 32, warp = tid / 32;
-  f32 x = 0.0f;
+  float x = 0.0f;
   if (i < n) x = in[i];
   x = warp_sum(x);
   if (lane == 0) warp_sums[warp] = x;

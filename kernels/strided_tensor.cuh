@@ -7,7 +7,7 @@
 // global memory. All lanes of a warp read the same word, so each such read is one
 // request of one sector (a broadcast), cheap next to the data itself.
 #pragma once
-#include "sim/cuda/dialect.cuh"
+#include <cuda_runtime.h>
 
 #include <cstddef>
 #include <stdexcept>
@@ -18,15 +18,15 @@ constexpr int kMaxDims = 8;
 
 // A tensor view as a kernel sees it. Passed to kernels by value.
 struct StridedTensor {
-  const f32* data;
-  const i32* shape;
-  const i32* strides;
+  const float* data;
+  const int* shape;
+  const int* strides;
   int dims;
 };
 
 // Ordinal (position in a contiguous walk of `shape`) -> multi-index. The last
 // dimension varies fastest.
-__device__ inline void to_index(int ordinal, const i32* shape, int dims, int* index) {
+__device__ inline void to_index(int ordinal, const int* shape, int dims, int* index) {
   for (int d = dims - 1; d >= 0; --d) {
     const int size = shape[d];
     index[d] = ordinal % size;
@@ -35,7 +35,7 @@ __device__ inline void to_index(int ordinal, const i32* shape, int dims, int* in
 }
 
 // Multi-index -> offset in storage.
-__device__ inline int index_to_position(const int* index, const i32* strides, int dims) {
+__device__ inline int index_to_position(const int* index, const int* strides, int dims) {
   int position = 0;
   for (int d = 0; d < dims; ++d) position += index[d] * strides[d];
   return position;
@@ -43,7 +43,7 @@ __device__ inline int index_to_position(const int* index, const i32* strides, in
 
 // numpy broadcasting: shapes are aligned on their last dimension; where the small
 // tensor has size 1 (or no dimension at all) every big index maps to index 0.
-__device__ inline void broadcast_index(const int* big_index, int big_dims, const i32* shape, int dims, int* index) {
+__device__ inline void broadcast_index(const int* big_index, int big_dims, const int* shape, int dims, int* index) {
   for (int d = 0; d < dims; ++d) {
     const int size = shape[d];
     index[d] = size == 1 ? 0 : big_index[d + big_dims - dims];
@@ -126,13 +126,12 @@ inline long long position(const Shape& index, const Shape& strides) {
   return p;
 }
 
-// Copies a host vector into a fresh device allocation typed as the kernel sees it.
-template <class Device, class Host>
-Device* upload(const std::vector<Host>& host) {
-  static_assert(sizeof(Device) == sizeof(Host));
-  Device* d = nullptr;
-  cudaMalloc(&d, host.size() * sizeof(Host) + (host.empty() ? sizeof(Host) : 0));
-  cudaMemcpy(d, host.data(), host.size() * sizeof(Host), cudaMemcpyHostToDevice);
+// Copies a host vector into a fresh device allocation.
+template <class T>
+T* upload(const std::vector<T>& host) {
+  T* d = nullptr;
+  cudaMalloc(&d, host.size() * sizeof(T) + (host.empty() ? sizeof(T) : 0));
+  cudaMemcpy(d, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice);
   return d;
 }
 
@@ -140,13 +139,13 @@ Device* upload(const std::vector<Host>& host) {
 class DeviceTensor {
  public:
   DeviceTensor(const std::vector<float>& storage, const Shape& shape, const Shape& strides)
-      : view_{upload<f32>(storage), upload<i32>(shape), upload<i32>(strides), int(shape.size())} {}
+      : view_{upload(storage), upload(shape), upload(strides), int(shape.size())} {}
   DeviceTensor(const DeviceTensor&) = delete;
   DeviceTensor& operator=(const DeviceTensor&) = delete;
   ~DeviceTensor() {
-    cudaFree(const_cast<f32*>(view_.data));
-    cudaFree(const_cast<i32*>(view_.shape));
-    cudaFree(const_cast<i32*>(view_.strides));
+    cudaFree(const_cast<float*>(view_.data));
+    cudaFree(const_cast<int*>(view_.shape));
+    cudaFree(const_cast<int*>(view_.strides));
   }
   const StridedTensor& view() const { return view_; }
 

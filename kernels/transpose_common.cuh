@@ -16,7 +16,7 @@
 // the arrangement of NVIDIA's "An Efficient Matrix Transpose in CUDA C/C++".
 #pragma once
 #include "kernels/harness.hpp"
-#include "sim/cuda/dialect.cuh"
+#include <cuda_runtime.h>
 
 #include <stdexcept>
 #include <vector>
@@ -43,12 +43,12 @@ Outputs run(const Params& p, Kernel kernel) {
   if (rows < 1 || cols < 1) throw std::invalid_argument("--rows and --cols must be positive");
   const std::size_t size = std::size_t(rows) * cols;
   const std::vector<float> in = test_values(size, 1);
-  f32 *d_in, *d_out;
+  float *d_in, *d_out;
   cudaMalloc(&d_in, size * sizeof(float));
   cudaMalloc(&d_out, size * sizeof(float));
   cudaMemcpy(d_in, in.data(), size * sizeof(float), cudaMemcpyHostToDevice);
   const dim3 grid((cols + kTile - 1) / kTile, (rows + kTile - 1) / kTile);
-  simt::launch(kernel, grid, dim3(kTile, kBlockRows))(d_in, d_out, rows, cols);
+  kernel<<<grid, dim3(kTile, kBlockRows)>>>(d_in, d_out, rows, cols);
   std::vector<float> out(size);
   cudaMemcpy(out.data(), d_out, size * sizeof(float), cudaMemcpyDeviceToHost);
   cudaFree(d_in);

@@ -4,9 +4,9 @@
 // floats apart: 32 sectors per request, 4 useful bytes in each.
 #include "kernels/harness.hpp"
 #include "kernels/transpose_common.cuh"
-#include "sim/cuda/dialect.cuh"
+#include <cuda_runtime.h>
 
-__global__ void transpose_naive(const f32* in, f32* out, int rows, int cols) {
+__global__ void transpose_naive(const float* in, float* out, int rows, int cols) {
   const int col = blockIdx.x * kTile + threadIdx.x;
   for (int j = 0; j < kTile; j += kBlockRows) {
     const int row = blockIdx.y * kTile + threadIdx.y + j;

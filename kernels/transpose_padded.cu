@@ -5,10 +5,10 @@
 // unchanged (4 sectors per request both ways).
 #include "kernels/harness.hpp"
 #include "kernels/transpose_common.cuh"
-#include "sim/cuda/dialect.cuh"
+#include <cuda_runtime.h>
 
-__global__ void transpose_padded(const f32* in, f32* out, int rows, int cols) {
-  __shared__ f32 tile[kTile][kTile + 1];  // + 1: shifts each row by one bank
+__global__ void transpose_padded(const float* in, float* out, int rows, int cols) {
+  __shared__ float tile[kTile][kTile + 1];  // + 1: shifts each row by one bank
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int in_col = blockIdx.x * kTile + tx;
   for (int j = 0; j < kTile; j += kBlockRows) {

@@ -7,10 +7,10 @@
 // (31 bank conflicts). transpose_padded removes them.
 #include "kernels/harness.hpp"
 #include "kernels/transpose_common.cuh"
-#include "sim/cuda/dialect.cuh"
+#include <cuda_runtime.h>
 
-__global__ void transpose_shared(const f32* in, f32* out, int rows, int cols) {
-  __shared__ f32 tile[kTile][kTile];
+__global__ void transpose_shared(const float* in, float* out, int rows, int cols) {
+  __shared__ float tile[kTile][kTile];
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int in_col = blockIdx.x * kTile + tx;
   for (int j = 0; j < kTile; j += kBlockRows) {

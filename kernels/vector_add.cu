@@ -18,7 +18,7 @@ Outputs run(const Params& p) {
   cudaMalloc(&dc, n * sizeof(float));
   cudaMemcpy(da, a.data(), n * sizeof(float), cudaMemcpyHostToDevice);
   cudaMemcpy(db, b.data(), n * sizeof(float), cudaMemcpyHostToDevice);
-  simt::launch(vector_add, (n + block - 1) / block, block)(da, db, dc, n);
+  vector_add<<<(n + block - 1) / block, block>>>(da, db, dc, n);
   cudaMemcpy(c.data(), dc, n * sizeof(float), cudaMemcpyDeviceToHost);
   cudaFree(da);
   cudaFree(db);

@@ -10,14 +10,14 @@
 // DRAM estimate counts once while the sector counters count every request.
 #include "kernels/harness.hpp"
 #include "kernels/strided_tensor.cuh"
-#include "sim/cuda/dialect.cuh"
+#include <cuda_runtime.h>
 
 #include <string>
 #include <vector>
 
 enum BinaryOp : int { kAdd = 0, kSub = 1, kMul = 2, kMax = 3 };
 
-__device__ inline f32 apply_binary(int op, f32 x, f32 y) {
+__device__ inline float apply_binary(int op, float x, float y) {
   switch (op) {
     case kAdd: return x + y;
     case kSub: return x - y;
@@ -26,7 +26,7 @@ __device__ inline f32 apply_binary(int op, f32 x, f32 y) {
   }
 }
 
-__global__ void zip_broadcast(f32* out, const i32* out_shape, int out_dims, int size, StridedTensor a, StridedTensor b,
+__global__ void zip_broadcast(float* out, const int* out_shape, int out_dims, int size, StridedTensor a, StridedTensor b,
                               int op) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= size) return;
@@ -34,8 +34,8 @@ __global__ void zip_broadcast(f32* out, const i32* out_shape, int out_dims, int 
   to_index(i, out_shape, out_dims, out_index);
   broadcast_index(out_index, out_dims, a.shape, a.dims, a_index);
   broadcast_index(out_index, out_dims, b.shape, b.dims, b_index);
-  const f32 x = a.data[index_to_position(a_index, a.strides, a.dims)];
-  const f32 y = b.data[index_to_position(b_index, b.strides, b.dims)];
+  const float x = a.data[index_to_position(a_index, a.strides, a.dims)];
+  const float y = b.data[index_to_position(b_index, b.strides, b.dims)];
   out[i] = apply_binary(op, x, y);
 }
 
@@ -78,10 +78,10 @@ Outputs run(const Params& p) {
   const int size = static_cast<int>(strided::numel(s.out));
   strided::DeviceTensor a(test_values(strided::numel(s.a), 1), s.a, strided::contiguous_strides(s.a));
   strided::DeviceTensor b(test_values(strided::numel(s.b), 2), s.b, strided::contiguous_strides(s.b));
-  i32* d_out_shape = strided::upload<i32>(s.out);
-  f32* d_out;
+  int* d_out_shape = strided::upload(s.out);
+  float* d_out;
   cudaMalloc(&d_out, size * sizeof(float));
-  simt::launch(zip_broadcast, (size + block - 1) / block, block)(d_out, d_out_shape, int(s.out.size()), size,
+  zip_broadcast<<<(size + block - 1) / block, block>>>(d_out, d_out_shape, int(s.out.size()), size,
                                                                    a.view(), b.view(), op);
   std::vector<float> out(size);
   cudaMemcpy(out.data(), d_out, size * sizeof(float), cudaMemcpyDeviceToHost);

@@ -43,7 +43,7 @@ std::uint64_t watchdog_budget() {
 const std::uint64_t g_watchdog_insts = watchdog_budget();
 
 void inst_budget_exceeded(ThreadState* t, Site site) {
-  t->insts_since_sync = 0;
+  renew_inst_budget(t);
   throw KernelFault(t->block->make_diag(
       DiagKind::Deadlock,
       fmt::format("watchdog: this thread ran {} instructions (estimated) here without reaching a barrier: a loop "
@@ -80,20 +80,20 @@ void* __simt_access(const void* p, unsigned size, unsigned op, Site site) {
   if (a - simt::t_stack_lo < simt::t_stack_size) return const_cast<void*>(p);  // the thread's own locals
   simt::ThreadState* t = simt::t_thread;
   if (!t) return const_cast<void*>(p);  // host code calling a __host__ __device__ function
-  if (op == unsigned(MemOp::Load)) simt::watch_load(t, site, a);
   std::uintptr_t at = a;
   if (simt::detail::record_fast(a, size, MemOp(op), site, at)) return reinterpret_cast<void*>(at);
   simt::detail::on_access(p, size, MemOp(op), site);
   return reinterpret_cast<void*>(simt::detail::host_address(a));
 }
 
-// Everything the inlined fast path does not settle. A checked access (it returns)
+// Everything the inlined fast path does not settle. (The spin watchdog sees loads
+// where they open a row of the warp log or are filed for a divergent warp:
+// sim/memory/warp_log.cpp, sim/memory/access.cpp.) A checked access (it returns)
 // goes on through the host mapping; outside kernels the address is kept, so host
 // code reading a device pointer faults in the guarded view.
 void* __simt_access_slow(const void* p, unsigned size, unsigned op, Site site) {
   simt::ThreadState* t = simt::t_thread;
   if (!t) return const_cast<void*>(p);
-  if (op == unsigned(MemOp::Load)) simt::watch_load(t, site, reinterpret_cast<std::uintptr_t>(p));
   simt::detail::on_access(p, size, MemOp(op), site);
   return reinterpret_cast<void*>(simt::detail::host_address(reinterpret_cast<std::uintptr_t>(p)));
 }
@@ -155,13 +155,13 @@ void __simt_barrier_at(int value, Site site) {
     std::fprintf(stderr, "simt: __syncthreads() called outside a kernel; ignored\n");
     return;
   }
-  simt::t_thread->insts_since_sync = 0;
+  simt::renew_inst_budget(simt::t_thread);
   simt::block_barrier(value, site);
 }
 
 std::uint64_t __simt_collective_at(int kind, std::uint32_t mask, std::uint64_t value, int arg, int width, Site site) {
   if (!simt::t_thread) return value;  // host code: a no-op, as the GPU has no host warps
-  simt::t_thread->insts_since_sync = 0;
+  simt::renew_inst_budget(simt::t_thread);
   return simt::warp_collective(simt::Collective(kind), mask, value, arg, width, site);
 }
 

@@ -29,11 +29,18 @@ extern const std::uint64_t g_watchdog_insts;
 // basic block that crossed the budget (sim/compiler/runtime_hooks.cpp).
 [[noreturn]] void inst_budget_exceeded(ThreadState* t, Site site);
 
+// A thread's budget, renewed at each barrier and warp collective: 4 x the
+// instructions (the estimate counts quarters), bounded so that it fits.
+inline void renew_inst_budget(ThreadState* t) {
+  constexpr std::uint64_t kMax = std::uint64_t(1) << 60;
+  t->insts_left = std::int64_t(4 * (g_watchdog_insts < kMax ? g_watchdog_insts : kMax));
+}
+
 // Inlined into kernels at the head of each group of basic blocks.
 // `quarters`: the group's estimated SASS instructions x 4.
 SIMT_INLINE void count_block(ThreadState* t, unsigned quarters, Site site) {
   t->ops.add(site, kBlockKind + quarters);
-  if ((t->insts_since_sync += quarters) > 4 * g_watchdog_insts) inst_budget_exceeded(t, site);
+  if ((t->insts_left -= quarters) < 0) inst_budget_exceeded(t, site);
 }
 
 // Inlined into kernels for every load of device memory.

@@ -145,7 +145,6 @@ SIMT_COMPARE_OP(!=)
 }  // namespace simt
 
 // The names kernels use for scalars the simulator must see.
-#ifndef SIMT_PLAIN_SCALARS
 using f32 = simt::Scalar<float>;
 using f64 = simt::Scalar<double>;
 using i32 = simt::Scalar<int>;
@@ -153,13 +152,3 @@ using u32 = simt::Scalar<unsigned>;
 using i64 = simt::Scalar<long long>;
 using u64 = simt::Scalar<unsigned long long>;
 static_assert(sizeof(f32) == 4 && sizeof(f64) == 8 && std::is_trivially_default_constructible_v<f32>);
-#else
-// Uninstrumented: the same kernels on the same executor, with nothing observed
-// or counted. Only `simt bench` builds this way, to measure what counting costs.
-using f32 = float;
-using f64 = double;
-using i32 = int;
-using u32 = unsigned;
-using i64 = long long;
-using u64 = unsigned long long;
-#endif

@@ -22,9 +22,10 @@ struct ThreadState {
   std::uintptr_t stack_lo = 0, stack_size = 0;  // the fiber stack: locals live here
   WarpLog* log = nullptr;  // of this thread's warp
   SiteCounts ops;
-  // Estimated instructions (x 4) since the thread's last barrier or warp collective:
-  // the watchdog for spins that touch no memory (sim/compiler/spin_watch.hpp).
-  std::uint64_t insts_since_sync = 0;
+  // Estimated instructions (x 4) the thread may still run before its next barrier
+  // or warp collective: the watchdog for spins that touch no memory
+  // (sim/compiler/spin_watch.hpp). A countdown, so the inlined check reads nothing else.
+  std::int64_t insts_left = 0;
   bool abandoned = false;  // left parked forever (see abandon_thread)
 };
 

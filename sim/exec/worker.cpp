@@ -1,5 +1,6 @@
 // A worker runs blocks one after another: it owns the fiber stacks of one block's
 // threads and schedules them round by round until every thread has finished.
+#include "sim/compiler/spin_watch.hpp"
 #include "sim/exec/crash_guard.hpp"
 #include "sim/check/global_checks.hpp"
 #include "sim/memory/global_memory.hpp"
@@ -122,7 +123,7 @@ void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
     ts.stack_size = kStackBytes;
     ts.log = &logs_[ts.warp];
     ts.ops.clear();
-    ts.insts_since_sync = 0;
+    renew_inst_budget(&ts);
     ts.abandoned = false;
     b.warps[ts.warp].present |= 1u << ts.lane;
     ctx::stack_context sc;

@@ -3,6 +3,7 @@
 // and file the access in the warp's log. A convergent warp's rows get the other
 // checks and the DRAM estimate at the barrier; a divergent warp's get them now.
 #include "sim/exec/context.hpp"
+#include "sim/compiler/spin_watch.hpp"
 #include "sim/check/global_checks.hpp"
 #include "sim/memory/global_memory.hpp"
 #include "sim/check/shared_checks.hpp"
@@ -62,6 +63,9 @@ void check_global_bounds(ThreadState* t, std::uintptr_t a, unsigned size, MemOp 
 // A divergent warp: per-lane logs, and the checks rows would get at the barrier done now.
 __attribute__((noinline)) void record_divergent(ThreadState* t, Site site, std::uintptr_t a, unsigned size, MemOp op,
                                                 Space space) {
+  // The spin watchdog: loads that open a row are watched there (warp_log.cpp), a
+  // divergent warp's here.
+  if (op == MemOp::Load) watch_load(t, site, a);
   BlockState& b = *t->block;
   WarpLog& log = *t->log;
   const AddressMap& m = t_address_map;

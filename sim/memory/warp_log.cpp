@@ -1,8 +1,17 @@
 #include "sim/memory/warp_log.hpp"
 
+#include "sim/compiler/spin_watch.hpp"
+
 namespace simt {
 
-WarpAccess* WarpLog::open_row(Site site, std::uint64_t shape) {
+WarpAccess* WarpLog::open_row(Site site, std::uint64_t shape, std::uint64_t addr) {
+  // A thread that spins on a word without reaching a barrier runs past every row
+  // the warp has, so each of its loads opens a row and passes here (the watchdog
+  // needs no work on the inlined path): from the first load that opens a row on,
+  // every later access of that lane does. Divergent warps' loads are watched
+  // where they are filed (record_divergent, sim/memory/access.cpp).
+  if (MemOp(shape >> 8 & 0xFF) == MemOp::Load)
+    if (ThreadState* t = t_thread) watch_load(t, site, addr);
   if (count_ == row_store_.size()) {  // grow; storage is reused by later intervals and blocks
     const std::size_t n = row_store_.empty() ? 64 : row_store_.size() * 2;
     row_store_.resize(n);

@@ -43,7 +43,7 @@ class WarpLog {
       row = &rows_[k];
     } else {
       if (divergent_) return false;
-      row = open_row(site, shape);
+      row = open_row(site, shape, addr);
     }
     row->addr[lane] = addr;  // which lanes a row holds follows from seq_ (see rows())
     seq_[lane] = k + 1;
@@ -75,8 +75,9 @@ class WarpLog {
     Site site;
     std::uint64_t shape;
   };
-  // Out of line: once per row, not once per lane.
-  __attribute__((noinline)) WarpAccess* open_row(Site site, std::uint64_t shape);
+  // Out of line: once per row, not once per lane. Where a load opens a row, the
+  // spin watchdog looks at it (sim/compiler/spin_watch.hpp).
+  __attribute__((noinline)) WarpAccess* open_row(Site site, std::uint64_t shape, std::uint64_t addr);
 
   // What record() reads, together. A divergent warp has count_ 0.
   std::uint32_t count_ = 0;       // rows [0, count_) in use

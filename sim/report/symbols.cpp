@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -220,10 +220,11 @@ void resolve_in_module(const ModuleData& m, const std::vector<Site>& sites) {
       SourceLocation loc;
       loc.function = strip_signature(fn);
       auto colon = where.rfind(':');
-      // Lexically normal: a build whose compiler saw relative paths (ccache's
-      // CCACHE_BASEDIR) records ".../build/tests/../../sim/...", which must still
-      // be recognised as simtlab's own header.
-      loc.file = std::filesystem::path(where.substr(0, colon)).lexically_normal().string();
+      // Normalised: a build through ccache with a base directory records paths
+      // relative to the object's directory ("build/tests/../../sim/..."), which the
+      // tests below and short_file() must still see as simtlab's own.
+      loc.file = where.substr(0, colon);
+      if (loc.file != "??") loc.file = std::filesystem::path(loc.file).lexically_normal().string();
       loc.line = colon == std::string::npos ? 0 : std::atoi(where.c_str() + colon + 1);
       if (!have_innermost) { innermost = loc; have_innermost = true; }
       if (!have_user && loc.file != "??" && !is_simulator_header(loc.file)) { chosen = loc; have_user = true; }

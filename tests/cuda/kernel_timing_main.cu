@@ -1,7 +1,7 @@
 // Runs each line of tests/cuda/timing_cases.txt ("kernel --param value ...") once,
 // so that `ncu` can time every launch. Built with nvcc by run_timing_gpu.sh.
 #include "kernels/harness.hpp"
-#include "sim/cuda/dialect.cuh"
+#include <cuda_runtime.h>
 
 #include <cstdio>
 #include <fstream>

@@ -8,7 +8,12 @@
 // writes DIR/launch_labels.txt, one "spec: kernel" line per launch, which names
 // the rows of the counter comparison.
 #include "kernels/harness.hpp"
-#include "sim/cuda/dialect.cuh"
+
+#if defined(__CUDACC__)
+#include <cuda_runtime.h>
+#else
+#include "sim/cuda/runtime.hpp"  // the simulator's runtime API (the kernels are linked in)
+#endif
 
 #include <algorithm>
 #include <cstdio>

@@ -24,6 +24,7 @@
 #include <llvm/Transforms/Utils/ModuleUtils.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <set>
 #include <vector>
 
@@ -246,6 +247,11 @@ void guard_device_memory(Module& m, const std::vector<Function*>& kernels) {
   appendToGlobalCtors(m, ctor, 0);
 }
 
+// $SIMT_PASS_UNINSTRUMENTED set: device code keeps its barriers, warp collectives
+// and host entry (it still runs on the simulator), but nothing is counted or
+// checked: the uninstrumented reference `simt bench` compares with (docs/perf-log.md).
+bool uninstrumented() { return std::getenv("SIMT_PASS_UNINSTRUMENTED") != nullptr; }
+
 struct SimtInstrumentPass : PassInfoMixin<SimtInstrumentPass> {
   PreservedAnalyses run(Module& m, ModuleAnalysisManager&) {
     RuntimeFiles runtime(runtime_prefix(m));
@@ -254,14 +260,19 @@ struct SimtInstrumentPass : PassInfoMixin<SimtInstrumentPass> {
     Instrumenter inst(m, runtime, marked);
     std::set<Function*> helpers;
     std::set<Function*> device = device_functions(marked, runtime, &helpers);
-    for (Function* f : device) inst.run(*f);
-    for (Function* f : helpers) inst.run_translate_only(*f);
+    if (!uninstrumented()) {
+      for (Function* f : device) inst.run(*f);
+      for (Function* f : helpers) inst.run_translate_only(*f);
+    }
     // Marked calls are bound in every function: host code reaches barriers only by
     // mistake, and the runtime diagnoses that; a site keeps the message precise.
     for (Function& f : m)
       if (!f.isDeclaration()) inst.bind_marked_calls(f);
     inst.finish();
-    if (!runtime.prefix().empty()) guard_device_memory(m, marked.kernels);
+    // Uninstrumented kernels touch the device view itself: listed as not
+    // instrumented, their launches open it (sim/memory/global_memory.hpp).
+    if (!runtime.prefix().empty())
+      guard_device_memory(m, uninstrumented() ? std::vector<Function*>{} : marked.kernels);
     return PreservedAnalyses::none();
   }
   static bool isRequired() { return true; }
@@ -277,7 +288,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo llvmGetPassPluginIn
   return {LLVM_PLUGIN_API_VERSION, "simt-instrument", "1", [](llvm::PassBuilder& pb) {
             pb.registerPipelineStartEPCallback([](llvm::ModulePassManager& mpm, llvm::OptimizationLevel) {
               mpm.addPass(simt::pass::KeepKernelsOutOfLine());
-              mpm.addPass(simt::pass::count_fp_pass());
+              if (!simt::pass::uninstrumented()) mpm.addPass(simt::pass::count_fp_pass());
             });
             pb.registerPeepholeEPCallback([](llvm::FunctionPassManager& fpm, llvm::OptimizationLevel) {
               fpm.addPass(simt::pass::SeparateAddressSpaces());

@@ -18,11 +18,10 @@ inline __attribute__((always_inline, used)) void* __simt_access_inline(const voi
                                                                                unsigned op, const void* site) {
   const auto a = reinterpret_cast<std::uintptr_t>(p);
   if (a - simt::t_stack_lo < simt::t_stack_size) return const_cast<void*>(p);  // the thread's own locals
+  // The spin watchdog sees loads where they open a row of the warp log, and on
+  // the slow path (sim/memory/warp_log.cpp, sim/compiler/runtime_hooks.cpp).
   std::uintptr_t at = a;
-  if (simt::detail::record_fast(a, size, simt::MemOp(op), site, at)) {
-    if (op == unsigned(simt::MemOp::Load)) simt::watch_load(simt::t_thread, site, a);
-    return reinterpret_cast<void*>(at);
-  }
+  if (simt::detail::record_fast(a, size, simt::MemOp(op), site, at)) return reinterpret_cast<void*>(at);
   return __simt_access_slow(p, size, op, site);
 }
 

@@ -1,5 +1,8 @@
+// The workloads `simt bench` times, counted: built like every kernel here (the
+// syntax step, clang and simtlab's pass), as `simt run` and `simt exec` run them.
+#include <cuda_runtime.h>
+
 #include "kernels/bench_workloads.hpp"
-#include "sim/cuda/dialect.cuh"
 
 #include <vector>
 
