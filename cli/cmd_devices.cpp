@@ -61,15 +61,17 @@ void list_devices(bool as_json) {
     fmt::print("{}\n", out.dump(2));
     return;
   }
-  Table t({"name", "arch", "SMs>", "mem GiB>", "BW GB/s>", "L2 MiB>", "FP64>", "FP32>", "TF32>",
+  Table t({"name", "arch", "SMs>", "mem GiB>", "BW GB/s>", "L2 MiB>", "FP64>", "FP32>", "FP16 CC>", "TF32>",
            "FP16>", "BF16>", "FP8>", "INT8>", "TDP W>"});
   for (const DeviceSpec& d : c.devices())
     t.add({d.name, d.arch, or_dash(d.sm_count, 1), or_dash(d.hbm_bytes, 1 << 30),
            or_dash(d.hbm_bandwidth, 1e9), or_dash(d.l2_bytes, 1 << 20), peak_cell(d, "fp64"),
-           peak_cell(d, "fp32"), peak_cell(d, "tf32"), peak_cell(d, "fp16"), peak_cell(d, "bf16"),
+           peak_cell(d, "fp32"), peak_cell(d, "fp16_cuda_cores"), peak_cell(d, "tf32"), peak_cell(d, "fp16"),
+           peak_cell(d, "bf16"),
            peak_cell(d, "fp8"), peak_cell(d, "int8"), or_dash(d.tdp_watts, 1)});
   fmt::print("{}", t.str());
-  fmt::print("Peaks in dense TFLOP/s (INT8: TOP/s); FP64/FP32 on CUDA cores, the rest on Tensor Cores.\n"
+  fmt::print("Peaks in dense TFLOP/s (INT8: TOP/s); FP64, FP32 and FP16 CC (fp16/bf16 without tensor cores) on CUDA\n"
+             "cores, the rest on Tensor Cores.\n"
              "2:4-sparse figures are 2x and not used. '-' = not published / no such unit.\n"
              "Sources: `simt device show NAME`. Catalog: {}\n",
              c.origin());

@@ -115,3 +115,12 @@ TEST_CASE("simt devices lists the TPUs the cost model knows, after the GPUs") {
   CHECK(out.find("TPU-v5e") > tpus);
   CHECK(out.find("H200") < tpus);
 }
+
+TEST_CASE("simt devices shows half precision without tensor cores beside FP32") {
+  Result r = simt("devices");
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("FP16 CC") != std::string::npos);
+  // A100: 78 TFLOP/s of non-tensor fp16, four times its FP32 19.5.
+  const std::string a100 = r.out.substr(r.out.find("A100-80GB-SXM"), 120);
+  CHECK(a100.find(" 19.5       78 ") != std::string::npos);
+}
