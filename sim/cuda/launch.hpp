@@ -38,11 +38,11 @@ void append_bytes(std::vector<unsigned char>& out, const T& value) {
   out.insert(out.end(), p, p + sizeof(T));
 }
 
-template <class... P>
-class KernelCall final : public KernelBody {
+// A launch's body: calls `f` with a copy of the arguments on each simulated thread.
+template <class F, class... A>
+class CallBody final : public KernelBody {
  public:
-  using Kernel = void (*)(P...);
-  KernelCall(Kernel k, std::tuple<std::decay_t<P>...> args) : kernel_(k), args_(std::move(args)) {}
+  CallBody(F f, std::tuple<A...> args) : f_(f), args_(std::move(args)) {}
   void run() const override {
     // Copy the arguments onto this thread's own stack first: kernel parameters
     // are per-thread values, and reading them is not a device-memory access.
@@ -50,7 +50,7 @@ class KernelCall final : public KernelBody {
     t_thread = nullptr;
     auto local = args_;
     t_thread = self;
-    std::apply(kernel_, std::move(local));
+    std::apply(f_, std::move(local));
   }
   // Each argument's object bytes: equal bytes, equal arguments (padding inside a
   // struct argument may differ; then two equal launches are simply both run).
@@ -60,9 +60,12 @@ class KernelCall final : public KernelBody {
   }
 
  private:
-  Kernel kernel_;
-  std::tuple<std::decay_t<P>...> args_;
+  F f_;
+  std::tuple<A...> args_;
 };
+
+template <class... P>
+using KernelCall = CallBody<void (*)(P...), std::decay_t<P>...>;
 
 template <class... P>
 class Launcher {
@@ -107,36 +110,16 @@ extern "C" const void* __simt_take_host_entered_kernel();
 
 namespace simt {
 
-template <class F, class... A>
-class CallBody final : public KernelBody {
- public:
-  CallBody(F f, std::tuple<A...> args) : f_(f), args_(std::move(args)) {}
-  void run() const override {
-    ThreadState* self = t_thread;  // the arguments are this thread's own copies
-    t_thread = nullptr;
-    auto local = args_;
-    t_thread = self;
-    std::apply(f_, std::move(local));
-  }
-  bool argument_bytes(std::vector<unsigned char>& out) const override {
-    std::apply([&](const auto&... a) { (append_bytes(out, a), ...); }, args_);
-    return true;
-  }
-
- private:
-  F f_;
-  std::tuple<A...> args_;
-};
-
 template <class F>
 class CallLauncher {
  public:
   CallLauncher(F f, LaunchConfig cfg) : f_(f), cfg_(cfg) {}
   template <class... A>
   void operator()(A&&... args) const {
-    CallBody<F, std::decay_t<A>...> body(f_, std::tuple<std::decay_t<A>...>(std::forward<A>(args)...));
+    const std::tuple<std::decay_t<A>...> values(std::forward<A>(args)...);
+    CallBody<F, std::decay_t<A>...> body(f_, values);
     __simt_take_host_entered_kernel();
-    { auto probe = std::tuple<std::decay_t<A>...>(std::forward<A>(args)...); std::apply(f_, std::move(probe)); }
+    { auto probe = values; std::apply(f_, std::move(probe)); }
     const void* kernel = __simt_take_host_entered_kernel();
     if (!kernel) throw std::logic_error("simt::launch: the launched function did not identify itself as a kernel");
     if (!stream_is_valid(cfg_.stream)) return;  // cudaErrorInvalidResourceHandle, for cudaGetLastError
