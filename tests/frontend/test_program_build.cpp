@@ -1,10 +1,14 @@
 // How `simt exec` builds and runs a program, beyond the counters: what nvcc
 // includes implicitly, -I and -D, the exit status, and the program's lifetime.
 #include "frontend_test_util.hpp"
+#include "sim/math/cuda_math.hpp"
+#include "sim/math/mufu_tables.hpp"
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <csignal>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -157,4 +161,31 @@ TEST_CASE("fast-math functions count their out-of-range FMULs for the lanes that
   CHECK(metric(e.launches[0], fmul) == 32 + 2 * 8);  // __expf: 8 lanes of -1e8
   CHECK(metric(e.launches[1], fmul) == 32 + 2);      // __fdividef: 2 denormal divisors
   CHECK(metric(e.launches[2], fmul) == 2 * 4);       // rsqrtf: 4 zeros
+}
+
+TEST_CASE("CUDA math functions in device code give the H200's bits; host code keeps the C library's") {
+  Exec e = exec(kTests + "cuda_math_bits.cu");
+  REQUIRE(e.run.status == 0);
+  const float inputs[8] = {-3.5f, -0.75f, 0.1f, 0.5f, 1.0f, 2.5f, 7.25f, 42.0f};
+  using namespace simt::mufu;
+  const Tables& t = tables(kEx2 | kRcp | kRsq);
+  auto line = [&](const std::string& prefix, auto f) {
+    std::string want = prefix;
+    for (float x : inputs) want += fmt::format(" {:08x}", bits_of(f(x)));
+    return want + "\n";
+  };
+  const std::string& out = e.run.out;
+  CHECK(out.find(line("device expf", [&](float x) { return simt::mufu::expf(t, x); })) != std::string::npos);
+  CHECK(out.find(line("device __expf", [&](float x) { return fast_expf(t, x); })) != std::string::npos);
+  CHECK(out.find(line("device exp2f", [&](float x) { return simt::mufu::exp2f(t, x); })) != std::string::npos);
+  CHECK(out.find(line("device tanhf", [&](float x) { return simt::mufu::tanhf(t, x); })) != std::string::npos);
+  CHECK(out.find(line("device logf", [&](float x) { return simt::mufu::logf(std::fabs(x)); })) != std::string::npos);
+  CHECK(out.find(line("device rsqrtf", [&](float x) { return simt::mufu::rsqrtf(t, std::fabs(x)); })) !=
+        std::string::npos);
+  CHECK(out.find(line("device __fdividef", [&](float x) { return fdividef(t, 1.0f, x); })) != std::string::npos);
+  CHECK(out.find(line("device std::exp", [&](float x) { return simt::mufu::expf(t, x); })) != std::string::npos);
+  CHECK(out.find(line("host expf", [](float x) { return ::expf(x); })) != std::string::npos);
+  // Not the C library's value everywhere (expf(-0.75): CUDA 0x3ef1da08, glibc 0x3ef1da07).
+  CHECK(line("", [&](float x) { return simt::mufu::expf(t, x); }) != line("", [](float x) { return ::expf(x); }));
+  INFO(out);
 }

@@ -127,6 +127,7 @@ PreservedAnalyses CountFpPass::run(Module& m, ModuleAnalysisManager&) {
         ensure_location(*call);
       }
     }
+    use_cuda_math(*f);
   }
   sites.emit_registration();
   return sites.size() ? PreservedAnalyses::none() : PreservedAnalyses::all();

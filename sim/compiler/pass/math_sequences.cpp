@@ -6,7 +6,9 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
 
 #include <map>
 #include <string>
@@ -98,6 +100,29 @@ SlowPath math_slow_path(Instruction& i) {
   if (name == "__fdividef" && call->arg_size() == 2) return {{{FMul, 1}}, below(magnitude(call->getArgOperand(1)), kFltMin)};
   if (name == "rsqrtf" && call->arg_size() == 1) return {{{FMul, 2}}, below(magnitude(call->getArgOperand(0)), kFltMin)};
   return {};
+}
+
+// The C library's names whose CUDA versions simtlab computes with the H200's bits
+// (sim/math/cuda_math_entry.cpp). The others keep the C library's values.
+void use_cuda_math(Function& f) {
+  static const std::map<std::string, std::string> exact = {
+      {"expf", "__simt_cuda_expf"}, {"exp2f", "__simt_cuda_exp2f"},
+      {"logf", "__simt_cuda_logf"}, {"tanhf", "__simt_cuda_tanhf"}};
+  Module& m = *f.getParent();
+  for (Instruction& i : instructions(f)) {
+    auto* call = dyn_cast<CallInst>(&i);
+    const Function* callee = call ? call->getCalledFunction() : nullptr;
+    if (!callee || !call->getType()->isFloatTy() || call->arg_size() != 1) continue;
+    auto it = exact.find(cuda_name(*callee));
+    if (it == exact.end()) continue;
+    FunctionCallee cuda = m.getOrInsertFunction(it->second, call->getFunctionType());
+    if (auto* decl = dyn_cast<Function>(cuda.getCallee())) {
+      decl->setDoesNotAccessMemory();
+      decl->setDoesNotThrow();
+      decl->setWillReturn();
+    }
+    call->setCalledFunction(cuda);
+  }
 }
 
 }  // namespace simt::pass

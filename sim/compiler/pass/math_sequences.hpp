@@ -4,6 +4,7 @@
 // counts each such operation as its sequence, so a kernel's FADD/FMUL/FFMA equal ncu's.
 #pragma once
 #include <llvm/ADT/StringRef.h>
+#include <llvm/IR/Function.h>
 #include <llvm/IR/Instruction.h>
 
 #include <utility>
@@ -28,5 +29,9 @@ struct SlowPath {
   llvm::Value* condition = nullptr;
 };
 SlowPath math_slow_path(llvm::Instruction& call);
+
+// Points the function's calls of expf, exp2f, logf and tanhf at simtlab's versions
+// with CUDA's bits (sim/math); run after counting, which reads the callee's name.
+void use_cuda_math(llvm::Function& f);
 
 }  // namespace simt::pass

@@ -1,20 +1,27 @@
 // CUDA's device math names that the C library lacks. +, -, *, /, sqrt and fma
-// are the compiler's own IEEE operations (counted by the pass); the fast-math
-// intrinsics below are computed exactly (CUDA's are approximations: see
-// docs/frontend.md, "Math").
+// are the compiler's own IEEE operations (counted by the pass). The MUFU-based
+// intrinsics below return the H200's bits (sim/math: measured MUFU tables and CUDA
+// 13's instruction sequences, checked over every 32-bit input); the others are
+// computed exactly (CUDA's are approximations: see docs/frontend.md, "Math").
 #pragma once
 #include <cmath>
 #include <type_traits>
 
-inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
+extern "C" {
+float __simt_cuda_rsqrtf(float) noexcept __attribute__((const));
+float __simt_cuda_fast_expf(float) noexcept __attribute__((const));
+float __simt_cuda_fdividef(float, float) noexcept __attribute__((const));
+}
+
+inline float rsqrtf(float x) { return __simt_cuda_rsqrtf(x); }
 inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
-inline float __expf(float x) { return std::exp(x); }
+inline float __expf(float x) { return __simt_cuda_fast_expf(x); }
 inline float __logf(float x) { return std::log(x); }
 inline float __sinf(float x) { return std::sin(x); }
 inline float __cosf(float x) { return std::cos(x); }
 inline float __tanf(float x) { return std::tan(x); }
 inline float __powf(float x, float y) { return std::pow(x, y); }
-inline float __fdividef(float x, float y) { return x / y; }
+inline float __fdividef(float x, float y) { return __simt_cuda_fdividef(x, y); }
 inline float __frcp_rn(float x) { return 1.0f / x; }
 inline float __saturatef(float x) { return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
 inline float exp10f(float x) { return std::pow(10.0f, x); }

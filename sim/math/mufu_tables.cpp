@@ -1,0 +1,101 @@
+#include "sim/math/mufu_tables.hpp"
+
+#include <lzma.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+// The compressed tables are part of the library's read-only data, so a program or a
+// Python-loaded library finds them without a path.
+#define SIMT_EMBED(name, file)                                               \
+  asm(".section .rodata\n.balign 16\n.hidden " #name "\n.globl " #name "\n" #name \
+      ":\n.incbin \"" SIMT_MUFU_TABLE_DIR "/" file "\"\n.hidden " #name "_end\n.globl " #name "_end\n" #name \
+      "_end:\n.previous\n");                                                 \
+  extern "C" const unsigned char name[], name##_end[];
+
+SIMT_EMBED(simt_mufu_ex2_pos, "ex2_pos.tbl.xz")
+SIMT_EMBED(simt_mufu_ex2_neg, "ex2_neg.tbl.xz")
+SIMT_EMBED(simt_mufu_rcp, "rcp.tbl.xz")
+SIMT_EMBED(simt_mufu_rsq, "rsq.tbl.xz")
+
+namespace simt::mufu {
+namespace {
+
+[[noreturn]] void corrupt(const char* what) {
+  std::fprintf(stderr, "simt: the MUFU table %s in libsimt_sim is damaged; rebuild simtlab\n", what);
+  std::abort();
+}
+
+// The whole xz stream, decoded.
+std::vector<unsigned char> decompress(const char* what, const unsigned char* begin, const unsigned char* end) {
+  lzma_stream z = LZMA_STREAM_INIT;
+  if (lzma_stream_decoder(&z, UINT64_MAX, 0) != LZMA_OK) corrupt(what);
+  std::vector<unsigned char> out(std::size_t(1) << 24);
+  z.next_in = begin;
+  z.avail_in = std::size_t(end - begin);
+  lzma_ret r = LZMA_OK;
+  while (r == LZMA_OK) {
+    if (z.total_out == out.size()) out.resize(out.size() * 2);
+    z.next_out = out.data() + z.total_out;
+    z.avail_out = out.size() - z.total_out;
+    r = lzma_code(&z, LZMA_FINISH);
+  }
+  out.resize(z.total_out);
+  lzma_end(&z);
+  if (r != LZMA_STREAM_END) corrupt(what);
+  return out;
+}
+
+// "SIMTMUF1", count (u32), first value (u32), count - 1 signed byte deltas.
+std::vector<std::uint32_t> decode(const char* what, const unsigned char* begin, const unsigned char* end) {
+  const std::vector<unsigned char> raw = decompress(what, begin, end);
+  if (raw.size() < 16 || std::memcmp(raw.data(), "SIMTMUF1", 8) != 0) corrupt(what);
+  std::uint32_t count, first;
+  std::memcpy(&count, raw.data() + 8, 4);
+  std::memcpy(&first, raw.data() + 12, 4);
+  if (count == 0 || raw.size() != 16 + std::size_t(count) - 1) corrupt(what);
+  std::vector<std::uint32_t> table(count);
+  table[0] = first;
+  for (std::uint32_t i = 1; i < count; ++i) table[i] = table[i - 1] + std::uint32_t(std::int32_t(std::int8_t(raw[15 + i])));
+  return table;
+}
+
+struct Decoded {
+  std::vector<std::uint32_t> ex2_pos, ex2_neg, rcp, rsq;
+  std::once_flag ex2_once, rcp_once, rsq_once;
+  Tables view{};
+};
+
+Decoded& decoded() {
+  static Decoded d;
+  return d;
+}
+
+}  // namespace
+
+const Tables& tables(unsigned need) {
+  Decoded& d = decoded();
+  if (need & kEx2)
+    std::call_once(d.ex2_once, [&] {
+      d.ex2_pos = decode("ex2_pos", simt_mufu_ex2_pos, simt_mufu_ex2_pos_end);
+      d.ex2_neg = decode("ex2_neg", simt_mufu_ex2_neg, simt_mufu_ex2_neg_end);
+      d.view.ex2_pos = d.ex2_pos.data();
+      d.view.ex2_neg = d.ex2_neg.data();
+    });
+  if (need & kRcp)
+    std::call_once(d.rcp_once, [&] {
+      d.rcp = decode("rcp", simt_mufu_rcp, simt_mufu_rcp_end);
+      d.view.rcp = d.rcp.data();
+    });
+  if (need & kRsq)
+    std::call_once(d.rsq_once, [&] {
+      d.rsq = decode("rsq", simt_mufu_rsq, simt_mufu_rsq_end);
+      d.view.rsq = d.rsq.data();
+    });
+  return d.view;
+}
+
+}  // namespace simt::mufu

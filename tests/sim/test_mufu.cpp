@@ -1,0 +1,118 @@
+// sim/math against the H200: the MUFU model and CUDA's math functions on the host
+// must reproduce the hashes tests/cuda/mufu_probe.cu computed from the GPU's own
+// results (docs/validation/h200-mufu.md). Each hash covers 2^24 consecutive inputs;
+// the test checks the chunks holding the common arguments, SIMT_MUFU_ALL_CHUNKS=1
+// all 256 (every 32-bit input, minutes on one core).
+#include "sim/math/cuda_math.hpp"
+#include "sim/math/mufu_tables.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace simt::mufu;
+
+// The probe's hash: an order-free sum of a 64-bit mix of (input, result), NaN as 0x7fffffff.
+unsigned long long mix(unsigned in, unsigned out) {
+  if ((out & 0x7fffffffu) > 0x7f800000u) out = 0x7fffffffu;
+  unsigned long long z = (static_cast<unsigned long long>(in) << 32 | out) + 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+using Model = float (*)(float);
+
+Model model(const std::string& fn) {
+  static const Tables& t = tables(kEx2 | kRcp | kRsq);
+  static const std::map<std::string, Model> models = {
+      {"ex2.approx.ftz", [](float x) { return float_of(ex2(t, bits_of(x))); }},
+      {"rcp.approx.ftz", [](float x) { return float_of(rcp(t, bits_of(x))); }},
+      {"rsqrt.approx.ftz", [](float x) { return float_of(rsq(t, bits_of(x))); }},
+      {"expf", [](float x) { return simt::mufu::expf(t, x); }},
+      {"__expf", [](float x) { return fast_expf(t, x); }},
+      {"exp2f", [](float x) { return simt::mufu::exp2f(t, x); }},
+      {"rsqrtf", [](float x) { return simt::mufu::rsqrtf(t, x); }},
+      {"tanhf", [](float x) { return simt::mufu::tanhf(t, x); }},
+      {"logf", [](float x) { return simt::mufu::logf(x); }},
+      {"__fdividef(3,x)", [](float x) { return fdividef(t, 3.0f, x); }},
+      {"__fdividef(x,0.75)", [](float x) { return fdividef(t, x, 0.75f); }},
+  };
+  auto it = models.find(fn);
+  REQUIRE_MESSAGE(it != models.end(), "no model for " << fn);
+  return it->second;
+}
+
+std::map<std::string, std::vector<unsigned long long>> gpu_hashes() {
+  std::map<std::string, std::vector<unsigned long long>> h;
+  std::ifstream in(SIMT_MUFU_HASHES);
+  REQUIRE(in);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const auto last = line.rfind(' '), before = line.rfind(' ', last - 1);
+    const std::string name = line.substr(0, before);
+    const unsigned chunk = std::stoul(line.substr(before + 1, last - before - 1));
+    auto& v = h[name];
+    v.resize(256);
+    v[chunk] = std::stoull(line.substr(last + 1), nullptr, 16);
+  }
+  return h;
+}
+
+unsigned long long host_hash(const std::string& fn, unsigned chunk) {
+  const Model f = model(fn);
+  unsigned long long h = 0;
+  for (unsigned i = 0; i < (1u << 24); ++i) {
+    const unsigned in = chunk << 24 | i;
+    h += mix(in, bits_of(f(float_of(in))));
+  }
+  return h;
+}
+
+}  // namespace
+
+TEST_CASE("MUFU model: the measured tables decode to the GPU's known values") {
+  const Tables& t = tables(kEx2 | kRcp | kRsq);
+  CHECK(ex2(t, bits_of(0.0f)) == bits_of(1.0f));
+  CHECK(ex2(t, bits_of(1.0f)) == bits_of(2.0f));
+  CHECK(ex2(t, bits_of(-1.0f)) == bits_of(0.5f));
+  CHECK(rcp(t, bits_of(4.0f)) == bits_of(0.25f));
+  CHECK(rsq(t, bits_of(4.0f)) == bits_of(0.5f));
+  CHECK(rsq(t, bits_of(-4.0f)) == kNaN);
+  CHECK(rcp(t, bits_of(-0.0f)) == (kSign | kInf));
+  // Approximations: not the correctly rounded values everywhere.
+  unsigned differ = 0;
+  for (unsigned k = 0; k < 4096; ++k) {
+    const float m = 1.0f + float(k) / 4096.0f;
+    differ += rcp(t, bits_of(m)) != bits_of(1.0f / m);
+  }
+  CHECK(differ > 0);
+}
+
+TEST_CASE("CUDA math functions: the H200's bits over whole chunks of inputs") {
+  const auto gpu = gpu_hashes();
+  REQUIRE(gpu.size() == 11);
+  const bool all = std::getenv("SIMT_MUFU_ALL_CHUNKS") != nullptr;
+  // 0x3f: [0.5, 2); 0xbf: (-2, -0.5]; 0x42: [32, 128); 0xc2: (-128, -32]; 0x00:
+  // zeros and subnormals; 0x7f: the largest floats, inf and NaN.
+  const std::vector<unsigned> common = {0x00, 0x3f, 0xbf, 0x42, 0xc2, 0x7f};
+  for (const auto& [fn, hashes] : gpu) {
+    std::vector<unsigned> chunks = common;
+    if (all) {
+      chunks.clear();
+      for (unsigned c = 0; c < 256; ++c) chunks.push_back(c);
+    }
+    for (unsigned c : chunks) {
+      INFO(fn << ", inputs 0x" << std::hex << (c << 24) << " to 0x" << ((c << 24) | 0xffffffu));
+      CHECK(host_hash(fn, c) == hashes[c]);
+    }
+  }
+}
