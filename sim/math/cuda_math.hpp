@@ -89,6 +89,15 @@ SIMT_MUFU_FN float fdividef(const Tables& t, float a, float b) {
   return mul(float_of(rcp(t, bits_of(b))), a);
 }
 
+// lg2.approx.f32 (__log2f): a subnormal argument is scaled by 2^24 and 24 subtracted.
+SIMT_MUFU_FN float fast_log2f(const Tables& t, float a) {
+  if (!(fabs_(a) >= hex(0x00800000u))) return add(float_of(lg2(t, bits_of(mul(a, 16777216.0f)))), -24.0f);
+  return float_of(lg2(t, bits_of(a)));
+}
+SIMT_MUFU_FN float fast_logf(const Tables& t, float a) { return mul(fast_log2f(t, a), hex(0x3f317218u)); }    // __logf
+SIMT_MUFU_FN float fast_log10f(const Tables& t, float a) { return mul(fast_log2f(t, a), hex(0x3e9a209bu)); }  // __log10f
+SIMT_MUFU_FN float fast_powf(const Tables& t, float a, float b) { return exp2f(t, mul(b, fast_log2f(t, a))); }  // __powf
+
 // tanhf: an odd polynomial below 0.6, 1 - 2 / (2^(2|a| log2 e) + 1) above.
 SIMT_MUFU_FN float tanhf(const Tables& t, float a) {
   const float ax = fabs_(a);

@@ -10,6 +10,10 @@
 // - EX2 of x >= 0 is ex2(f) * 2^n where n.f is x truncated to 24 fraction bits; of
 //   x < 0 it is ex2(-f) * 2^-n with n.f = |x| truncated the same way (negative
 //   arguments are not 2^(x+1)/2). Two tables of 2^24 results over [0, 1) and (-1, 0].
+// - LG2 of m * 2^e is a fixed-point sum S = e + L(m) with 36 fraction bits, rounded
+//   toward zero to a float; a negative S is first complemented bit by bit (its
+//   magnitude is one unit of 2^-36 short). The results for e = 0 and e = -1 are
+//   tables over [1, 2) and [0.5, 1); every other binade follows from the first.
 // Subnormal inputs and results flush to zero with their sign, NaN gives 0x7fffffff.
 //
 // Written for the host and for nvcc, so that tests/cuda/mufu_probe.cu can check the
@@ -30,6 +34,8 @@ struct Tables {
   const std::uint32_t* ex2_neg;  // [k] = ex2(-k * 2^-24), k < 2^24
   const std::uint32_t* rcp;      // [k] = rcp(1 + k * 2^-23), k < 2^23
   const std::uint32_t* rsq;      // [k] = rsqrt(float with bits 0x3f800000 + k), k < 2^24: [1, 4)
+  const std::uint32_t* lg2_one;  // [k] = lg2(1 + k * 2^-23), k < 2^23
+  const std::uint32_t* lg2_half; // [k] = lg2(0.5 + k * 2^-24), k < 2^23
 };
 
 constexpr std::uint32_t kNaN = 0x7fffffffu;  // the GPU's canonical NaN
@@ -79,6 +85,37 @@ SIMT_MUFU_FN std::uint32_t ex2(const Tables& t, std::uint32_t x) {
   const int n = int(fixed >> 24);
   const std::uint32_t f = std::uint32_t(fixed & 0xffffffu);
   return negative ? scale(t.ex2_neg[f], -n) : scale(t.ex2_pos[f], n);
+}
+
+// floor(log2(v)) for v >= 1.
+SIMT_MUFU_FN int floor_log2(unsigned v) {
+  int k = 0;
+  while (v >>= 1) ++k;
+  return k;
+}
+
+SIMT_MUFU_FN std::uint32_t lg2(const Tables& t, std::uint32_t x) {
+  if (is_nan(x)) return kNaN;
+  const int be = biased_exponent(x);
+  if (be == 0) return kSign | kInf;  // +-0 and subnormals: -inf
+  if (x & kSign) return kNaN;
+  if (be == 255) return kInf;
+  const int e = be - 127;
+  const std::uint32_t m = x & 0x7fffffu;
+  if (e == 0) return t.lg2_one[m];
+  if (e == -1) return t.lg2_half[m];
+  // |S| >= 1 here: its last place u is 2^-23 or coarser, and L(m) rounded down to u
+  // is the table's value rounded down to u (the table keeps 24 significant bits).
+  union { std::uint32_t u; float f; } one{t.lg2_one[m]};
+  const double l = one.f;
+  const unsigned a = unsigned(e > 0 ? e : -e);
+  const double u = double(1ull << (floor_log2(e > 0 ? a : a - 1) + 40)) * 0x1p-63;  // 2^(k - 23)
+  const double l_down = double(static_cast<long long>(l / u)) * u;
+  // e > 0: e + L rounded down. e < 0: the complement's magnitude |e| - L - 2^-36,
+  // rounded down, is |e| - (L rounded down to u) - u.
+  const double r = e > 0 ? double(a) + l_down : -(double(a) - l_down - u);
+  union { float f; std::uint32_t u; } out{float(r)};
+  return out.u;
 }
 
 }  // namespace simt::mufu

@@ -20,6 +20,8 @@ SIMT_EMBED(simt_mufu_ex2_pos, "ex2_pos.tbl.xz")
 SIMT_EMBED(simt_mufu_ex2_neg, "ex2_neg.tbl.xz")
 SIMT_EMBED(simt_mufu_rcp, "rcp.tbl.xz")
 SIMT_EMBED(simt_mufu_rsq, "rsq.tbl.xz")
+SIMT_EMBED(simt_mufu_lg2_one, "lg2_one.tbl.xz")
+SIMT_EMBED(simt_mufu_lg2_half, "lg2_half.tbl.xz")
 
 namespace simt::mufu {
 namespace {
@@ -49,23 +51,36 @@ std::vector<unsigned char> decompress(const char* what, const unsigned char* beg
   return out;
 }
 
-// "SIMTMUF1", count (u32), first value (u32), count - 1 signed byte deltas.
+// "SIMTMUF1", count (u32), first value (u32), then per value a signed byte delta
+// from the previous one, or 0x80 and the value itself in four bytes.
 std::vector<std::uint32_t> decode(const char* what, const unsigned char* begin, const unsigned char* end) {
   const std::vector<unsigned char> raw = decompress(what, begin, end);
   if (raw.size() < 16 || std::memcmp(raw.data(), "SIMTMUF1", 8) != 0) corrupt(what);
   std::uint32_t count, first;
   std::memcpy(&count, raw.data() + 8, 4);
   std::memcpy(&first, raw.data() + 12, 4);
-  if (count == 0 || raw.size() != 16 + std::size_t(count) - 1) corrupt(what);
+  if (count == 0) corrupt(what);
   std::vector<std::uint32_t> table(count);
   table[0] = first;
-  for (std::uint32_t i = 1; i < count; ++i) table[i] = table[i - 1] + std::uint32_t(std::int32_t(std::int8_t(raw[15 + i])));
+  std::size_t at = 16;
+  for (std::uint32_t i = 1; i < count; ++i) {
+    if (at >= raw.size()) corrupt(what);
+    if (raw[at] == 0x80) {
+      if (at + 5 > raw.size()) corrupt(what);
+      std::memcpy(&table[i], raw.data() + at + 1, 4);
+      at += 5;
+    } else {
+      table[i] = table[i - 1] + std::uint32_t(std::int32_t(std::int8_t(raw[at])));
+      at += 1;
+    }
+  }
+  if (at != raw.size()) corrupt(what);
   return table;
 }
 
 struct Decoded {
-  std::vector<std::uint32_t> ex2_pos, ex2_neg, rcp, rsq;
-  std::once_flag ex2_once, rcp_once, rsq_once;
+  std::vector<std::uint32_t> ex2_pos, ex2_neg, rcp, rsq, lg2_one, lg2_half;
+  std::once_flag ex2_once, rcp_once, rsq_once, lg2_once;
   Tables view{};
 };
 
@@ -94,6 +109,13 @@ const Tables& tables(unsigned need) {
     std::call_once(d.rsq_once, [&] {
       d.rsq = decode("rsq", simt_mufu_rsq, simt_mufu_rsq_end);
       d.view.rsq = d.rsq.data();
+    });
+  if (need & kLg2)
+    std::call_once(d.lg2_once, [&] {
+      d.lg2_one = decode("lg2_one", simt_mufu_lg2_one, simt_mufu_lg2_one_end);
+      d.lg2_half = decode("lg2_half", simt_mufu_lg2_half, simt_mufu_lg2_half_end);
+      d.view.lg2_one = d.lg2_one.data();
+      d.view.lg2_half = d.lg2_half.data();
     });
   return d.view;
 }

@@ -6,7 +6,7 @@
 //   nvcc -arch=sm_90 -O3 --fmad=false -I. -o mufu_probe tests/cuda/mufu_probe.cu
 //   ./mufu_probe OUTDIR      (tests/cuda/run_mufu_gpu.sh)
 //
-// OUTDIR receives ex2_pos.tbl ex2_neg.tbl rcp.tbl rsq.tbl (the format of
+// OUTDIR receives ex2_pos.tbl ex2_neg.tbl rcp.tbl rsq.tbl lg2_one.tbl lg2_half.tbl (the format of
 // sim/math/mufu_tables.cpp: "SIMTMUF1", count, first value, int8 deltas) and
 // mufu_hashes.txt.
 #include "sim/math/cuda_math.hpp"
@@ -21,10 +21,18 @@ namespace {
 __device__ __forceinline__ float hw_ex2(float x) { float y; asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
 __device__ __forceinline__ float hw_rcp(float x) { float y; asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
 __device__ __forceinline__ float hw_rsq(float x) { float y; asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
+__device__ __forceinline__ float hw_lg2(float x) { float y; asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
 
-constexpr int kFunctions = 11;
+constexpr int kFunctions = 17;
 const char* const kNames[kFunctions] = {"ex2.approx.ftz", "rcp.approx.ftz", "rsqrt.approx.ftz", "expf", "__expf",
-                                        "exp2f", "rsqrtf", "tanhf", "logf", "__fdividef(3,x)", "__fdividef(x,0.75)"};
+                                        "exp2f", "rsqrtf", "tanhf", "logf", "__fdividef(3,x)", "__fdividef(x,0.75)",
+                                        "lg2.approx.ftz", "__log2f", "__logf", "__log10f", "__powf(x,2.5)",
+                                        "__powf(1.7,x)"};
+
+// Read from memory: nvcc folds __powf(1.7f, x)'s __log2f(1.7f) to the correctly
+// rounded constant, which is not what MUFU.LG2 gives (simtlab folds it the same way:
+// fold_constant_cuda_math in sim/compiler/pass/math_sequences.cpp).
+__device__ float powf_base = 1.7f;
 
 __device__ float cuda_fn(int fn, float x) {
   switch (fn) {
@@ -38,7 +46,13 @@ __device__ float cuda_fn(int fn, float x) {
     case 7: return tanhf(x);
     case 8: return logf(x);
     case 9: return __fdividef(3.0f, x);
-    default: return __fdividef(x, 0.75f);
+    case 10: return __fdividef(x, 0.75f);
+    case 11: return hw_lg2(x);
+    case 12: return __log2f(x);
+    case 13: return __logf(x);
+    case 14: return __log10f(x);
+    case 15: return __powf(x, 2.5f);
+    default: return __powf(powf_base, x);
   }
 }
 
@@ -55,7 +69,13 @@ __device__ float model_fn(const simt::mufu::Tables& t, int fn, float x) {
     case 7: return simt::mufu::tanhf(t, x);
     case 8: return simt::mufu::logf(x);
     case 9: return fdividef(t, 3.0f, x);
-    default: return fdividef(t, x, 0.75f);
+    case 10: return fdividef(t, x, 0.75f);
+    case 11: return float_of(lg2(t, bits_of(x)));
+    case 12: return fast_log2f(t, x);
+    case 13: return fast_logf(t, x);
+    case 14: return fast_log10f(t, x);
+    case 15: return fast_powf(t, x, 2.5f);
+    default: return fast_powf(t, 1.7f, x);
   }
 }
 
@@ -75,9 +95,14 @@ struct Result {
   unsigned first[kFunctions][4][3];  // input, CUDA, model
 };
 
-__global__ void build_tables(unsigned* pos, unsigned* neg, unsigned* rcp, unsigned* rsq) {
+__global__ void build_tables(unsigned* pos, unsigned* neg, unsigned* rcp, unsigned* rsq, unsigned* lg2_one,
+                             unsigned* lg2_half) {
   const unsigned k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= (1u << 24)) return;
+  if (k < (1u << 23)) {
+    lg2_one[k] = __float_as_uint(hw_lg2(__uint_as_float(0x3f800000u + k)));
+    lg2_half[k] = __float_as_uint(hw_lg2(__uint_as_float(0x3f000000u + k)));
+  }
   pos[k] = __float_as_uint(hw_ex2(float(k) * 0x1p-24f));
   neg[k] = __float_as_uint(hw_ex2(-float(k) * 0x1p-24f));
   rsq[k] = __float_as_uint(hw_rsq(__uint_as_float(0x3f800000u + k)));
@@ -106,14 +131,17 @@ __global__ void compare(simt::mufu::Tables t, Result* r, int fn, unsigned chunk)
 void write_table(const std::string& path, const unsigned* device, unsigned count) {
   std::vector<unsigned> v(count);
   cudaMemcpy(v.data(), device, count * 4ull, cudaMemcpyDeviceToHost);
-  std::vector<signed char> deltas(count - 1);
+  // Deltas of consecutive results in one byte each; 0x80 (-128) escapes a whole
+  // value in the next four bytes (LG2's table over [0.5, 1) jumps near 1).
+  std::vector<unsigned char> deltas;
   for (unsigned i = 1; i < count; ++i) {
     const long long d = static_cast<long long>(v[i]) - static_cast<long long>(v[i - 1]);
-    if (d < -128 || d > 127) {
-      std::fprintf(stderr, "%s: delta %lld at %u does not fit a byte\n", path.c_str(), d, i);
-      std::exit(1);
+    if (d > -128 && d <= 127) {
+      deltas.push_back(static_cast<unsigned char>(static_cast<signed char>(d)));
+    } else {
+      deltas.push_back(0x80);
+      for (int b = 0; b < 4; ++b) deltas.push_back(static_cast<unsigned char>(v[i] >> (8 * b)));
     }
-    deltas[i - 1] = static_cast<signed char>(d);
   }
   FILE* f = std::fopen(path.c_str(), "wb");
   std::fwrite("SIMTMUF1", 1, 8, f);
@@ -127,16 +155,18 @@ void write_table(const std::string& path, const unsigned* device, unsigned count
 
 int main(int argc, char** argv) {
   const std::string out = argc > 1 ? argv[1] : ".";
-  unsigned *pos, *neg, *rcp, *rsq;
+  unsigned *pos, *neg, *rcp, *rsq, *lg2_one, *lg2_half;
+  cudaMalloc(&lg2_one, 4u << 23);
+  cudaMalloc(&lg2_half, 4u << 23);
   cudaMalloc(&pos, 4u << 24);
   cudaMalloc(&neg, 4u << 24);
   cudaMalloc(&rcp, 4u << 23);
   cudaMalloc(&rsq, 4u << 24);
-  build_tables<<<(1u << 24) / 256, 256>>>(pos, neg, rcp, rsq);
+  build_tables<<<(1u << 24) / 256, 256>>>(pos, neg, rcp, rsq, lg2_one, lg2_half);
   Result* r;
   cudaMallocManaged(&r, sizeof(Result));
   std::memset(r, 0, sizeof(Result));
-  const simt::mufu::Tables t{pos, neg, rcp, rsq};
+  const simt::mufu::Tables t{pos, neg, rcp, rsq, lg2_one, lg2_half};
   for (int fn = 0; fn < kFunctions; ++fn)
     for (unsigned chunk = 0; chunk < 256; ++chunk) compare<<<(1u << 24) / 256, 256>>>(t, r, fn, chunk);
   const cudaError_t err = cudaDeviceSynchronize();
@@ -155,5 +185,7 @@ int main(int argc, char** argv) {
   write_table(out + "/ex2_neg.tbl", neg, 1u << 24);
   write_table(out + "/rcp.tbl", rcp, 1u << 23);
   write_table(out + "/rsq.tbl", rsq, 1u << 24);
+  write_table(out + "/lg2_one.tbl", lg2_one, 1u << 23);
+  write_table(out + "/lg2_half.tbl", lg2_half, 1u << 23);
   return 0;
 }

@@ -15,7 +15,7 @@ echo "probe: $(( $(date +%s) - start )) s" | tee -a "$out/mufu_run.txt"
 python3 - "$out" <<'PY'
 import lzma, os, sys
 out = sys.argv[1]
-for name in ["ex2_pos", "ex2_neg", "rcp", "rsq"]:
+for name in ["ex2_pos", "ex2_neg", "rcp", "rsq", "lg2_one", "lg2_half"]:
     raw = open(os.path.join(out, name + ".tbl"), "rb").read()
     with open(os.path.join(out, name + ".tbl.xz"), "wb") as f:
         f.write(lzma.compress(raw, preset=9 | lzma.PRESET_EXTREME))

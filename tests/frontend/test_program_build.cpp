@@ -183,8 +183,14 @@ TEST_CASE("CUDA math functions in device code give the H200's bits; host code ke
   CHECK(out.find(line("device rsqrtf", [&](float x) { return simt::mufu::rsqrtf(t, std::fabs(x)); })) !=
         std::string::npos);
   CHECK(out.find(line("device __fdividef", [&](float x) { return fdividef(t, 1.0f, x); })) != std::string::npos);
-  CHECK(out.find(line("device std::exp", [&](float x) { return simt::mufu::expf(t, x); })) != std::string::npos);
+  CHECK(out.find(line("device std::exp", [&](float x) { return simt::mufu::expf(t, -x); })) != std::string::npos);
   CHECK(out.find(line("host expf", [](float x) { return ::expf(x); })) != std::string::npos);
+  // Functions of constants are folded as nvcc folds them, others get MUFU's bits.
+  const Tables& t2 = tables(kEx2 | kLg2);
+  const float pow_folded = simt::mufu::exp2f(t2, 5.97e-8f * float(std::log2(double(1.7f))));
+  CHECK(out.find(fmt::format("folded 3e0ccdbb {:08x} {:08x}\n", bits_of(pow_folded), bits_of(fast_log2f(t2, 1.1f)))) !=
+        std::string::npos);
+  CHECK(bits_of(fast_log2f(t2, 1.1f)) == 0x3e0ccdc2u);  // MUFU's, not the folded value
   // Not the C library's value everywhere (expf(-0.75): CUDA 0x3ef1da08, glibc 0x3ef1da07).
   CHECK(line("", [&](float x) { return simt::mufu::expf(t, x); }) != line("", [](float x) { return ::expf(x); }));
   INFO(out);

@@ -31,7 +31,7 @@ unsigned long long mix(unsigned in, unsigned out) {
 using Model = float (*)(float);
 
 Model model(const std::string& fn) {
-  static const Tables& t = tables(kEx2 | kRcp | kRsq);
+  static const Tables& t = tables(kEx2 | kRcp | kRsq | kLg2);
   static const std::map<std::string, Model> models = {
       {"ex2.approx.ftz", [](float x) { return float_of(ex2(t, bits_of(x))); }},
       {"rcp.approx.ftz", [](float x) { return float_of(rcp(t, bits_of(x))); }},
@@ -44,6 +44,12 @@ Model model(const std::string& fn) {
       {"logf", [](float x) { return simt::mufu::logf(x); }},
       {"__fdividef(3,x)", [](float x) { return fdividef(t, 3.0f, x); }},
       {"__fdividef(x,0.75)", [](float x) { return fdividef(t, x, 0.75f); }},
+      {"lg2.approx.ftz", [](float x) { return float_of(lg2(t, bits_of(x))); }},
+      {"__log2f", [](float x) { return fast_log2f(t, x); }},
+      {"__logf", [](float x) { return fast_logf(t, x); }},
+      {"__log10f", [](float x) { return fast_log10f(t, x); }},
+      {"__powf(x,2.5)", [](float x) { return fast_powf(t, x, 2.5f); }},
+      {"__powf(1.7,x)", [](float x) { return fast_powf(t, 1.7f, x); }},
   };
   auto it = models.find(fn);
   REQUIRE_MESSAGE(it != models.end(), "no model for " << fn);
@@ -99,7 +105,7 @@ TEST_CASE("MUFU model: the measured tables decode to the GPU's known values") {
 
 TEST_CASE("CUDA math functions: the H200's bits over whole chunks of inputs") {
   const auto gpu = gpu_hashes();
-  REQUIRE(gpu.size() == 11);
+  REQUIRE(gpu.size() == 17);
   const bool all = std::getenv("SIMT_MUFU_ALL_CHUNKS") != nullptr;
   // 0x3f: [0.5, 2); 0xbf: (-2, -0.5]; 0x42: [32, 128); 0xc2: (-128, -32]; 0x00:
   // zeros and subnormals; 0x7f: the largest floats, inf and NaN.

@@ -8,6 +8,7 @@
 // floating-point step is count_fp.cpp. See docs/frontend.md.
 #include "address_spaces.hpp"
 #include "count_fp.hpp"
+#include "math_sequences.hpp"
 #include "count_insts.hpp"
 #include "host_entry.hpp"
 #include "device_code.hpp"
@@ -256,6 +257,7 @@ struct SimtInstrumentPass : PassInfoMixin<SimtInstrumentPass> {
   PreservedAnalyses run(Module& m, ModuleAnalysisManager&) {
     RuntimeFiles runtime(runtime_prefix(m));
     Annotated marked = annotated(m);
+    fold_constant_cuda_math(m);
     bind_fp_counts(m);
     Instrumenter inst(m, runtime, marked);
     std::set<Function*> helpers;

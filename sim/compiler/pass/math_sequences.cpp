@@ -10,6 +10,7 @@
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
 
+#include <cmath>
 #include <map>
 #include <string>
 
@@ -37,6 +38,9 @@ const std::map<std::string, FpSequence>& by_name() {
       {"rsqrtf", {}},
       {"__expf", {{FMul, 1}}},
       {"__logf", {{FMul, 1}}},
+      {"__log2f", {}},
+      {"__log10f", {{FMul, 1}}},
+      {"__powf", {{FMul, 1}}},
       {"__sinf", {{FMul, 1}}},
       {"__cosf", {{FMul, 1}}},
       {"__fdividef", {{FMul, 1}}},
@@ -99,6 +103,10 @@ SlowPath math_slow_path(Instruction& i) {
   }
   if (name == "__fdividef" && call->arg_size() == 2) return {{{FMul, 1}}, below(magnitude(call->getArgOperand(1)), kFltMin)};
   if (name == "rsqrtf" && call->arg_size() == 1) return {{{FMul, 2}}, below(magnitude(call->getArgOperand(0)), kFltMin)};
+  // __logf, __log2f, __log10f (lg2.approx.f32): |x| < FLT_MIN: FMUL x * 2^24 before
+  // MUFU.LG2 and FADD -24 after (tests/cuda/mufu_probe.cu's SASS).
+  if ((name == "__logf" || name == "__log2f" || name == "__log10f") && call->arg_size() == 1)
+    return {{{FMul, 1}, {FAdd, 1}}, below(magnitude(call->getArgOperand(0)), kFltMin)};
   return {};
 }
 
@@ -122,6 +130,49 @@ void use_cuda_math(Function& f) {
       decl->setWillReturn();
     }
     call->setCalledFunction(cuda);
+  }
+}
+
+// nvcc folds these functions of constant arguments to the correctly rounded value
+// (NVVM: expf(0.5f) is 0x3fd3094c, __logf(2.0f) 0x3f317218, not MUFU's bits); it
+// keeps rsqrtf and __fdividef. A double-precision evaluation rounded once to float
+// gives the same values.
+void fold_constant_cuda_math(Module& m) {
+  using Unary = double (*)(double);
+  static const std::map<std::string, Unary> unary = {
+      {"__simt_cuda_expf", [](double x) { return std::exp(x); }},
+      {"__simt_cuda_fast_expf", [](double x) { return std::exp(x); }},
+      {"__simt_cuda_exp2f", [](double x) { return std::exp2(x); }},
+      {"__simt_cuda_logf", [](double x) { return std::log(x); }},
+      {"__simt_cuda_fast_logf", [](double x) { return std::log(x); }},
+      {"__simt_cuda_fast_log2f", [](double x) { return std::log2(x); }},
+      {"__simt_cuda_fast_log10f", [](double x) { return std::log10(x); }},
+      {"__simt_cuda_tanhf", [](double x) { return std::tanh(x); }}};
+  for (Function& f : m) {
+    auto fold = unary.find(f.getName().str());
+    const bool pow = f.getName() == "__simt_cuda_fast_powf";
+    if (fold == unary.end() && !pow) continue;
+    for (User* u : make_early_inc_range(f.users())) {
+      auto* call = dyn_cast<CallInst>(u);
+      if (!call || call->getCalledFunction() != &f) continue;
+      std::vector<double> args;
+      for (Value* a : call->args())
+        if (auto* c = dyn_cast<ConstantFP>(a)) args.push_back(c->getValueAPF().convertToFloat());
+      if (pow && args.size() == 1 && isa<ConstantFP>(call->getArgOperand(0))) {
+        // __powf(C, y): nvcc folds __log2f(C) alone, leaving ex2.approx(y * log2 C).
+        IRBuilder<> b(call);
+        Value* scaled = b.CreateFMul(call->getArgOperand(1),
+                                     ConstantFP::get(call->getType(), static_cast<float>(std::log2(args[0]))));
+        FunctionCallee exp2 = m.getOrInsertFunction("__simt_cuda_exp2f", call->getType(), call->getType());
+        call->replaceAllUsesWith(b.CreateCall(exp2, {scaled}));
+        call->eraseFromParent();
+        continue;
+      }
+      if (args.size() != call->arg_size()) continue;
+      const double value = pow ? std::pow(args[0], args[1]) : fold->second(args[0]);
+      call->replaceAllUsesWith(ConstantFP::get(call->getType(), static_cast<float>(value)));
+      call->eraseFromParent();
+    }
   }
 }
 

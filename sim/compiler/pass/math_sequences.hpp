@@ -5,6 +5,7 @@
 #pragma once
 #include <llvm/ADT/StringRef.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/Module.h>
 #include <llvm/IR/Instruction.h>
 
 #include <utility>
@@ -33,5 +34,9 @@ SlowPath math_slow_path(llvm::Instruction& call);
 // Points the function's calls of expf, exp2f, logf and tanhf at simtlab's versions
 // with CUDA's bits (sim/math); run after counting, which reads the callee's name.
 void use_cuda_math(llvm::Function& f);
+
+// Replaces calls of simtlab's CUDA math functions whose arguments became constants
+// with the value nvcc folds them to (after inlining: the optimizer's last step).
+void fold_constant_cuda_math(llvm::Module& m);
 
 }  // namespace simt::pass
