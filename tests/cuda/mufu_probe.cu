@@ -22,9 +22,20 @@ __device__ __forceinline__ float hw_ex2(float x) { float y; asm("ex2.approx.ftz.
 __device__ __forceinline__ float hw_rcp(float x) { float y; asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
 __device__ __forceinline__ float hw_rsq(float x) { float y; asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
 
-constexpr int kFunctions = 11;
-const char* const kNames[kFunctions] = {"ex2.approx.ftz", "rcp.approx.ftz", "rsqrt.approx.ftz", "expf", "__expf",
-                                        "exp2f", "rsqrtf", "tanhf", "logf", "__fdividef(3,x)", "__fdividef(x,0.75)"};
+constexpr int kOriginal = 11;
+// powf is checked at planted exponents over every x, and at planted bases over every y.
+__device__ const float kPowY[] = {0.5f, 2.0f, -1.5f, 3.7f, 0.001f, 3.0f};
+__device__ const float kPowX[] = {2.0f, 0.7f, -3.0f, 10.0f};
+constexpr int kPowYs = 6, kPowXs = 4;
+constexpr int kSingle = kOriginal + 15;  // functions of one argument
+constexpr int kFunctions = kSingle + kPowYs + kPowXs;
+const char* const kNames[kFunctions] = {
+    "ex2.approx.ftz", "rcp.approx.ftz", "rsqrt.approx.ftz", "expf", "__expf", "exp2f", "rsqrtf", "tanhf", "logf",
+    "__fdividef(3,x)", "__fdividef(x,0.75)",
+    "sinf", "cosf", "sincosf.sin", "sincosf.cos", "tanf", "coshf", "sinhf", "erff", "erfcf", "log2f", "log10f",
+    "log1pf", "expm1f", "exp10f", "atanf",
+    "powf(x,0.5)", "powf(x,2)", "powf(x,-1.5)", "powf(x,3.7)", "powf(x,0.001)", "powf(x,3)",
+    "powf(2,y)", "powf(0.7,y)", "powf(-3,y)", "powf(10,y)"};
 
 __device__ float cuda_fn(int fn, float x) {
   switch (fn) {
@@ -38,7 +49,24 @@ __device__ float cuda_fn(int fn, float x) {
     case 7: return tanhf(x);
     case 8: return logf(x);
     case 9: return __fdividef(3.0f, x);
-    default: return __fdividef(x, 0.75f);
+    case 10: return __fdividef(x, 0.75f);
+    case 11: return sinf(x);
+    case 12: return cosf(x);
+    case 13: { float s, c; sincosf(x, &s, &c); return s; }
+    case 14: { float s, c; sincosf(x, &s, &c); return c; }
+    case 15: return tanf(x);
+    case 16: return coshf(x);
+    case 17: return sinhf(x);
+    case 18: return erff(x);
+    case 19: return erfcf(x);
+    case 20: return log2f(x);
+    case 21: return log10f(x);
+    case 22: return log1pf(x);
+    case 23: return expm1f(x);
+    case 24: return exp10f(x);
+    case 25: return atanf(x);
+    default:
+      return fn < kSingle + kPowYs ? powf(x, kPowY[fn - kSingle]) : powf(kPowX[fn - kSingle - kPowYs], x);
   }
 }
 
@@ -55,7 +83,25 @@ __device__ float model_fn(const simt::mufu::Tables& t, int fn, float x) {
     case 7: return simt::mufu::tanhf(t, x);
     case 8: return simt::mufu::logf(x);
     case 9: return fdividef(t, 3.0f, x);
-    default: return fdividef(t, x, 0.75f);
+    case 10: return fdividef(t, x, 0.75f);
+    case 11: return simt::mufu::sinf(x);
+    case 12: return simt::mufu::cosf(x);
+    case 13: { float s, c; simt::mufu::sincosf(x, &s, &c); return s; }
+    case 14: { float s, c; simt::mufu::sincosf(x, &s, &c); return c; }
+    case 15: return simt::mufu::tanf(t, x);
+    case 16: return simt::mufu::coshf(t, x);
+    case 17: return simt::mufu::sinhf(t, x);
+    case 18: return simt::mufu::erff(t, x);
+    case 19: return simt::mufu::erfcf(t, x);
+    case 20: return simt::mufu::log2f(x);
+    case 21: return simt::mufu::log10f(x);
+    case 22: return simt::mufu::log1pf(x);
+    case 23: return simt::mufu::expm1f(t, x);
+    case 24: return simt::mufu::exp10f(t, x);
+    case 25: return simt::mufu::atanf(t, x);
+    default:
+      return fn < kSingle + kPowYs ? simt::mufu::powf(t, x, kPowY[fn - kSingle])
+                                   : simt::mufu::powf(t, kPowX[fn - kSingle - kPowYs], x);
   }
 }
 
