@@ -1,7 +1,11 @@
 // The CUDA math functions device code calls, with the H200's bits: the compiler
-// front end's pass points device-code calls of expf, exp2f, logf and tanhf here
+// front end's pass points device-code calls of expf, exp2f, logf, tanhf, sinf,
+// cosf, sincosf, tanf, coshf, sinhf, erff, erfcf, log2f, log10f, log1pf, expm1f,
+// exp10f, atanf and powf here
 // (sim/compiler/pass/math_sequences.cpp), and simtlab's <cuda_runtime.h> defines
-// __expf, __logf, __log2f, __log10f, __powf, __fdividef and rsqrtf with them (simt_cuda/device_math.h). Host code keeps
+// __expf, __logf, __log2f, __log10f, __powf, __sinf, __cosf, __tanf, __sincosf,
+// __fdividef and rsqrtf with them
+// (simt_cuda/device_math.h). Host code keeps
 // the C library's functions, as with nvcc.
 #include "sim/math/cuda_math.hpp"
 #include "sim/math/mufu_tables.hpp"
@@ -20,4 +24,22 @@ float __simt_cuda_fast_log2f(float x) { return fast_log2f(tables(kLg2), x); }
 float __simt_cuda_fast_logf(float x) { return fast_logf(tables(kLg2), x); }
 float __simt_cuda_fast_log10f(float x) { return fast_log10f(tables(kLg2), x); }
 float __simt_cuda_fast_powf(float a, float b) { return fast_powf(tables(kLg2 | kEx2), a, b); }
+float __simt_cuda_fast_sinf(float x) { return fast_sinf(tables(kSin), x); }
+float __simt_cuda_fast_cosf(float x) { return fast_cosf(tables(kSin), x); }
+float __simt_cuda_fast_tanf(float x) { return fast_tanf(tables(kSin | kRcp), x); }
+float __simt_cuda_sinf(float x) { return simt::mufu::sinf(x); }
+float __simt_cuda_cosf(float x) { return simt::mufu::cosf(x); }
+void __simt_cuda_sincosf(float x, float* s, float* c) { simt::mufu::sincosf(x, s, c); }
+float __simt_cuda_tanf(float x) { return simt::mufu::tanf(tables(kRcp), x); }
+float __simt_cuda_coshf(float x) { return simt::mufu::coshf(tables(kEx2 | kRcp), x); }
+float __simt_cuda_sinhf(float x) { return simt::mufu::sinhf(tables(kEx2 | kRcp), x); }
+float __simt_cuda_erff(float x) { return simt::mufu::erff(tables(kEx2), x); }
+float __simt_cuda_erfcf(float x) { return simt::mufu::erfcf(tables(kEx2 | kRcp), x); }
+float __simt_cuda_log2f(float x) { return simt::mufu::log2f(x); }
+float __simt_cuda_log10f(float x) { return simt::mufu::log10f(x); }
+float __simt_cuda_log1pf(float x) { return simt::mufu::log1pf(x); }
+float __simt_cuda_expm1f(float x) { return simt::mufu::expm1f(tables(kEx2), x); }
+float __simt_cuda_exp10f(float x) { return simt::mufu::exp10f(tables(kEx2), x); }
+float __simt_cuda_atanf(float x) { return simt::mufu::atanf(tables(kRcp), x); }
+float __simt_cuda_powf(float x, float y) { return simt::mufu::powf(tables(kRcp), x, y); }
 }

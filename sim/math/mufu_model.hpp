@@ -14,6 +14,10 @@
 //   toward zero to a float; a negative S is first complemented bit by bit (its
 //   magnitude is one unit of 2^-36 short). The results for e = 0 and e = -1 are
 //   tables over [1, 2) and [0.5, 1); every other binade follows from the first.
+// - SIN and COS (after ptxas's FMUL.RZ by 1/2pi) take |t| in revolutions truncated
+//   to 25 fraction bits; the quadrant picks sin or cos of the remainder from two
+//   quarter-period tables and the sign (sin(0.25 + r) is the cos table's r, not the
+//   sin table's mirror image).
 // Subnormal inputs and results flush to zero with their sign, NaN gives 0x7fffffff.
 //
 // Written for the host and for nvcc, so that tests/cuda/mufu_probe.cu can check the
@@ -36,6 +40,8 @@ struct Tables {
   const std::uint32_t* rsq;      // [k] = rsqrt(float with bits 0x3f800000 + k), k < 2^24: [1, 4)
   const std::uint32_t* lg2_one;  // [k] = lg2(1 + k * 2^-23), k < 2^23
   const std::uint32_t* lg2_half; // [k] = lg2(0.5 + k * 2^-24), k < 2^23
+  const std::uint32_t* sin_quarter;  // [k] = MUFU.SIN of k * 2^-25 revolutions, k <= 2^23
+  const std::uint32_t* cos_quarter;  // [k] = MUFU.COS of the same
 };
 
 constexpr std::uint32_t kNaN = 0x7fffffffu;  // the GPU's canonical NaN
@@ -116,6 +122,39 @@ SIMT_MUFU_FN std::uint32_t lg2(const Tables& t, std::uint32_t x) {
   const double r = e > 0 ? double(a) + l_down : -(double(a) - l_down - u);
   union { float f; std::uint32_t u; } out{float(r)};
   return out.u;
+}
+
+// x / 2pi rounded toward zero (ptxas's FMUL.RZ before MUFU.SIN/COS), flushed.
+SIMT_MUFU_FN std::uint32_t revolutions(std::uint32_t x) {
+  union { std::uint32_t u; float f; } in{x}, c{0x3e22f983u};
+  const double exact = double(in.f) * double(c.f);  // 24 x 24 bits: exact in double
+  union { float f; std::uint32_t u; } r{float(exact)};
+  if ((r.u & 0x7fffffffu) != 0 && (r.f > 0 ? double(r.f) > exact : double(r.f) < exact)) r.u -= 1;  // toward zero
+  if (biased_exponent(r.u) == 0) r.u &= kSign;
+  return r.u;
+}
+
+// MUFU.SIN (cosine = false) or MUFU.COS of x / 2pi: PTX sin/cos.approx.ftz.f32.
+SIMT_MUFU_FN std::uint32_t sin_cos(const Tables& t, std::uint32_t x, bool cosine) {
+  if (is_nan(x) || (x & 0x7fffffffu) == kInf) return kNaN;
+  const std::uint32_t rev = revolutions(x);
+  const int e = biased_exponent(rev);
+  // |t| in units of 2^-25, modulo one revolution (2^25).
+  std::uint64_t p = 0;
+  if (e != 0) {
+    const std::uint64_t m = (rev & 0x7fffffu) | 0x800000u;
+    const int shift = e - 127 - 23 + 25;
+    p = shift >= 25 ? 0 : shift >= 0 ? (m << shift) & 0x1ffffffu : (shift > -25 ? m >> -shift : 0);
+  }
+  const unsigned quadrant = unsigned(p >> 23);
+  const std::uint32_t r = std::uint32_t(p & 0x7fffffu);
+  const std::uint32_t s = t.sin_quarter[r], c = t.cos_quarter[r];
+  if (cosine) {
+    const std::uint32_t v[4] = {c, s ^ kSign, c ^ kSign, s};
+    return v[quadrant];
+  }
+  const std::uint32_t v[4] = {s, c, s ^ kSign, c ^ kSign};
+  return v[quadrant] ^ (rev & kSign);
 }
 
 }  // namespace simt::mufu

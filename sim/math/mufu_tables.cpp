@@ -22,6 +22,8 @@ SIMT_EMBED(simt_mufu_rcp, "rcp.tbl.xz")
 SIMT_EMBED(simt_mufu_rsq, "rsq.tbl.xz")
 SIMT_EMBED(simt_mufu_lg2_one, "lg2_one.tbl.xz")
 SIMT_EMBED(simt_mufu_lg2_half, "lg2_half.tbl.xz")
+SIMT_EMBED(simt_mufu_sin_quarter, "sin_quarter.tbl.xz")
+SIMT_EMBED(simt_mufu_cos_quarter, "cos_quarter.tbl.xz")
 
 namespace simt::mufu {
 namespace {
@@ -79,8 +81,8 @@ std::vector<std::uint32_t> decode(const char* what, const unsigned char* begin, 
 }
 
 struct Decoded {
-  std::vector<std::uint32_t> ex2_pos, ex2_neg, rcp, rsq, lg2_one, lg2_half;
-  std::once_flag ex2_once, rcp_once, rsq_once, lg2_once;
+  std::vector<std::uint32_t> ex2_pos, ex2_neg, rcp, rsq, lg2_one, lg2_half, sin_quarter, cos_quarter;
+  std::once_flag ex2_once, rcp_once, rsq_once, lg2_once, sin_once;
   Tables view{};
 };
 
@@ -116,6 +118,13 @@ const Tables& tables(unsigned need) {
       d.lg2_half = decode("lg2_half", simt_mufu_lg2_half, simt_mufu_lg2_half_end);
       d.view.lg2_one = d.lg2_one.data();
       d.view.lg2_half = d.lg2_half.data();
+    });
+  if (need & kSin)
+    std::call_once(d.sin_once, [&] {
+      d.sin_quarter = decode("sin_quarter", simt_mufu_sin_quarter, simt_mufu_sin_quarter_end);
+      d.cos_quarter = decode("cos_quarter", simt_mufu_cos_quarter, simt_mufu_cos_quarter_end);
+      d.view.sin_quarter = d.sin_quarter.data();
+      d.view.cos_quarter = d.cos_quarter.data();
     });
   return d.view;
 }

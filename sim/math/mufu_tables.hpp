@@ -6,7 +6,7 @@
 namespace simt::mufu {
 
 // Each flag decodes one table; the returned pointers stay valid for the process.
-enum Need : unsigned { kEx2 = 1, kRcp = 2, kRsq = 4, kLg2 = 8 };
+enum Need : unsigned { kEx2 = 1, kRcp = 2, kRsq = 4, kLg2 = 8, kSin = 16 };
 const Tables& tables(unsigned need);
 
 }  // namespace simt::mufu

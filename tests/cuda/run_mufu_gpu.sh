@@ -15,10 +15,12 @@ echo "probe: $(( $(date +%s) - start )) s" | tee -a "$out/mufu_run.txt"
 python3 - "$out" <<'PY'
 import lzma, os, sys
 out = sys.argv[1]
-for name in ["ex2_pos", "ex2_neg", "rcp", "rsq", "lg2_one", "lg2_half"]:
+for name in ["ex2_pos", "ex2_neg", "rcp", "rsq", "lg2_one", "lg2_half", "sin_quarter", "cos_quarter"]:
     raw = open(os.path.join(out, name + ".tbl"), "rb").read()
     with open(os.path.join(out, name + ".tbl.xz"), "wb") as f:
         f.write(lzma.compress(raw, preset=9 | lzma.PRESET_EXTREME))
     os.remove(os.path.join(out, name + ".tbl"))
     print(name, len(raw), "->", os.path.getsize(os.path.join(out, name + ".tbl.xz")))
 PY
+# One file for the eight tables (a device run returns at most eight files).
+tar -cf "$out/tables.tar" -C "$out" $(cd "$out" && ls *.tbl.xz) && rm "$out"/*.tbl.xz

@@ -11,7 +11,10 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 using namespace simt::frontend_test;
 
@@ -194,4 +197,50 @@ TEST_CASE("CUDA math functions in device code give the H200's bits; host code ke
   // Not the C library's value everywhere (expf(-0.75): CUDA 0x3ef1da08, glibc 0x3ef1da07).
   CHECK(line("", [&](float x) { return simt::mufu::expf(t, x); }) != line("", [](float x) { return ::expf(x); }));
   INFO(out);
+}
+
+TEST_CASE("sinf ... powf in device code give the H200's bits; host code keeps the C library's") {
+  Exec e = exec(kTests + "cuda_math_bits2.cu");
+  REQUIRE(e.run.status == 0);
+  const float inputs[8] = {-3.5f, -0.75f, 0.1f, 0.5f, 1.0f, 2.5f, 7.25f, 123456.0f};
+  using namespace simt::mufu;
+  const Tables& t = tables(kEx2 | kRcp | kRsq);
+  auto line = [&](const std::string& prefix, auto f) {
+    std::string want = prefix;
+    for (float x : inputs) want += fmt::format(" {:08x}", bits_of(f(x)));
+    return want + "\n";
+  };
+  auto sc = [](float x, bool sine) {
+    float s, c;
+    simt::mufu::sincosf(x, &s, &c);
+    return sine ? s : c;
+  };
+  const std::vector<std::pair<std::string, std::function<float(float)>>> want = {
+      {"sinf", [](float x) { return simt::mufu::sinf(x); }},
+      {"cosf", [](float x) { return simt::mufu::cosf(x); }},
+      {"sincosf.sin", [&](float x) { return sc(x, true); }},
+      {"sincosf.cos", [&](float x) { return sc(x, false); }},
+      {"tanf", [&](float x) { return simt::mufu::tanf(t, x); }},
+      {"coshf", [&](float x) { return simt::mufu::coshf(t, x); }},
+      {"sinhf", [&](float x) { return simt::mufu::sinhf(t, x); }},
+      {"erff", [&](float x) { return simt::mufu::erff(t, x); }},
+      {"erfcf", [&](float x) { return simt::mufu::erfcf(t, x); }},
+      {"log2f", [](float x) { return simt::mufu::log2f(std::fabs(x)); }},
+      {"log10f", [](float x) { return simt::mufu::log10f(std::fabs(x)); }},
+      {"log1pf", [](float x) { return simt::mufu::log1pf(x); }},
+      {"expm1f", [&](float x) { return simt::mufu::expm1f(t, x); }},
+      {"exp10f", [&](float x) { return simt::mufu::exp10f(t, x); }},
+      {"atanf", [&](float x) { return simt::mufu::atanf(t, x); }},
+      {"powf(|x|,2.5)", [&](float x) { return simt::mufu::powf(t, std::fabs(x), 2.5f); }},
+      {"powf(2.5,x)", [&](float x) { return simt::mufu::powf(t, 2.5f, x); }},
+      {"std::sin", [](float x) { return simt::mufu::sinf(x); }},
+      {"std::pow(x,3)", [&](float x) { return simt::mufu::powf(t, x, 3.0f); }},
+  };
+  const std::string& out = e.run.out;
+  INFO(out);
+  for (const auto& [name, f] : want) {
+    INFO(name);
+    CHECK(out.find(line("device " + name, f)) != std::string::npos);
+  }
+  CHECK(out.find(line("host sinf", [](float x) { return ::sinf(x); })) != std::string::npos);
 }

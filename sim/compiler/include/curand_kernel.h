@@ -2,9 +2,9 @@
 // default) and Philox4_32_10, with CUDA's integer sequences: the published
 // generators, CUDA's seeding (curand_init's salts and its 2^67-step subsequences)
 // and CUDA's conversions to floats. Integer outputs and curand_uniform*/
-// curand_uniform_double are bit-identical with CUDA's; curand_normal* use
-// Box-Muller with logf/sqrtf/sinf/cosf, where CUDA's device code uses __sincosf
-// (MUFU): within the bound stated in docs/frontend.md, not bit-identical.
+// curand_uniform_double are bit-identical with CUDA's; curand_normal* use CUDA's
+// Box-Muller: logf, sqrtf and __sincosf (MUFU.SIN/COS), each with the H200's bits
+// (sim/math).
 // This code runs inside the user's kernel and is counted as the kernel's (its FP
 // operations, and its accesses to a state kept in device memory).
 #pragma once
@@ -184,8 +184,9 @@ __device__ inline float2 box_muller(unsigned int x, unsigned int y) {
   float v = y * CURAND_2POW32_INV_2PI + (CURAND_2POW32_INV_2PI / 2);
   float s = sqrtf(-2.0f * logf(u));
   float2 r;
-  r.x = sinf(v) * s;
-  r.y = cosf(v) * s;
+  __sincosf(v, &r.x, &r.y);
+  r.x *= s;
+  r.y *= s;
   return r;
 }
 template <class S> __device__ inline float normal(S* state) {

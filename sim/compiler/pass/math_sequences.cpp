@@ -23,6 +23,14 @@ namespace {
 // Per call, on the typical path (the inputs of tests/cuda/math_sequences_main.cu;
 // data-dependent slow paths differ by at most 0.08 per call on average there: tanhf,
 // cosf, erff). MUFU instructions are not FP32 counters in ncu and are not listed.
+// From the SASS of nvcc 13 for sm_90 (docs/validation/h200-mufu.md), predicated
+// instructions counted where their predicate is typically true: sinf, cosf 7 FFMA
+// plus one in odd quadrants and one in quadrants 2 and 3 (8 on average); their
+// Payne-Hanek path (|x| >= 105615) is integer and FP64 work, not counted. sinhf is
+// |x| < 1 (one FFMA less above), erfcf x >= 0 (one FADD more below), atanf |x| <= 1
+// (one FFMA more above), tanf 9 FFMA (8 where |r| is exactly 0x3a00b43c);
+// log*f's subnormal and special-value instructions, expm1f's k = 128 and 2^k < 2^-126
+// corrections are left out.
 const std::map<std::string, FpSequence>& by_name() {
   static const std::map<std::string, FpSequence> table = {
       {"expf", {{FAdd, 1}, {FMul, 1}, {FFma, 4}}},
@@ -34,6 +42,15 @@ const std::map<std::string, FpSequence>& by_name() {
       {"tanhf", {{FAdd, 1}, {FMul, 2}, {FFma, 5}}},
       {"sinf", {{FMul, 2}, {FFma, 8}}},
       {"cosf", {{FMul, 2}, {FFma, 8}}},
+      {"sincosf", {{FMul, 2}, {FFma, 11}}},
+      {"tanf", {{FMul, 3}, {FFma, 9}}},
+      {"coshf", {{FAdd, 1}, {FMul, 4}, {FFma, 3}}},
+      {"sinhf", {{FAdd, 1}, {FMul, 6}, {FFma, 7}}},
+      {"erfcf", {{FAdd, 5}, {FMul, 8}, {FFma, 20}}},
+      {"log1pf", {{FAdd, 2}, {FMul, 2}, {FFma, 11}}},
+      {"expm1f", {{FAdd, 1}, {FMul, 3}, {FFma, 8}}},
+      {"exp10f", {{FAdd, 1}, {FMul, 1}, {FFma, 4}}},
+      {"atanf", {{FMul, 2}, {FFma, 8}}},
       {"erff", {{FAdd, 1}, {FMul, 1}, {FFma, 7}}},
       {"rsqrtf", {}},
       {"__expf", {{FMul, 1}}},
@@ -42,6 +59,8 @@ const std::map<std::string, FpSequence>& by_name() {
       {"__log10f", {{FMul, 1}}},
       {"__powf", {{FMul, 1}}},
       {"__sinf", {{FMul, 1}}},
+      {"__sincosf", {{FMul, 1}}},  // one FMUL.RZ by 1/2pi feeds MUFU.SIN and MUFU.COS
+      {"__tanf", {{FMul, 2}}},     // that FMUL.RZ, and div.approx's FMUL after MUFU.RCP
       {"__cosf", {{FMul, 1}}},
       {"__fdividef", {{FMul, 1}}},
       {"exp", {{DAdd, 1}, {DFma, 14}}},
@@ -111,21 +130,48 @@ SlowPath math_slow_path(Instruction& i) {
 }
 
 // The C library's names whose CUDA versions simtlab computes with the H200's bits
-// (sim/math/cuda_math_entry.cpp). The others keep the C library's values.
+// (sim/math/cuda_math_entry.cpp), with the number of float arguments; sincosf
+// (float, float*, float*) returns nothing. The others keep the C library's values.
 void use_cuda_math(Function& f) {
-  static const std::map<std::string, std::string> exact = {
-      {"expf", "__simt_cuda_expf"}, {"exp2f", "__simt_cuda_exp2f"},
-      {"logf", "__simt_cuda_logf"}, {"tanhf", "__simt_cuda_tanhf"}};
+  struct Entry {
+    const char* name;
+    unsigned floats;
+  };
+  static const std::map<std::string, Entry> exact = {
+      {"expf", {"__simt_cuda_expf", 1}},     {"exp2f", {"__simt_cuda_exp2f", 1}},
+      {"logf", {"__simt_cuda_logf", 1}},     {"tanhf", {"__simt_cuda_tanhf", 1}},
+      {"sinf", {"__simt_cuda_sinf", 1}},     {"cosf", {"__simt_cuda_cosf", 1}},
+      {"tanf", {"__simt_cuda_tanf", 1}},     {"coshf", {"__simt_cuda_coshf", 1}},
+      {"sinhf", {"__simt_cuda_sinhf", 1}},   {"erff", {"__simt_cuda_erff", 1}},
+      {"erfcf", {"__simt_cuda_erfcf", 1}},   {"log2f", {"__simt_cuda_log2f", 1}},
+      {"log10f", {"__simt_cuda_log10f", 1}}, {"log1pf", {"__simt_cuda_log1pf", 1}},
+      {"expm1f", {"__simt_cuda_expm1f", 1}}, {"exp10f", {"__simt_cuda_exp10f", 1}},
+      {"atanf", {"__simt_cuda_atanf", 1}},   {"powf", {"__simt_cuda_powf", 2}},
+      {"sincosf", {"__simt_cuda_sincosf", 1}}};
   Module& m = *f.getParent();
   for (Instruction& i : instructions(f)) {
     auto* call = dyn_cast<CallInst>(&i);
     const Function* callee = call ? call->getCalledFunction() : nullptr;
-    if (!callee || !call->getType()->isFloatTy() || call->arg_size() != 1) continue;
+    if (!callee) continue;
     auto it = exact.find(cuda_name(*callee));
     if (it == exact.end()) continue;
-    FunctionCallee cuda = m.getOrInsertFunction(it->second, call->getFunctionType());
+    // The C signature: float(float...), or void(float, float*, float*) for sincosf.
+    const bool sincos = it->first == "sincosf";
+    const unsigned args = it->second.floats + (sincos ? 2 : 0);
+    if (call->arg_size() != args || !(sincos ? call->getType()->isVoidTy() : call->getType()->isFloatTy())) continue;
+    bool fits = true;
+    for (unsigned a = 0; a < args; ++a) {
+      Type* t = call->getArgOperand(a)->getType();
+      fits &= a < it->second.floats ? t->isFloatTy() : t->isPointerTy();
+    }
+    if (!fits) continue;
+    FunctionCallee cuda = m.getOrInsertFunction(it->second.name, call->getFunctionType());
     if (auto* decl = dyn_cast<Function>(cuda.getCallee())) {
-      decl->setDoesNotAccessMemory();
+      if (sincos) {
+        decl->setOnlyAccessesArgMemory();
+      } else {
+        decl->setDoesNotAccessMemory();
+      }
       decl->setDoesNotThrow();
       decl->setWillReturn();
     }

@@ -15,6 +15,9 @@ float __simt_cuda_fast_logf(float) noexcept __attribute__((const));
 float __simt_cuda_fast_log2f(float) noexcept __attribute__((const));
 float __simt_cuda_fast_log10f(float) noexcept __attribute__((const));
 float __simt_cuda_fast_powf(float, float) noexcept __attribute__((const));
+float __simt_cuda_fast_sinf(float) noexcept __attribute__((const));
+float __simt_cuda_fast_cosf(float) noexcept __attribute__((const));
+float __simt_cuda_fast_tanf(float) noexcept __attribute__((const));
 }
 
 inline float rsqrtf(float x) { return __simt_cuda_rsqrtf(x); }
@@ -23,9 +26,13 @@ inline float __expf(float x) { return __simt_cuda_fast_expf(x); }
 inline float __logf(float x) { return __simt_cuda_fast_logf(x); }
 inline float __log2f(float x) { return __simt_cuda_fast_log2f(x); }
 inline float __log10f(float x) { return __simt_cuda_fast_log10f(x); }
-inline float __sinf(float x) { return std::sin(x); }
-inline float __cosf(float x) { return std::cos(x); }
-inline float __tanf(float x) { return std::tan(x); }
+inline float __sinf(float x) { return __simt_cuda_fast_sinf(x); }
+inline float __cosf(float x) { return __simt_cuda_fast_cosf(x); }
+inline float __tanf(float x) { return __simt_cuda_fast_tanf(x); }
+inline void __sincosf(float x, float* s, float* c) {
+  *s = __simt_cuda_fast_sinf(x);
+  *c = __simt_cuda_fast_cosf(x);
+}
 inline float __powf(float x, float y) { return __simt_cuda_fast_powf(x, y); }
 inline float __fdividef(float x, float y) { return __simt_cuda_fdividef(x, y); }
 inline float __frcp_rn(float x) { return 1.0f / x; }
