@@ -171,21 +171,17 @@ TEST_CASE("CUB BlockReduce RAKING_COMMUTATIVE_ONLY: CUB 13's order (bit-identica
   CHECK(metric(e.launches[0], "simt__warp_barriers.sum") == 3 * 8);
 }
 
-TEST_CASE("cuRAND: XORWOW and Philox integer and uniform sequences are the H200's, bit for bit") {
+TEST_CASE("cuRAND: XORWOW and Philox integers, uniforms and normals are the H200's, bit for bit") {
   Exec e = exec("curand_sequences.cu");
   CHECK(e.status == 0);
   const std::string gpu = read(kSource + "/docs/validation/h200-cudalibs/cur.txt");
   CHECK(lines_with(e.out, "philox known answer") == lines_with(gpu, "philox known answer"));
-  for (const char* gen : {"xorwow t", "philox t", "xorwow hash", "philox hash"}) {
+  // Normals too: Box-Muller's logf and __sincosf are the H200's bits (sim/math).
+  for (const char* gen : {"xorwow t", "philox t", "xorwow hash", "philox hash", "philox4 hash"}) {
     INFO(gen);
-    // Normals are compared with a bound (docs/frontend.md), the rest exactly.
-    std::string mine, theirs;
-    std::istringstream a(lines_with(e.out, gen)), b(lines_with(gpu, gen));
-    for (std::string l; std::getline(a, l);) if (l.find("normal") == std::string::npos) mine += l + "\n";
-    for (std::string l; std::getline(b, l);) if (l.find("normal") == std::string::npos) theirs += l + "\n";
-    CHECK(mine == theirs);
+    CHECK(lines_with(e.out, gen) == lines_with(gpu, gen));
   }
-  CHECK(lines_with(e.out, "philox4 hash") == lines_with(gpu, "philox4 hash"));
+  CHECK(lines_with(e.out, "normal").size() > 100);
 }
 
 TEST_CASE("cuBLAS and cuBLASLt: every product within its tolerance, one launch each with closed-form counters") {
