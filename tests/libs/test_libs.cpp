@@ -181,7 +181,7 @@ TEST_CASE("cuRAND: XORWOW and Philox integers, uniforms and normals are the H200
     INFO(gen);
     CHECK(lines_with(e.out, gen) == lines_with(gpu, gen));
   }
-  CHECK(lines_with(e.out, "normal").size() > 100);
+  CHECK(lines_with(e.out, "xorwow t").find("normal") != std::string::npos);
 }
 
 TEST_CASE("cuBLAS and cuBLASLt: every product within its tolerance, one launch each with closed-form counters") {
