@@ -71,6 +71,7 @@ std::string format_diagnostic(const Diagnostic& d) {
 std::string counter_table(const LaunchRecord& r) {
   std::string s = fmt::format("kernel {}  grid {}  block {}  dynamic shared {} B  static shared {} B", r.kernel,
                               dim(r.grid), dim(r.block), r.dynamic_shared_bytes, r.static_shared_bytes);
+  if (r.cooperative) s += fmt::format("  cooperative, {} grid barrier{}", r.grid_barriers, r.grid_barriers == 1 ? "" : "s");
   if (r.repeat_of)  // its counters are the launch it repeats: no table again
     return s + fmt::format("  (repeat of launch {}: not re-executed, same counters{})\n", r.repeat_of,
                            r.repeat_inexact ? "; it changes memory: skipped by --skip-all-repeats" : "");
@@ -165,7 +166,7 @@ nlohmann::json launch_json(const LaunchRecord& r) {
       if (l.c[info.counter]) m[info.name] = l.c[info.counter];
     lines.push_back({{"file", l.loc.short_file()}, {"line", l.loc.line}, {"metrics", m}});
   }
-  return {{"kernel", r.kernel},
+  nlohmann::json record = {{"kernel", r.kernel},
           {"grid", {r.grid.x, r.grid.y, r.grid.z}},
           {"block", {r.block.x, r.block.y, r.block.z}},
           {"dynamic_shared_bytes", r.dynamic_shared_bytes},
@@ -180,6 +181,11 @@ nlohmann::json launch_json(const LaunchRecord& r) {
           {"lines", lines},
           {"global_sites", global_sites_json(r)},
           {"diagnostics", diags}};
+  if (r.cooperative) {
+    record["cooperative"] = true;
+    record["grid_barriers"] = r.grid_barriers;
+  }
+  return record;
 }
 
 }  // namespace simt
