@@ -21,7 +21,7 @@ class GridSync {
   // `tag`: the launch's race tag (LaunchContext::tag), renewed at each completed
   // barrier by `renew_tag` so that global accesses of different phases never race.
   GridSync(std::uint64_t nblocks, std::uint16_t* tag, std::uint16_t (*renew_tag)())
-      : done_(nblocks, 0), tag_(tag), renew_tag_(renew_tag) {
+      : done_(nblocks, 0), tag_(tag), renew_tag_(renew_tag), exited_block_(nblocks) {
     turns_.reserve(nblocks);
     for (std::uint64_t b = 0; b < nblocks; ++b) turns_.push_back(std::make_unique<std::counting_semaphore<>>(b == 0));
   }
@@ -50,6 +50,10 @@ class GridSync {
   }
   bool stopped() const { return stopped_.load(std::memory_order_acquire); }
   std::uint32_t barriers() const { return barriers_; }  // grid barriers completed
+  // The first block that had exited when a grid barrier completed, or the block
+  // count if none: CUDA 13's grid barrier waits for every block of the grid to
+  // arrive, so on the GPU that barrier never completes (here it counts as arrived).
+  std::uint64_t exited_block() const { return exited_block_; }
 
  private:
   void pass(std::uint64_t from) {
@@ -62,6 +66,8 @@ class GridSync {
       while (next < n && done_[next]) ++next;
       if (next == n) return;  // the launch is over
       ++barriers_;
+      for (std::uint64_t b = 0; b < n && exited_block_ == n; ++b)
+        if (done_[b]) exited_block_ = b;
       *tag_ = renew_tag_();
     }
     turns_[next]->release();
@@ -72,6 +78,7 @@ class GridSync {
   std::uint16_t* tag_;
   std::uint16_t (*renew_tag_)();
   std::uint32_t barriers_ = 0;
+  std::uint64_t exited_block_;
   std::atomic<bool> stopped_{false};
 };
 

@@ -51,6 +51,14 @@ __global__ void ring(int* ring, int phases) {
   }
 }
 
+// Block 1 returns before the grid barrier: the simulator counts it as arrived, with a
+// warning (CUDA 13's barrier waits for every block: on the GPU this never finishes).
+__global__ void early_exit(int* out) {
+  if (blockIdx.x == 1) return;
+  cg::this_grid().sync();
+  if (threadIdx.x == 0) out[blockIdx.x] = 1;
+}
+
 int main() {
   const int n = 10000;
   float h[n];
@@ -88,5 +96,8 @@ int main() {
   int wrong = 0;
   for (int i = 0; i < nb; ++i) wrong += hr[phases * nb + i] != phases + (i - phases + nb) % nb;
   printf("ring: %s, %d wrong of %d\n", cudaGetErrorString(e), wrong, nb);
+  void* eargs[] = {&r};
+  e = cudaLaunchCooperativeKernel(early_exit, dim3(3), dim3(32), eargs, 0, 0);
+  printf("early exit: %s\n", cudaGetErrorString(e));
   return 0;
 }
