@@ -62,6 +62,8 @@ const char* diag_kind_name(DiagKind k) {
 std::string format_diagnostic(const Diagnostic& d) {
   if (d.kind == DiagKind::LaunchConfig)
     return fmt::format("simt: {} of kernel {}: {}", diag_kind_name(d.kind), d.kernel, d.message);
+  if (d.kind == DiagKind::Unsupported && !d.site && d.location.empty())  // refused before any thread ran
+    return fmt::format("simt: launch of kernel {} {}: {}", d.kernel, diag_kind_name(d.kind), d.message);
   std::string s = fmt::format("simt: {} in kernel {}, block {}, thread {}{}:\n  {}", diag_kind_name(d.kind), d.kernel,
                               dim(d.block), dim(d.thread), d.location.empty() ? "" : ", at " + d.location, d.message);
   if (!d.allocation.empty()) s += fmt::format("\n  nearest allocation: {}", d.allocation);
