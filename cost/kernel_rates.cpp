@@ -2,9 +2,11 @@
 // constants here with their source; per-device values are read from the catalog
 // ("kernel_model"), falling back to documented defaults that say so.
 #include "cost/kernel_rates.hpp"
+#include "util/occupancy.hpp"
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -39,11 +41,11 @@ Rate from_catalog(const DeviceSpec& d, const char* key, double fallback, const c
   return rate(s.value * scale, unit, s.note.empty() ? s.source : s.source + "; " + s.note, true);
 }
 
-// Most blocks one SM holds (CUDA guide, 'Technical Specifications per Compute Capability').
+// Most blocks one SM holds: util/occupancy.hpp, by compute capability ("9.0").
 int max_blocks_per_sm(const std::string& cc) {
-  if (cc == "7.5" || cc == "8.6" || cc == "8.7") return 16;
-  if (cc == "8.9") return 24;
-  return 32;  // 7.0, 8.0, 9.0, 10.0, 12.0
+  const double v = std::stod(cc);
+  const int major = static_cast<int>(v);
+  return simt::max_blocks_per_sm(major, static_cast<int>(std::lround((v - major) * 10)));
 }
 
 // Thread FP instructions per SM per clock, from the datasheet peak: peak FLOP/s =
@@ -108,8 +110,7 @@ KernelRates kernel_rates(const DeviceSpec& d) {
   r.max_blocks_per_sm = max_blocks_per_sm(d.compute_capability);
   r.max_warps_per_sm = d.max_threads_per_sm / d.warp_size;
   r.shared_per_sm = d.shared_per_sm_bytes;
-  // CUDA guide: from compute capability 8.0 the runtime reserves 1 KB of shared memory per block.
-  r.shared_reserved_per_block = std::stod(d.compute_capability) >= 8.0 ? 1024 : 0;
+  r.shared_reserved_per_block = simt::shared_reserved_per_block(static_cast<int>(std::stod(d.compute_capability)));
   return r;
 }
 

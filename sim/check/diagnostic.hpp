@@ -26,7 +26,7 @@ enum class DiagKind {
   StackOverflow,
   LaunchConfig,
   ExitedBeforeBarrier,  // a warning: runs as on the H200, where exited threads count as arrived
-  Unsupported,          // a CUDA feature the simulator cannot run (grid-wide sync)
+  Unsupported,          // a CUDA feature the simulator cannot run (a cooperative grid too large to hold)
 };
 
 const char* diag_kind_name(DiagKind k);

@@ -159,6 +159,19 @@ void __simt_barrier_at(int value, Site site) {
   simt::block_barrier(value, site);
 }
 
+// cooperative_groups::grid_group::sync() (sim/exec/grid_sync.hpp).
+void __simt_grid_sync_at(Site site) {
+  if (!simt::t_thread) {
+    std::fprintf(stderr, "simt: grid_group::sync() called outside a kernel; ignored\n");
+    return;
+  }
+  simt::renew_inst_budget(simt::t_thread);
+  simt::grid_barrier(site);
+}
+
+// grid_group::is_valid(): true in a kernel launched by cudaLaunchCooperativeKernel.
+int __simt_grid_is_valid() { return simt::launch_is_cooperative() ? 1 : 0; }
+
 std::uint64_t __simt_collective_at(int kind, std::uint32_t mask, std::uint64_t value, int arg, int width, Site site) {
   if (!simt::t_thread) return value;  // host code: a no-op, as the GPU has no host warps
   simt::renew_inst_budget(simt::t_thread);

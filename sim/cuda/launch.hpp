@@ -74,10 +74,17 @@ class Launcher {
   Launcher(Kernel k, LaunchConfig cfg) : kernel_(k), cfg_(cfg) {}
   template <class... A>
   void operator()(A&&... args) const {
+    (void)run(std::forward<A>(args)...);
+  }
+  // The launch's cudaError_t value (cudaLaunchCooperativeKernel returns it).
+  template <class... A>
+  int run(A&&... args) const {
     static_assert(sizeof...(A) == sizeof...(P), "wrong number of kernel arguments");
     KernelCall<P...> call(kernel_, std::tuple<std::decay_t<P>...>(kernel_argument<std::decay_t<P>>(std::forward<A>(args))...));
-    if (!stream_is_valid(cfg_.stream)) return;  // cudaErrorInvalidResourceHandle, for cudaGetLastError
-    note_launch_result(execute_launch(reinterpret_cast<const void*>(kernel_), cfg_, call), cfg_.stream);
+    if (!stream_is_valid(cfg_.stream)) return cudaErrorInvalidResourceHandle;  // also for cudaGetLastError
+    const int code = execute_launch(reinterpret_cast<const void*>(kernel_), cfg_, call);
+    note_launch_result(code, cfg_.stream);
+    return code;
   }
 
  private:

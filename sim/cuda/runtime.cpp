@@ -2,6 +2,7 @@
 
 #include "sim/clock/device_clock.hpp"
 #include "sim/exec/executor.hpp"
+#include "sim/exec/launch_checks.hpp"
 #include "sim/exec/repeat_launch.hpp"
 #include "sim/memory/global_memory.hpp"
 #include "sim/report/launch_record.hpp"
@@ -9,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -114,7 +116,11 @@ namespace simt {
 
 void note_launch_result(int error, const void* stream) {
   const LaunchRecord& rec = launch_records().back();
-  if (error != cudaErrorInvalidConfiguration && error != cudaErrorInvalidValue)  // it ran (a fault too)
+  // A refused launch (configuration, or a cooperative grid too large to be resident)
+  // did not run: it takes no time and its error is not sticky.
+  const bool refused = error == cudaErrorInvalidConfiguration || error == cudaErrorInvalidValue ||
+                       error == cudaErrorCooperativeLaunchTooLarge;
+  if (!refused)  // it ran (a fault too)
     place_launch(launch_records().size() - 1, stream);
   if (error == 0) {
     if (g_report_faults && !rec.repeat_of)  // warnings: the launch succeeded (a repeat's were shown once)
@@ -123,7 +129,7 @@ void note_launch_result(int error, const void* stream) {
   }
   if (g_report_faults)
     for (const Diagnostic& d : rec.diagnostics) fmt::print(stderr, "{}\n", format_diagnostic(d));
-  if (error == cudaErrorInvalidConfiguration || error == cudaErrorInvalidValue) {
+  if (refused) {
     g_last_error = static_cast<cudaError_t>(error);  // a launch error: reported by cudaGetLastError
   } else {
     g_pending_fault = static_cast<cudaError_t>(error);
@@ -286,6 +292,7 @@ const char* cudaGetErrorString(cudaError_t e) {
     case cudaErrorAssert: return "device-side assert triggered";
     case cudaErrorMisalignedAddress: return "misaligned address";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
+    case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
   }
   return "unrecognized error code";
 }
@@ -306,6 +313,7 @@ const char* cudaGetErrorName(cudaError_t e) {
     case cudaErrorAssert: return "cudaErrorAssert";
     case cudaErrorMisalignedAddress: return "cudaErrorMisalignedAddress";
     case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
+    case cudaErrorCooperativeLaunchTooLarge: return "cudaErrorCooperativeLaunchTooLarge";
   }
   return "cudaErrorUnknown";
 }
@@ -430,6 +438,20 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEvent_t b) {
                        "cudaEventElapsedTime returns 0 ms\n");
   }
   *ms = static_cast<float>((b->t - a->t) * 1e3);
+  return cudaSuccess;
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorImpl(int* blocks, const void* fn, int block_size,
+                                                             std::size_t dynamic_shared) {
+  if (!blocks || block_size <= 0) return record(cudaErrorInvalidValue);
+  const simt::DeviceLimits& d = simt::device_limits();
+  const std::size_t shared = dynamic_shared + simt::kernel_static_shared_bytes(fn);
+  if (unsigned(block_size) > d.max_threads_per_block ||
+      shared > std::max<std::size_t>(d.shared_per_block, simt::dynamic_shared_limit(fn))) {
+    *blocks = 0;  // CUDA: the block fits on no SM
+    return cudaSuccess;
+  }
+  *blocks = simt::resident_blocks_per_sm(unsigned(block_size), shared);
   return cudaSuccess;
 }
 

@@ -20,6 +20,7 @@ enum cudaError_t {
   cudaErrorAssert = 710,
   cudaErrorMisalignedAddress = 716,
   cudaErrorLaunchFailure = 719,
+  cudaErrorCooperativeLaunchTooLarge = 720,
 };
 using cudaError = cudaError_t;
 
@@ -108,6 +109,17 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
 cudaError_t cudaFuncSetAttributeImpl(const void* fn, cudaFuncAttribute attr, int value);
 template <class F> cudaError_t cudaFuncSetAttribute(F* fn, cudaFuncAttribute attr, int value) {
   return cudaFuncSetAttributeImpl(reinterpret_cast<const void*>(fn), attr, value);
+}
+// Blocks of `fn` with `block_size` threads and `dynamic_shared` bytes one SM holds at
+// once: threads, shared memory (static + dynamic) and blocks per SM; registers are
+// not known to the simulator and never limit (sim/exec/launch_checks.cpp).
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorImpl(int* blocks, const void* fn, int block_size,
+                                                             std::size_t dynamic_shared);
+template <class F>
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, F* fn, int block_size,
+                                                          std::size_t dynamic_shared) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorImpl(blocks, reinterpret_cast<const void*>(fn), block_size,
+                                                          dynamic_shared);
 }
 
 namespace simt {

@@ -16,7 +16,8 @@ namespace simt {
 struct LaunchContext;
 class Worker;
 
-enum class Run : std::uint8_t { Runnable, AtBarrier, AtWarpSync, Done };
+// AtGridBarrier: at cooperative_groups::grid_group::sync() (sim/exec/grid_sync.hpp).
+enum class Run : std::uint8_t { Runnable, AtBarrier, AtWarpSync, AtGridBarrier, Done };
 
 enum class Collective : std::uint8_t { Sync, Shfl, ShflUp, ShflDown, ShflXor, Ballot, Any, All, ActiveMask };
 
@@ -54,6 +55,7 @@ struct BlockState {
   SharedWindows* shared = nullptr;
   bool failed = false;
   Diagnostic fault;
+  bool stopped = false;  // another block of a cooperative launch failed: unwind without a diagnostic
   bool warned = false;  // once per block: threads exited before a barrier others reached
   Diagnostic warning;
 
@@ -71,6 +73,10 @@ void yield_thread(ThreadState* t);
 // Called by intrinsics.
 // value: this thread's predicate for __syncthreads_count/_and/_or (0 for a plain barrier).
 void block_barrier(int value, Site site);
+// grid_group::sync(): in a cooperative launch, park until every thread of the grid
+// arrived (exited ones count); in any other launch the launch fails, naming `site`.
+void grid_barrier(Site site);
+bool launch_is_cooperative();  // grid_group::is_valid()
 std::uint64_t warp_collective(Collective kind, std::uint32_t mask, std::uint64_t value, int arg, int width, Site site);
 
 }  // namespace simt

@@ -8,12 +8,14 @@
 #include "sim/exec/launch_checks.hpp"
 #include "sim/exec/repeat_launch.hpp"
 #include "sim/exec/worker_pool.hpp"
+#include "sim/exec/grid_sync.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 
 namespace simt {
 
@@ -47,11 +49,35 @@ int append_repeat(const RepeatMatch& m) {
 
 int run_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody& body, std::uint32_t& serial);
 
+// Threads a cooperative launch may hold at once: two mappings each (a stack and its
+// guard page) within the kernel's limit, less room for everything else mapped.
+std::uint64_t cooperative_thread_limit() {
+  static const std::uint64_t limit = [] {
+    std::uint64_t maps = 65530;  // Linux's default
+    if (std::FILE* f = std::fopen("/proc/sys/vm/max_map_count", "r")) {
+      unsigned long long v = 0;
+      if (std::fscanf(f, "%llu", &v) == 1) maps = v;
+      std::fclose(f);
+    }
+    const std::uint64_t reserved = 16384;
+    return maps > reserved ? (maps - reserved) / 2 : 0;
+  }();
+  return limit;
+}
+
 }  // namespace
+
+std::size_t kernel_static_shared_bytes(const void* kernel_fn) {
+  std::string full = full_function_name(kernel_fn);
+  if (full.rfind("void ", 0) == 0) full.erase(0, 5);
+  return module_of(kernel_fn).shared_bytes_of(full);
+}
 
 int execute_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody& body) {
   LaunchKey key{kernel_fn, cfg.grid, cfg.block, cfg.dynamic_shared, cfg.stream, {}};
-  const bool known_args = body.argument_bytes(key.args);
+  // A cooperative launch is never taken for a repeat, nor a plain launch for one of it
+  // (grid.is_valid() tells them apart).
+  const bool known_args = !cfg.cooperative && body.argument_bytes(key.args);
   RepeatLaunches& repeats = RepeatLaunches::instance();
   if (known_args)
     if (auto prev = repeats.repeat_of(key)) return append_repeat(*prev);
@@ -81,12 +107,13 @@ int run_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody&
   rec.grid = cfg.grid;
   rec.block = cfg.block;
   rec.dynamic_shared_bytes = cfg.dynamic_shared;
+  rec.cooperative = cfg.cooperative;
   const Module& module = module_of(kernel_fn);
-  std::string full = full_function_name(kernel_fn);
-  if (full.rfind("void ", 0) == 0) full.erase(0, 5);
-  rec.static_shared_bytes = module.shared_bytes_of(full);
+  rec.static_shared_bytes = kernel_static_shared_bytes(kernel_fn);
 
-  if (auto [code, why] = check_config(kernel_fn, cfg, rec.static_shared_bytes); code != 0) {
+  auto refusal = check_config(kernel_fn, cfg, rec.static_shared_bytes);
+  if (refusal.first == 0 && cfg.cooperative) refusal = check_cooperative(cfg, rec.static_shared_bytes);
+  if (auto [code, why] = refusal; code != 0) {
     Diagnostic d;
     d.kind = DiagKind::LaunchConfig;
     d.kernel = rec.kernel;
@@ -95,6 +122,27 @@ int run_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody&
     rec.error = code;
     append_launch_record(std::move(rec));
     return code;
+  }
+
+  if (cfg.cooperative) {
+    // Every thread of a cooperative grid is live at once, each fiber stack with a
+    // guard page: two memory mappings a thread, and the kernel allows so many.
+    const std::uint64_t threads = volume(cfg.grid) * volume(cfg.block);
+    const std::uint64_t most = cooperative_thread_limit();
+    if (threads > most) {
+      Diagnostic d;
+      d.kind = DiagKind::Unsupported;
+      d.kernel = rec.kernel;
+      d.message = fmt::format("a cooperative launch of {} threads ({} blocks of {}): the simulator holds every thread "
+                              "of a cooperative grid at once, each with its own guarded stack, and this machine's "
+                              "limit on memory mappings (/proc/sys/vm/max_map_count) allows {} threads; use fewer "
+                              "blocks (a grid-stride loop covers the same data)",
+                              threads, volume(cfg.grid), volume(cfg.block), most);
+      rec.diagnostics.push_back(d);
+      rec.error = error_code_for(d.kind);
+      append_launch_record(std::move(rec));
+      return error_code_for(DiagKind::Unsupported);
+    }
   }
 
   LaunchContext launch;
@@ -114,11 +162,21 @@ int run_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody&
   unsigned n = static_cast<unsigned>(std::min<std::uint64_t>(worker_count(), launch.nblocks));
   launch.started = launch.last_report = std::chrono::steady_clock::now();
   launch.progress_worker = WorkerPool::instance().calling_worker();
+  std::unique_ptr<GridSync> grid;
+  if (cfg.cooperative) {  // every block live at once, one running at a time (sim/exec/grid_sync.hpp)
+    grid = std::make_unique<GridSync>(launch.nblocks, &launch.tag, [] {
+      return static_cast<std::uint16_t>(next_serial() % 65535 + 1);
+    });
+    launch.grid = grid.get();
+    n = static_cast<unsigned>(launch.nblocks);
+  }
   // Managed memory is device memory while the kernel runs: only its instrumented
   // accesses may reach it (they use the host mapping).
   GlobalMemory::instance().set_launch_running(true, instrumented_kernel(kernel_fn));
-  const std::vector<Worker*>& workers = WorkerPool::instance().run(launch, n);
+  const std::vector<Worker*> workers =
+      cfg.cooperative ? WorkerPool::instance().run_cooperative(launch) : WorkerPool::instance().run(launch, n);
   GlobalMemory::instance().set_launch_running(false);
+  if (grid) rec.grid_barriers = grid->barriers();
   for (Worker* w : workers) {
     rec.totals += w->totals;
     for (auto& [site, c] : w->per_site) rec.per_site[site] += c;
@@ -149,6 +207,19 @@ int run_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody&
     }
     d.message += fmt::format(" ({} block{} of {})", launch.warnings.size(), launch.warnings.size() == 1 ? "" : "s",
                              launch.nblocks);
+    rec.diagnostics.push_back(d);
+  }
+  if (grid && rec.error == 0 && grid->exited_block() < launch.nblocks) {
+    const std::uint64_t b = grid->exited_block();
+    Diagnostic d;
+    d.kind = DiagKind::ExitedBeforeBarrier;
+    d.warning = true;
+    d.kernel = rec.kernel;
+    d.block = {unsigned(b % cfg.grid.x), unsigned(b / cfg.grid.x % cfg.grid.y),
+               unsigned(b / (std::uint64_t(cfg.grid.x) * cfg.grid.y))};
+    d.message = "grid_group::sync() completed while this block had exited: the simulator counts an exited block as "
+                "arrived, but CUDA 13's grid barrier waits for every block of the grid, so on the GPU this launch "
+                "never finishes";
     rec.diagnostics.push_back(d);
   }
   rec.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

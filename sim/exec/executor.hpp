@@ -26,7 +26,14 @@ struct LaunchConfig {
   dim3 grid, block;
   std::size_t dynamic_shared = 0;
   const void* stream = nullptr;  // a cudaStream_t; null: the legacy default stream
+  // cudaLaunchCooperativeKernel: every block resident at once, grid_group::sync()
+  // allowed (a grid larger than the device holds is refused with 720).
+  bool cooperative = false;
 };
+
+// The bytes of the kernel's static __shared__ variables (0 for a kernel the
+// simulator cannot name).
+std::size_t kernel_static_shared_bytes(const void* kernel_fn);
 
 // Returns a cudaError_t value and appends a LaunchRecord.
 int execute_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody& body);

@@ -3,6 +3,7 @@
 
 #include "sim/cuda/runtime.hpp"
 #include "sim/exec/executor.hpp"
+#include "util/occupancy.hpp"
 
 #include <fmt/format.h>
 
@@ -40,6 +41,32 @@ std::pair<int, std::string> check_config(const void* fn, const LaunchConfig& c, 
                             ? fmt::format(" (up to {} with cudaFuncSetAttribute)", d.shared_per_block_optin)
                             : "")};
   return {0, ""};
+}
+
+int resident_blocks_per_sm(unsigned threads_per_block, std::size_t shared_per_block, const char** limiter) {
+  const DeviceLimits& d = device_limits();
+  const ResidentBlocks r = simt::resident_blocks_per_sm(
+      (threads_per_block + 31) / 32, double(shared_per_block), int(d.max_threads_per_sm / 32),
+      max_blocks_per_sm(d.cc_major, d.cc_minor), double(d.shared_per_sm), shared_reserved_per_block(d.cc_major));
+  if (limiter) *limiter = r.limiter;
+  return r.blocks;
+}
+
+// CUDA refuses a cooperative launch whose blocks cannot all be resident at once,
+// before running anything: cudaErrorCooperativeLaunchTooLarge. Registers per thread
+// would limit too on the GPU; simtlab does not know them (docs/frontend.md).
+std::pair<int, std::string> check_cooperative(const LaunchConfig& c, std::size_t static_shared) {
+  const DeviceLimits& d = device_limits();
+  const char* limiter = "";
+  const std::size_t shared = c.dynamic_shared + static_shared;
+  const int per_sm = resident_blocks_per_sm(static_cast<unsigned>(volume(c.block)), shared, &limiter);
+  const std::uint64_t most = std::uint64_t(per_sm) * d.sm_count;
+  if (volume(c.grid) <= most) return {0, ""};
+  return {cudaErrorCooperativeLaunchTooLarge,
+          fmt::format("cooperative launch of {} blocks: at most {} can be resident at once on the {} ({} per SM, "
+                      "limited by {}, x {} SMs; block of {} threads, {} bytes of shared memory), so grid.sync() "
+                      "could never complete",
+                      volume(c.grid), most, d.name, per_sm, limiter, d.sm_count, volume(c.block), shared)};
 }
 
 int error_code_for(DiagKind k) {

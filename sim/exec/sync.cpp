@@ -132,6 +132,27 @@ void block_barrier(int value, Site site) {
   yield_thread(t);
 }
 
+bool launch_is_cooperative() {
+  ThreadState* t = current_thread();
+  return t && t->block->launch->grid;
+}
+
+void grid_barrier(Site site) {
+  ThreadState* t = current_thread();
+  BlockState& b = *t->block;
+  if (!b.launch->grid)
+    throw KernelFault(b.make_diag(
+        DiagKind::Trap,
+        "cooperative_groups::grid_group::sync() in a kernel not launched with cudaLaunchCooperativeKernel: its blocks "
+        "need not all be resident, so the grid barrier could never complete (CUDA: grid.is_valid() is false here and "
+        "sync() traps). Launch it with cudaLaunchCooperativeKernel",
+        t, site));
+  b.run[t->linear] = Run::AtGridBarrier;
+  b.barrier_site[t->linear] = site;
+  b.barrier_value[t->linear] = 0;
+  yield_thread(t);
+}
+
 std::uint64_t warp_collective(Collective kind, std::uint32_t mask, std::uint64_t value, int arg, int width,
                               Site site) {
   ThreadState* t = current_thread();
@@ -206,38 +227,68 @@ bool Worker::settle(BlockState& b) {
   }
 
   unsigned first = 0;
-  while (first < b.nthreads && b.run[first] != Run::AtBarrier) ++first;
+  while (first < b.nthreads && b.run[first] != Run::AtBarrier && b.run[first] != Run::AtGridBarrier) ++first;
   if (first == b.nthreads) {
     b.fail(b.make_diag(DiagKind::Deadlock, "deadlock: no thread can make progress", nullptr, nullptr));
     return false;
   }
   const Site site = b.barrier_site[first];
+  const Run kind = b.run[first];
+  const char* name = kind == Run::AtGridBarrier ? "grid_group::sync()" : "__syncthreads()";
   for (unsigned t = 0; t < b.nthreads; ++t) {
     if (b.run[t] == Run::Done) {  // exited threads count as arrived, as on the H200 (CUDA 13)
       if (!b.warned) {
         b.warned = true;
         b.warning = b.make_diag(DiagKind::ExitedBeforeBarrier,
-                                fmt::format("__syncthreads() reached by threads {}; threads {} had exited. The GPU "
+                                fmt::format("{} reached by threads {}; threads {} had exited. The GPU "
                                             "counts exited threads as arrived, so this runs, but a barrier not "
                                             "every thread reaches is undefined behaviour in CUDA",
-                                            thread_list(b, Run::AtBarrier), thread_list(b, Run::Done)),
+                                            name, thread_list(b, kind), thread_list(b, Run::Done)),
                                 &b.threads[first], site);
         b.warning.warning = true;
       }
       continue;
     }
+    if (b.run[t] != kind) {  // grid.sync() is a block barrier too (CUDA's starts with one)
+      b.fail(b.make_diag(DiagKind::DivergentBarrier,
+                         fmt::format("threads wait at different barriers: thread {} at {}, thread {} at {} "
+                                     "(divergent barriers)",
+                                     first, name, t, kind == Run::AtGridBarrier ? "__syncthreads()" : "grid_group::sync()"),
+                         &b.threads[first], site));
+      return false;
+    }
     if (b.barrier_site[t] != site) {
       b.fail(b.make_diag(DiagKind::DivergentBarrier,
-                         fmt::format("threads wait at different __syncthreads() calls: thread {} at one, thread {} at "
+                         fmt::format("threads wait at different {} calls: thread {} at one, thread {} at "
                                      "another (divergent barriers)",
-                                     first, t),
+                                     name, first, t),
                          &b.threads[first], site));
       return false;
     }
   }
+  if (kind == Run::AtGridBarrier) return release_grid_barrier(b);
   release_barrier(b);
   return true;
 }
+
+namespace {
+
+// The warps with a thread waiting in state `at`, and the site they wait at (threads
+// that exited count as arrived but execute nothing; thread 0 may be one).
+std::uint64_t warps_at(const BlockState& b, Run at, Site& site) {
+  std::uint64_t warps = 0;
+  site = nullptr;
+  for (unsigned w = 0; w < b.nwarps; ++w)
+    for (unsigned t = w * 32; t < b.nthreads && t < w * 32 + 32; ++t)
+      if (b.run[t] == at) {
+        ++warps;
+        if (!site) site = b.barrier_site[t];
+        break;
+      }
+  return warps;
+}
+
+}  // namespace
 
 void Worker::release_barrier(BlockState& b) {
   close_interval(b);
@@ -245,23 +296,40 @@ void Worker::release_barrier(BlockState& b) {
   int count = 0;
   for (unsigned t = 0; t < b.nthreads; ++t) count += b.barrier_value[t] != 0;
   b.barrier_result = count;
-  // One barrier instruction per warp that reached it, at the site its threads waited
-  // at (threads that exited count as arrived but execute nothing; thread 0 may be one).
-  std::uint64_t warps = 0;
+  // One barrier instruction per warp that reached it, at the site its threads waited at.
   Site site = nullptr;
-  for (unsigned w = 0; w < b.nwarps; ++w)
-    for (unsigned t = w * 32; t < b.nthreads && t < w * 32 + 32; ++t)
-      if (b.run[t] == Run::AtBarrier) {
-        ++warps;
-        if (!site) site = b.barrier_site[t];
-        break;
-      }
+  const std::uint64_t warps = warps_at(b, Run::AtBarrier, site);
   totals[Counter::WarpBarriers] += warps;
   site_counters(site)[Counter::WarpBarriers] += warps;
   ++b.epoch;
   b.shared->next_interval();
   for (unsigned t = 0; t < b.nthreads; ++t)
     if (b.run[t] != Run::Done) b.run[t] = Run::Runnable;  // exited threads stay exited
+}
+
+// Every remaining thread of the block waits at grid.sync(): close the interval as at
+// __syncthreads(), then wait for the rest of the grid (sim/exec/grid_sync.hpp). CUDA 13
+// implements grid.sync() as a block barrier, one thread's arrival at a counter in
+// global memory (fence, atomic, polling loads) and a second block barrier: counted
+// here as two barrier instructions per warp; the one thread's fence, atomic and
+// polling are not counted (how often it polls depends on the GPU's timing).
+bool Worker::release_grid_barrier(BlockState& b) {
+  close_interval(b);
+  if (b.failed) return false;
+  Site site = nullptr;
+  const std::uint64_t warps = 2 * warps_at(b, Run::AtGridBarrier, site);
+  totals[Counter::WarpBarriers] += warps;
+  site_counters(site)[Counter::WarpBarriers] += warps;
+  if (!b.launch->grid->arrive(b.linear)) {
+    b.stopped = true;
+    return false;
+  }
+  b.barrier_result = 0;
+  ++b.epoch;
+  b.shared->next_interval();
+  for (unsigned t = 0; t < b.nthreads; ++t)
+    if (b.run[t] != Run::Done) b.run[t] = Run::Runnable;
+  return true;
 }
 
 }  // namespace simt

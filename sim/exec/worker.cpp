@@ -21,7 +21,6 @@ namespace {
 
 constexpr std::size_t kStackBytes = 128 * 1024;
 constexpr std::size_t kGuardBytes = 4096;
-constexpr unsigned kMaxThreads = 1024;
 
 struct PoolStack {  // hands boost a stack from the worker's pool; never frees it
   ctx::stack_context sc;
@@ -36,15 +35,29 @@ Worker::Worker() {
   void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) throw std::runtime_error("simtlab: cannot reserve fiber stacks");
   stacks_ = reinterpret_cast<std::uintptr_t>(p);
-  for (unsigned i = 0; i < kMaxThreads; ++i)  // a guard page below each stack
-    mprotect(reinterpret_cast<void*>(stacks_ + i * (kStackBytes + kGuardBytes)), kGuardBytes, PROT_NONE);
   threads_.resize(kMaxThreads);
   to_thread.resize(kMaxThreads);
 }
 
 Worker::~Worker() { munmap(reinterpret_cast<void*>(stacks_), kMaxThreads * (kStackBytes + kGuardBytes)); }
 
-void Worker::run_launch(LaunchContext& launch) {
+// A guard page below each stack, placed for as many threads as a block has needed:
+// each splits the mapping in two, and the kernel's map count is limited (65530 by
+// default), which a cooperative launch, holding every block's stacks at once, meets.
+bool Worker::ensure_stacks(unsigned n) {
+  for (; guarded_ < n; ++guarded_)
+    if (mprotect(reinterpret_cast<void*>(stacks_ + guarded_ * (kStackBytes + kGuardBytes)), kGuardBytes, PROT_NONE))
+      return false;
+  return true;
+}
+
+void Worker::release_stacks() {
+  if (guarded_ == 0) return;
+  mprotect(reinterpret_cast<void*>(stacks_), guarded_ * (kStackBytes + kGuardBytes), PROT_READ | PROT_WRITE);
+  guarded_ = 0;  // one mapping again
+}
+
+void Worker::begin_launch(LaunchContext& launch) {
   guard_this_thread();
   shared.prepare(*launch.module, launch.cfg.dynamic_shared);
   shared.set_kernel(launch.full_name);
@@ -52,6 +65,15 @@ void Worker::run_launch(LaunchContext& launch) {
   t_geometry = &launch.geometry;
   recent_allocations[0] = recent_allocations[1] = nullptr;
   site_cache_.fill({});  // per_site was emptied after the last launch
+}
+
+void Worker::end_launch() {
+  t_geometry = nullptr;
+  t_address_map = AddressMap{};  // host code after the launch must not look like a kernel
+}
+
+void Worker::run_launch(LaunchContext& launch) {
+  begin_launch(launch);
   const bool reports_progress = this == launch.progress_worker && progress_callback();
   for (;;) {
     if (launch.failed.load(std::memory_order_relaxed)) break;
@@ -60,8 +82,22 @@ void Worker::run_launch(LaunchContext& launch) {
     run_block(launch, b);
     if (reports_progress) report_progress(launch);
   }
-  t_geometry = nullptr;
-  t_address_map = AddressMap{};  // host code after the launch must not look like a kernel
+  end_launch();
+}
+
+// One block of a cooperative launch (sim/exec/grid_sync.hpp): it starts in its turn,
+// runs until grid.sync() or its end, waits there for the turn to come back, and
+// hands the turn on when it is done. A block that fails stops the others.
+void Worker::run_cooperative(LaunchContext& launch, std::uint64_t linear) {
+  begin_launch(launch);
+  GridSync& grid = *launch.grid;
+  if (grid.wait_turn(linear)) {
+    run_block(launch, linear);
+    if (launch.failed.load(std::memory_order_relaxed)) grid.stop();
+  }
+  grid.finish(linear);
+  end_launch();
+  release_stacks();  // the next cooperative launch may need the mappings for more blocks
 }
 
 void Worker::map_addresses() {
@@ -94,6 +130,19 @@ void Worker::report_progress(LaunchContext& launch) {
 
 void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
   const dim3 g = launch.cfg.grid, bd = launch.cfg.block;
+  if (!ensure_stacks(launch.threads_per_block)) {
+    std::lock_guard lock(launch.diag_mutex);
+    Diagnostic d;
+    d.kind = DiagKind::Unsupported;
+    d.block = {unsigned(linear % g.x), unsigned(linear / g.x % g.y), unsigned(linear / (std::uint64_t(g.x) * g.y))};
+    d.message = fmt::format("the simulator cannot place the guard pages of {} more fiber stacks (the kernel's limit on "
+                            "memory mappings, /proc/sys/vm/max_map_count); a cooperative launch holds every block's "
+                            "threads at once: {} blocks of {} threads",
+                            launch.threads_per_block, launch.nblocks, launch.threads_per_block);
+    launch.faults.emplace_back(linear, d);
+    launch.failed = true;
+    return;
+  }
   BlockState b;
   b.launch = &launch;
   b.worker = this;
@@ -152,7 +201,7 @@ void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
   // A round: the first runnable thread runs until it parks or ends, then hands
   // control straight to the next runnable one, and the last back here. When none
   // can run, settle (barriers, collectives, deadlocks).
-  while (!b.failed) {
+  while (!b.failed && !b.stopped) {
     if (unsigned t = next_runnable(b, 0); t < b.nthreads) {
       switched_from = kFromScheduler;
       accept(std::move(to_thread[t]).resume());
@@ -160,6 +209,10 @@ void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
     }
     if (b.failed || std::all_of(b.run.begin(), b.run.end(), [](Run r) { return r == Run::Done; })) break;
     if (std::none_of(b.run.begin(), b.run.end(), [](Run r) { return r == Run::Runnable; }) && !settle(b)) break;
+  }
+  if (b.stopped && !b.failed) {  // another block of a cooperative launch failed: its diagnostic is the launch's
+    stop_fibers(b);
+    return;
   }
   if (!b.failed) close_interval(b);
   if (b.failed) {

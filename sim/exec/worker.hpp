@@ -3,6 +3,7 @@
 #pragma once
 #include "sim/exec/block.hpp"
 #include "sim/exec/executor.hpp"
+#include "sim/exec/grid_sync.hpp"
 #include "sim/memory/global_memory.hpp"
 #include "sim/report/symbols.hpp"
 #include "sim/count/warp_grouping.hpp"
@@ -32,6 +33,7 @@ struct LaunchContext {
   std::uint32_t serial = 0;      // launch number, for global shadows
   std::uint16_t tag = 0;         // serial folded to 16 bits, never 0
   std::atomic<std::uint64_t> next_block{0};
+  GridSync* grid = nullptr;  // a cooperative launch's grid barrier; null otherwise
   const Worker* progress_worker = nullptr;  // the calling thread's worker
   std::chrono::steady_clock::time_point started, last_report;
   std::atomic<bool> failed{false};
@@ -45,6 +47,12 @@ class Worker {
   Worker();
   ~Worker();
   void run_launch(LaunchContext& launch);  // takes blocks until none are left
+  // A cooperative launch: this worker runs block `linear` alone, in its turns.
+  void run_cooperative(LaunchContext& launch, std::uint64_t linear);
+  // Fiber stacks, each with a guard page below it (two memory mappings a thread).
+  static constexpr unsigned kMaxThreads = 1024;
+  bool ensure_stacks(unsigned n);  // guard pages below the first n stacks
+  void release_stacks();           // no guard pages: one mapping
   // The deferred checks of a convergent warp's rows, and with `count` their
   // counters (throws KernelFault). Without: just before the warp diverges.
   void process_rows(BlockState& b, unsigned warp, SharedCheckFlags on, bool count);
@@ -70,6 +78,9 @@ class Worker {
   void report_progress(LaunchContext& launch);
   bool settle(BlockState& b);  // no thread runnable: complete what can complete
   void release_barrier(BlockState& b);
+  bool release_grid_barrier(BlockState& b);  // false: the launch failed in another block
+  void begin_launch(LaunchContext& launch);
+  void end_launch();
   void map_addresses();  // t_address_map for this launch
   void check_pending_reads(BlockState& b);
   void close_interval(BlockState& b);  // at a barrier and at the end of the block
@@ -80,6 +91,7 @@ class Worker {
   unsigned next_runnable(const BlockState& b, unsigned from) const;  // nthreads if none
 
   std::uintptr_t stacks_ = 0;
+  unsigned guarded_ = 0;  // stacks with their guard page in place (placed as blocks need them)
   std::vector<ThreadState> threads_;
   std::array<WarpLog, 32> logs_;  // a block has at most 32 warps
   std::vector<WarpAccess> scratch_;

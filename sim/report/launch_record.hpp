@@ -26,6 +26,10 @@ struct LaunchRecord {
   // Not re-executed: identical to launch number `repeat_of` (1-based) and unable to
   // change memory (sim/exec/repeat_launch.hpp); its counters are that launch's.
   std::size_t repeat_of = 0;
+  // cudaLaunchCooperativeKernel: its blocks ran all at once, and grid_group::sync()
+  // completed `grid_barriers` times (sim/exec/grid_sync.hpp).
+  bool cooperative = false;
+  std::uint32_t grid_barriers = 0;
   bool repeat_inexact = false; // skipped although it changes memory (simt exec --skip-all-repeats)
   // On the simulated clock (sim/clock/device_clock.hpp): stream 0 is the legacy default.
   int stream = 0;

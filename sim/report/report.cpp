@@ -62,6 +62,8 @@ const char* diag_kind_name(DiagKind k) {
 std::string format_diagnostic(const Diagnostic& d) {
   if (d.kind == DiagKind::LaunchConfig)
     return fmt::format("simt: {} of kernel {}: {}", diag_kind_name(d.kind), d.kernel, d.message);
+  if (d.kind == DiagKind::Unsupported && !d.site && d.location.empty())  // refused before any thread ran
+    return fmt::format("simt: launch of kernel {} {}: {}", d.kernel, diag_kind_name(d.kind), d.message);
   std::string s = fmt::format("simt: {} in kernel {}, block {}, thread {}{}:\n  {}", diag_kind_name(d.kind), d.kernel,
                               dim(d.block), dim(d.thread), d.location.empty() ? "" : ", at " + d.location, d.message);
   if (!d.allocation.empty()) s += fmt::format("\n  nearest allocation: {}", d.allocation);
@@ -71,6 +73,7 @@ std::string format_diagnostic(const Diagnostic& d) {
 std::string counter_table(const LaunchRecord& r) {
   std::string s = fmt::format("kernel {}  grid {}  block {}  dynamic shared {} B  static shared {} B", r.kernel,
                               dim(r.grid), dim(r.block), r.dynamic_shared_bytes, r.static_shared_bytes);
+  if (r.cooperative) s += fmt::format("  cooperative, {} grid barrier{}", r.grid_barriers, r.grid_barriers == 1 ? "" : "s");
   if (r.repeat_of)  // its counters are the launch it repeats: no table again
     return s + fmt::format("  (repeat of launch {}: not re-executed, same counters{})\n", r.repeat_of,
                            r.repeat_inexact ? "; it changes memory: skipped by --skip-all-repeats" : "");
@@ -165,7 +168,7 @@ nlohmann::json launch_json(const LaunchRecord& r) {
       if (l.c[info.counter]) m[info.name] = l.c[info.counter];
     lines.push_back({{"file", l.loc.short_file()}, {"line", l.loc.line}, {"metrics", m}});
   }
-  return {{"kernel", r.kernel},
+  nlohmann::json record = {{"kernel", r.kernel},
           {"grid", {r.grid.x, r.grid.y, r.grid.z}},
           {"block", {r.block.x, r.block.y, r.block.z}},
           {"dynamic_shared_bytes", r.dynamic_shared_bytes},
@@ -180,6 +183,11 @@ nlohmann::json launch_json(const LaunchRecord& r) {
           {"lines", lines},
           {"global_sites", global_sites_json(r)},
           {"diagnostics", diags}};
+  if (r.cooperative) {
+    record["cooperative"] = true;
+    record["grid_barriers"] = r.grid_barriers;
+  }
+  return record;
 }
 
 }  // namespace simt

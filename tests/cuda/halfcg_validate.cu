@@ -533,8 +533,8 @@ static void cg_tests() {
   CHECK(cudaMalloc(&data, n * 4));
   CHECK(cudaMalloc(&out, (n + 1) * 4));
   void* args[] = {&data, &out, &n};
-  // The simulator cannot run a grid-wide barrier: it fails this launch loudly (a
-  // sticky error, as on the GPU), so this test comes last.
+  // A grid-wide barrier (the simulator runs it since 2026-12-01; a failure here would
+  // be a sticky error, so this test comes last).
   cudaError_t e = cudaLaunchCooperativeKernel(cg_grid_k, dim3(4), dim3(256), args, 0, 0);
   if (e == cudaSuccess) e = cudaDeviceSynchronize();
   if (e != cudaSuccess) {

@@ -165,28 +165,29 @@ inline thread_group tiled_partition(const thread_group& parent, unsigned n) {
   return tile(details::tile_mask(n));
 }
 
-// The whole grid. Its barrier needs every block resident at once, which the
-// simulator (blocks run a few at a time on the host's cores) cannot give: sync()
-// fails the launch with a diagnostic at its line.
+// The whole grid (CUDA 13's grid_group). Its barrier needs every block resident at
+// once: in a kernel launched by cudaLaunchCooperativeKernel the simulator holds every
+// block live and sync() waits for every thread of the grid (sim/exec/grid_sync.hpp);
+// in any other launch is_valid() is false and sync() fails the launch, naming its line
+// (CUDA traps there).
 class grid_group {
  public:
-  void sync() const {
-    __simt_site_unsupported(
-        "cooperative_groups::grid_group::sync() is not supported by the simulator: its blocks do not all run at "
-        "once (split the kernel in two launches at the grid barrier)");
+  bool is_valid() const { return __simt_grid_is_valid() != 0; }
+  void sync() const { __simt_site_grid_sync(); }
+  static unsigned long long block_rank() {
+    return blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
   }
-  unsigned long long thread_rank() const { return block_rank() * details::block_size() + details::block_rank(); }
-  unsigned long long size() const { return num_blocks() * details::block_size(); }
-  unsigned long long num_threads() const { return size(); }
-  unsigned long long block_rank() const { return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z); }
-  unsigned long long num_blocks() const { return gridDim.x * gridDim.y * gridDim.z; }
-  dim3 group_dim() const { return gridDim; }
-  dim3 dim_blocks() const { return gridDim; }
-  dim3 block_index() const { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
-  bool is_valid() const { return true; }
+  static unsigned long long num_blocks() { return (unsigned long long)gridDim.x * gridDim.y * gridDim.z; }
+  static unsigned long long thread_rank() { return block_rank() * details::block_size() + details::block_rank(); }
+  static unsigned long long size() { return num_blocks() * details::block_size(); }
+  static unsigned long long num_threads() { return size(); }
+  static dim3 group_dim() { return gridDim; }
+  static dim3 dim_blocks() { return gridDim; }
+  static dim3 block_index() { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
 };
 inline grid_group this_grid() { return grid_group(); }
 
-inline void sync(const thread_group& g) { g.sync(); }
+// cg::sync(group): a thread_group, thread_block, tile, coalesced_group or grid_group.
+template <class Group> inline void sync(const Group& g) { g.sync(); }
 
 }  // namespace cooperative_groups

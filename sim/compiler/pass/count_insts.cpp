@@ -121,12 +121,13 @@ unsigned arithmetic_estimate(const Instruction& i) {
   }
 }
 
-// A loop with a __syncthreads() in it (a reduction's tree): nvcc does not unroll it.
+// A loop with a __syncthreads() or grid.sync() in it (a reduction's tree): nvcc does not unroll it.
 bool has_barrier(const Loop& l) {
   for (const BasicBlock* b : l.blocks())
     for (const Instruction& i : *b)
       if (const auto* call = dyn_cast<CallBase>(&i))
-        if (const Function* callee = call->getCalledFunction(); callee && callee->getName() == "__simt_site_barrier")
+        if (const Function* callee = call->getCalledFunction();
+            callee && (callee->getName() == "__simt_site_barrier" || callee->getName() == "__simt_site_grid_sync"))
           return true;
   return false;
 }

@@ -1,7 +1,8 @@
-// cudaLaunchCooperativeKernel for the compiler front end: the kernel runs as an
-// ordinary launch (cooperative_groups::grid_group::sync() inside it fails the launch
-// loudly: <cooperative_groups.h>). The kernel's type is needed to unpack `args`, so
-// it must be passed as itself, not cast to void*.
+// cudaLaunchCooperativeKernel for the compiler front end: every block of the grid is
+// live at once, so cooperative_groups::grid_group::sync() works (sim/exec/grid_sync.hpp);
+// a grid larger than the device holds at once returns cudaErrorCooperativeLaunchTooLarge
+// without running. The kernel's type is needed to unpack `args`, so it must be passed
+// as itself, not cast to void*.
 #pragma once
 #include "sim/cuda/launch.hpp"
 
@@ -12,10 +13,10 @@
 template <class... P>
 inline cudaError_t cudaLaunchCooperativeKernel(void (*kernel)(P...), dim3 grid, dim3 block, void** args,
                                                std::size_t shmem = 0, cudaStream_t stream = nullptr) {
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    simt::launch(kernel, grid, block, shmem, stream)(*static_cast<std::decay_t<P>*>(args[I])...);
-  }(std::index_sequence_for<P...>{});
-  return cudaPeekAtLastError();
+  const simt::Launcher<P...> launcher(kernel, simt::LaunchConfig{grid, block, shmem, stream, true});
+  return static_cast<cudaError_t>([&]<std::size_t... I>(std::index_sequence<I...>) {
+    return launcher.run(*static_cast<std::decay_t<P>*>(args[I])...);
+  }(std::index_sequence_for<P...>{}));
 }
 
 inline cudaError_t cudaLaunchCooperativeKernel(const void*, dim3, dim3, void**, std::size_t = 0, cudaStream_t = nullptr) {
