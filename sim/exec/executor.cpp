@@ -209,17 +209,18 @@ int run_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody&
                              launch.nblocks);
     rec.diagnostics.push_back(d);
   }
+  // A block that exits without reaching grid.sync() deadlocks the GPU (CUDA 13's grid
+  // barrier counts blocks); here the others went on, so the launch is failed loudly.
   if (grid && rec.error == 0 && grid->exited_block() < launch.nblocks) {
     const std::uint64_t b = grid->exited_block();
     Diagnostic d;
     d.kind = DiagKind::ExitedBeforeBarrier;
-    d.warning = true;
     d.kernel = rec.kernel;
     d.block = {unsigned(b % cfg.grid.x), unsigned(b / cfg.grid.x % cfg.grid.y),
                unsigned(b / (std::uint64_t(cfg.grid.x) * cfg.grid.y))};
-    d.message = "grid_group::sync() completed while this block had exited: the simulator counts an exited block as "
-                "arrived, but CUDA 13's grid barrier waits for every block of the grid, so on the GPU this launch "
-                "never finishes";
+    d.message = "this block exited without reaching grid_group::sync(), which the other blocks wait at: CUDA 13's "
+                "grid barrier waits for every block of the grid, so on the GPU this launch never finishes";
+    rec.error = error_code_for(d.kind);
     rec.diagnostics.push_back(d);
   }
   rec.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
