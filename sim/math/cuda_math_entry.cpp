@@ -12,34 +12,45 @@
 
 using namespace simt::mufu;
 
+namespace {
+// The GPU's NaN is 0x7fffffff whatever made it; the host's arithmetic inside these
+// sequences may leave x86's 0xffc00000 (log1pf(-3.5)).
+float gpu_nan(float r) { return r != r ? float_of(0x7fffffffu) : r; }
+void gpu_nan(float* r) { *r = gpu_nan(*r); }
+}  // namespace
+
 extern "C" {
-float __simt_cuda_expf(float x) { return simt::mufu::expf(tables(kEx2), x); }
-float __simt_cuda_exp2f(float x) { return simt::mufu::exp2f(tables(kEx2), x); }
-float __simt_cuda_fast_expf(float x) { return fast_expf(tables(kEx2), x); }
-float __simt_cuda_logf(float x) { return simt::mufu::logf(x); }
-float __simt_cuda_tanhf(float x) { return simt::mufu::tanhf(tables(kEx2 | kRcp), x); }
-float __simt_cuda_rsqrtf(float x) { return simt::mufu::rsqrtf(tables(kRsq), x); }
-float __simt_cuda_fdividef(float a, float b) { return fdividef(tables(kRcp), a, b); }
-float __simt_cuda_fast_log2f(float x) { return fast_log2f(tables(kLg2), x); }
-float __simt_cuda_fast_logf(float x) { return fast_logf(tables(kLg2), x); }
-float __simt_cuda_fast_log10f(float x) { return fast_log10f(tables(kLg2), x); }
-float __simt_cuda_fast_powf(float a, float b) { return fast_powf(tables(kLg2 | kEx2), a, b); }
-float __simt_cuda_fast_sinf(float x) { return fast_sinf(tables(kSin), x); }
-float __simt_cuda_fast_cosf(float x) { return fast_cosf(tables(kSin), x); }
-float __simt_cuda_fast_tanf(float x) { return fast_tanf(tables(kSin | kRcp), x); }
-float __simt_cuda_sinf(float x) { return simt::mufu::sinf(x); }
-float __simt_cuda_cosf(float x) { return simt::mufu::cosf(x); }
-void __simt_cuda_sincosf(float x, float* s, float* c) { simt::mufu::sincosf(x, s, c); }
-float __simt_cuda_tanf(float x) { return simt::mufu::tanf(tables(kRcp), x); }
-float __simt_cuda_coshf(float x) { return simt::mufu::coshf(tables(kEx2 | kRcp), x); }
-float __simt_cuda_sinhf(float x) { return simt::mufu::sinhf(tables(kEx2 | kRcp), x); }
-float __simt_cuda_erff(float x) { return simt::mufu::erff(tables(kEx2), x); }
-float __simt_cuda_erfcf(float x) { return simt::mufu::erfcf(tables(kEx2 | kRcp), x); }
-float __simt_cuda_log2f(float x) { return simt::mufu::log2f(x); }
-float __simt_cuda_log10f(float x) { return simt::mufu::log10f(x); }
-float __simt_cuda_log1pf(float x) { return simt::mufu::log1pf(x); }
-float __simt_cuda_expm1f(float x) { return simt::mufu::expm1f(tables(kEx2), x); }
-float __simt_cuda_exp10f(float x) { return simt::mufu::exp10f(tables(kEx2), x); }
-float __simt_cuda_atanf(float x) { return simt::mufu::atanf(tables(kRcp), x); }
-float __simt_cuda_powf(float x, float y) { return simt::mufu::powf(tables(kRcp), x, y); }
+float __simt_cuda_expf(float x) { return gpu_nan(simt::mufu::expf(tables(kEx2), x)); }
+float __simt_cuda_exp2f(float x) { return gpu_nan(simt::mufu::exp2f(tables(kEx2), x)); }
+float __simt_cuda_fast_expf(float x) { return gpu_nan(fast_expf(tables(kEx2), x)); }
+float __simt_cuda_logf(float x) { return gpu_nan(simt::mufu::logf(x)); }
+float __simt_cuda_tanhf(float x) { return gpu_nan(simt::mufu::tanhf(tables(kEx2 | kRcp), x)); }
+float __simt_cuda_rsqrtf(float x) { return gpu_nan(simt::mufu::rsqrtf(tables(kRsq), x)); }
+float __simt_cuda_fdividef(float a, float b) { return gpu_nan(fdividef(tables(kRcp), a, b)); }
+float __simt_cuda_fast_log2f(float x) { return gpu_nan(fast_log2f(tables(kLg2), x)); }
+float __simt_cuda_fast_logf(float x) { return gpu_nan(fast_logf(tables(kLg2), x)); }
+float __simt_cuda_fast_log10f(float x) { return gpu_nan(fast_log10f(tables(kLg2), x)); }
+float __simt_cuda_fast_powf(float a, float b) { return gpu_nan(fast_powf(tables(kLg2 | kEx2), a, b)); }
+float __simt_cuda_fast_sinf(float x) { return gpu_nan(fast_sinf(tables(kSin), x)); }
+float __simt_cuda_fast_cosf(float x) { return gpu_nan(fast_cosf(tables(kSin), x)); }
+float __simt_cuda_fast_tanf(float x) { return gpu_nan(fast_tanf(tables(kSin | kRcp), x)); }
+float __simt_cuda_sinf(float x) { return gpu_nan(simt::mufu::sinf(x)); }
+float __simt_cuda_cosf(float x) { return gpu_nan(simt::mufu::cosf(x)); }
+void __simt_cuda_sincosf(float x, float* s, float* c) {
+  simt::mufu::sincosf(x, s, c);
+  gpu_nan(s);
+  gpu_nan(c);
+}
+float __simt_cuda_tanf(float x) { return gpu_nan(simt::mufu::tanf(tables(kRcp), x)); }
+float __simt_cuda_coshf(float x) { return gpu_nan(simt::mufu::coshf(tables(kEx2 | kRcp), x)); }
+float __simt_cuda_sinhf(float x) { return gpu_nan(simt::mufu::sinhf(tables(kEx2 | kRcp), x)); }
+float __simt_cuda_erff(float x) { return gpu_nan(simt::mufu::erff(tables(kEx2), x)); }
+float __simt_cuda_erfcf(float x) { return gpu_nan(simt::mufu::erfcf(tables(kEx2 | kRcp), x)); }
+float __simt_cuda_log2f(float x) { return gpu_nan(simt::mufu::log2f(x)); }
+float __simt_cuda_log10f(float x) { return gpu_nan(simt::mufu::log10f(x)); }
+float __simt_cuda_log1pf(float x) { return gpu_nan(simt::mufu::log1pf(x)); }
+float __simt_cuda_expm1f(float x) { return gpu_nan(simt::mufu::expm1f(tables(kEx2), x)); }
+float __simt_cuda_exp10f(float x) { return gpu_nan(simt::mufu::exp10f(tables(kEx2), x)); }
+float __simt_cuda_atanf(float x) { return gpu_nan(simt::mufu::atanf(tables(kRcp), x)); }
+float __simt_cuda_powf(float x, float y) { return gpu_nan(simt::mufu::powf(tables(kRcp), x, y)); }
 }

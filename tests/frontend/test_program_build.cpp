@@ -244,3 +244,11 @@ TEST_CASE("sinf ... powf in device code give the H200's bits; host code keeps th
   }
   CHECK(out.find(line("host sinf", [](float x) { return ::sinf(x); })) != std::string::npos);
 }
+
+TEST_CASE("device code's single-precision NaNs are the GPU's 0x7fffffff; host code keeps x86's") {
+  Exec e = exec(kTests + "nan_bits.cu");
+  REQUIRE(e.run.status == 0);
+  CHECK(e.run.out ==
+        "device 7fffffff 7fffffff 7fffffff 7fffffff 7fffffff 7fffffff 7fffffff\n"
+        "host 0/0 ffc00000\n");
+}

@@ -7,6 +7,7 @@
 // of basic blocks records its estimated SASS instructions (count_insts.cpp). The
 // floating-point step is count_fp.cpp. See docs/frontend.md.
 #include "address_spaces.hpp"
+#include "canonical_nan.hpp"
 #include "count_fp.hpp"
 #include "math_sequences.hpp"
 #include "count_insts.hpp"
@@ -262,6 +263,7 @@ struct SimtInstrumentPass : PassInfoMixin<SimtInstrumentPass> {
     Instrumenter inst(m, runtime, marked);
     std::set<Function*> helpers;
     std::set<Function*> device = device_functions(marked, runtime, &helpers);
+    for (Function* f : device) canonicalize_nans(*f);
     if (!uninstrumented()) {
       for (Function* f : device) inst.run(*f);
       for (Function* f : helpers) inst.run_translate_only(*f);
