@@ -17,7 +17,10 @@ void shared_race(BlockState& b, const SharedAccessor& who, MemOp op, std::uintpt
                         op == MemOp::Load ? "read" : "write", b.thread_name(other), place)
           : fmt::format("data race on shared memory: this write and a read by {} happen between the same two "
                         "barriers ({}); a __syncthreads() is missing",
-                        other == kManyReaders ? std::string("other threads") : b.thread_name(other), place);
+                        other == kManyReaders    ? std::string("other threads")
+                        : other & kWarpReaders ? fmt::format("other threads of warp {}", other & 0x7FFF)
+                                               : b.thread_name(other),
+                        place);
   Diagnostic d = b.make_diag(DiagKind::SharedRace, message, &b.threads[who.thread], who.site);
   d.address = word;
   throw KernelFault(std::move(d));
@@ -47,12 +50,15 @@ void check_shared_read(BlockState& b, SharedWindows& sw, std::uint64_t word_inde
   // Reader bookkeeping, for writes later in this interval. Once several threads
   // have read the word in this interval there is nothing left to note.
   if (!on.note_readers) return;
+  const std::uint16_t row_readers =
+      (lanes & (lanes - 1)) ? static_cast<std::uint16_t>(kWarpReaders | warp) : first;
   if (s.r_interval == now) {
     if (s.r_thread == kManyReaders) return;
-    if (s.r_thread != first || (lanes & (lanes - 1))) s.r_thread = kManyReaders;
+    s.r_thread = add_reader(s.r_thread, row_readers & kWarpReaders ? first : row_readers);
+    if (row_readers & kWarpReaders && s.r_thread != kManyReaders) s.r_thread = row_readers;
   } else {
     s.r_interval = now;
-    s.r_thread = (lanes & (lanes - 1)) ? kManyReaders : first;
+    s.r_thread = row_readers;
   }
   s.r_sync = sync_count;
 }

@@ -37,17 +37,19 @@ SIMT_INLINE void check_shared_word(BlockState& b, SharedWindows& sw, std::uintpt
                               const SharedAccessor& who, SharedCheckFlags on) {
   SharedShadow& s = sw.window_of(word).at(word);
   const std::uint32_t now = sw.interval;
-  // Threads of one warp are ordered by any warp collective between their accesses.
+  // Threads of one warp are ordered by any warp collective between their accesses
+  // (other: a thread, or kWarpReaders | warp for several readers of one warp).
   auto ordered = [&](std::uint16_t other, std::uint32_t other_sync) {
-    return other / 32 == who.thread / 32 && who.sync_count > other_sync;
+    if (other == kManyReaders) return false;
+    const unsigned other_warp = other & kWarpReaders ? other & 0x7FFFu : other / 32u;
+    return other_warp == who.thread / 32u && who.sync_count > other_sync;
   };
   if (on.races && s.w_interval == now && s.w_thread != who.thread && !ordered(s.w_thread, s.w_sync))
     shared_race(b, who, op, word, s.w_thread, true);
   if (op == MemOp::Store) {
     if (s.w_interval < sw.block_start && sw.unwritten_words > 0) --sw.unwritten_words;
     sw.stores_this_interval = true;
-    if (on.races && s.r_interval == now && s.r_thread != who.thread &&
-        (s.r_thread == kManyReaders || !ordered(s.r_thread, s.r_sync)))
+    if (on.races && s.r_interval == now && s.r_thread != who.thread && !ordered(s.r_thread, s.r_sync))
       shared_race(b, who, op, word, s.r_thread, false);
     s.w_interval = now;
     s.w_thread = who.thread;
@@ -55,7 +57,7 @@ SIMT_INLINE void check_shared_word(BlockState& b, SharedWindows& sw, std::uintpt
   } else {
     if (on.uninitialized && s.w_interval < sw.block_start) sw.pending.push_back({word, who.thread, who.site});
     if (s.r_interval != now) s.r_thread = who.thread;
-    else if (s.r_thread != who.thread) s.r_thread = kManyReaders;
+    else s.r_thread = add_reader(s.r_thread, who.thread);
     s.r_interval = now;
     s.r_sync = who.sync_count;
   }

@@ -18,9 +18,20 @@ namespace simt {
 struct SharedShadow {
   std::uint32_t w_interval = 0, r_interval = 0;  // of the last write / read (0: never)
   std::uint32_t w_sync = 0, r_sync = 0;          // the accessing warp's collective count then
-  std::uint16_t w_thread = 0, r_thread = 0;      // r_thread = kManyReaders if several
+  std::uint16_t w_thread = 0, r_thread = 0;      // r_thread: a thread, or one of the two below
 };
-constexpr std::uint16_t kManyReaders = 0xFFFF;  // above any thread index (blocks have at most 1024)
+// Several readers in one interval: all in one warp (kWarpReaders | warp; a collective
+// of that warp after the reads orders them before a write, as for one reader), or in
+// several warps (kManyReaders). Both are above any thread index (at most 1024).
+constexpr std::uint16_t kWarpReaders = 0x8000;
+constexpr std::uint16_t kManyReaders = 0xFFFF;
+
+// The readers of a word after `thread` reads it too.
+inline std::uint16_t add_reader(std::uint16_t readers, std::uint16_t thread) {
+  if (readers == thread || readers == kManyReaders) return readers;
+  const std::uint16_t warp = readers & kWarpReaders ? readers & 0x7FFF : readers / 32;
+  return warp == thread / 32 ? static_cast<std::uint16_t>(kWarpReaders | warp) : kManyReaders;
+}
 
 struct PendingRead {       // a read of a word this block had not written
   std::uintptr_t addr;

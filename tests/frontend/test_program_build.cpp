@@ -252,3 +252,14 @@ TEST_CASE("device code's single-precision NaNs are the GPU's 0x7fffffff; host co
         "device 7fffffff 7fffffff 7fffffff 7fffffff 7fffffff 7fffffff 7fffffff\n"
         "host 0/0 ffc00000\n");
 }
+
+TEST_CASE("a warp collective orders a warp's reads of a shared word before one lane's write; other warps race") {
+  // llm.c softmax_forward kernel 4 at 32 threads was reported before readers of one
+  // warp were told apart from readers of several.
+  Exec e = exec(kTests + "warp_ordered_shared.cu");
+  CHECK(e.run.out == "one warp: no error\ntwo warps: unspecified launch failure\n");
+  REQUIRE(e.launches.size() == 2);
+  CHECK(e.launches[0]["diagnostics"].empty());
+  CHECK(e.launches[1]["error"] == 719);
+  CHECK(e.stderr_.find("data race on shared memory") != std::string::npos);
+}
