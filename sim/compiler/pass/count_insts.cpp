@@ -133,6 +133,55 @@ bool widening_shift(const Instruction& i) {
   return amount && amount->getZExtValue() == 32;
 }
 
+// An address: constant indices are an immediate offset (0); an int index,
+// sign- or zero-extended, one IMAD.WIDE; a 64-bit index (a long sum, or the
+// induction variable clang widens to 64 bits, which nvcc turns into a walked
+// pointer) LEA + LEA.HI.X or IADD3 + IADD3.X: 2. An index that is another
+// address's index plus a constant (clang's unrolled copies) is that pointer with an
+// immediate offset: 0. tests/cuda/int_sequences.cu: seq_gather32, seq_gather64,
+// seq_pos64, seq_loop.
+bool offset_of_sibling(const GetElementPtrInst& gep, const Value* index) {
+  const auto* op = dyn_cast<BinaryOperator>(index);
+  if (!op || (op->getOpcode() != Instruction::Add && op->getOpcode() != Instruction::Or) ||
+      !isa<ConstantInt>(op->getOperand(1)))
+    return false;
+  const Value* base = op->getOperand(0);
+  for (const User* u : base->users())
+    if (const auto* other = dyn_cast<GetElementPtrInst>(u);
+        other && other != &gep && other->getParent() == gep.getParent() &&
+        other->getPointerOperand() == gep.getPointerOperand() && other->getNumIndices() == gep.getNumIndices())
+      return true;
+  return false;
+}
+
+// An int value that clang widened: a sign/zero extension, or an nsw/nuw add, sub
+// or multiply of such values (clang moves the extension of `a + b` onto a and b;
+// nvcc keeps the 32-bit sum and one IMAD.WIDE).
+bool widened_int(const Value* v, int depth = 0) {
+  if (isa<SExtInst>(v) || isa<ZExtInst>(v) || isa<ConstantInt>(v)) return true;
+  const auto* op = dyn_cast<BinaryOperator>(v);
+  if (!op || depth > 3) return false;
+  switch (op->getOpcode()) {
+    case Instruction::Add: case Instruction::Sub: case Instruction::Mul:
+      if (!op->hasNoSignedWrap() && !op->hasNoUnsignedWrap()) return false;
+      return widened_int(op->getOperand(0), depth + 1) && widened_int(op->getOperand(1), depth + 1);
+    default: return false;
+  }
+}
+
+unsigned address_estimate(const GetElementPtrInst& gep) {
+  if (gep.hasAllConstantIndices()) return 0;
+  const Value* index = nullptr;
+  for (const Use& u : gep.indices())
+    if (!isa<Constant>(u.get())) {
+      if (index) return 1;  // several variable indices: leave as one
+      index = u.get();
+    }
+  if (!index->getType()->isIntegerTy(64) || widened_int(index)) return 1;
+  if (offset_of_sibling(gep, index)) return 0;
+  return 2;
+}
+
 unsigned arithmetic_estimate(const Instruction& i) {
   using I = Instruction;
   switch (i.getOpcode()) {
@@ -171,6 +220,11 @@ void SassEstimate::find_loop_control(const LoopInfo& loops) {
       const auto* br = latch ? dyn_cast<BranchInst>(latch->getTerminator()) : nullptr;
       if (!br || !br->isConditional()) continue;
       quarter_.insert(br);
+      // A pointer nvcc walks through the loop (a 64-bit index): one increment per
+      // unrolled iteration, the copies use immediate offsets.
+      for (const BasicBlock* b : l->blocks())
+        for (const Instruction& i : *b)
+          if (const auto* gep = dyn_cast<GetElementPtrInst>(&i); gep && address_estimate(*gep) == 2) quarter_.insert(gep);
       if (const auto* cmp = dyn_cast<ICmpInst>(br->getCondition())) {
         quarter_.insert(cmp);
         for (const Value* v : cmp->operands())
@@ -218,8 +272,7 @@ unsigned sass_estimate(const Instruction& i, const RuntimeFiles& runtime, const 
     case Instruction::ExtractValue: case Instruction::InsertValue: case Instruction::Freeze:
     case Instruction::Alloca: case Instruction::Unreachable:
       return 0;
-    case Instruction::GetElementPtr:
-      return cast<GetElementPtrInst>(i).hasAllConstantIndices() ? 0 : 1;  // IMAD.WIDE / LEA; constants are offsets
+    case Instruction::GetElementPtr: return address_estimate(cast<GetElementPtrInst>(i));
     case Instruction::Br:
       return cast<BranchInst>(i).isConditional() ? 1 : 0;  // an unconditional jump is mostly a fall-through
     case Instruction::Switch:
