@@ -12,6 +12,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <initializer_list>
 #include <map>
@@ -161,7 +162,10 @@ bool widened_int(const Value* v, int depth = 0) {
   if (isa<SExtInst>(v) || isa<ZExtInst>(v) || isa<ConstantInt>(v)) return true;
   const auto* op = dyn_cast<BinaryOperator>(v);
   if (!op || depth > 3) return false;
+  const auto* c = dyn_cast<ConstantInt>(op->getOperand(1));
   switch (op->getOpcode()) {
+    case Instruction::And: return c && c->getValue().getActiveBits() <= 32;  // a masked 32-bit field
+    case Instruction::LShr: return c && c->getZExtValue() >= 32;           // the high half
     case Instruction::Add: case Instruction::Sub: case Instruction::Mul:
       if (!op->hasNoSignedWrap() && !op->hasNoUnsignedWrap()) return false;
       return widened_int(op->getOperand(0), depth + 1) && widened_int(op->getOperand(1), depth + 1);
@@ -179,6 +183,13 @@ unsigned address_estimate(const GetElementPtrInst& gep) {
     }
   if (!index->getType()->isIntegerTy(64) || widened_int(index)) return 1;
   if (offset_of_sibling(gep, index)) return 0;
+  // The same variable index on the same base earlier in the block, other indices
+  // constant: one address, immediate offsets (clang's unrolled As[ty][0..15]).
+  for (const Instruction* p = gep.getPrevNode(); p; p = p->getPrevNode())
+    if (const auto* other = dyn_cast<GetElementPtrInst>(p);
+        other && other->getPointerOperand() == gep.getPointerOperand() && other->getNumIndices() == gep.getNumIndices() &&
+        std::find(other->idx_begin(), other->idx_end(), index) != other->idx_end())
+      return 0;
   return 2;
 }
 
