@@ -12,9 +12,12 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <initializer_list>
 #include <map>
+#include <set>
+#include <utility>
 #include <vector>
 
 namespace simt::pass {
@@ -23,12 +26,21 @@ using namespace llvm;
 
 namespace {
 
-// Integer division by a value known only at run time: nvcc's sequence (I2F,
-// MUFU.RCP, F2I, IMAD.HI and corrections). The H200's micro_int_div runs a
-// quotient and a remainder of the same operands, with the loop around them, in 21
-// SASS instructions per iteration (docs/validation/h200-instructions.md): the
-// remainder reuses the quotient.
-constexpr unsigned kDivide = 16, kRemainderAfterDivide = 2, kRemainderAlone = 16;
+// Integer division by a value known only at run time: nvcc's sequence (IABS, I2F.RP,
+// MUFU.RCP, F2I, IMAD.HI and corrections; no IABS and sign fix-ups unsigned). Read
+// from nvcc 13's SASS of tests/cuda/int_sequences.cu, one rolled loop per case, less
+// the loop's own 9 instructions (docs/counters.md, "Instructions (estimate)"):
+// where the divisor changes from one iteration to the next (a shape loaded per
+// dimension), the whole sequence runs every time; where it is fixed for the loop
+// (micro_int_div's), nvcc hoists the reciprocal (10 instructions signed, 7
+// unsigned) and the loop keeps the multiply-high and the corrections. The remainder
+// of the same operands reuses the quotient (IMAD.MOV + IMAD, and a register copy).
+struct DivideCost {
+  unsigned divide, remainder_alone, remainder_after_divide;
+};
+constexpr DivideCost kSignedVarying{24, 22, 3}, kUnsignedVarying{18, 17, 3};
+constexpr DivideCost kSignedInvariant{13, 11, 3}, kUnsignedInvariant{9, 8, 2};
+constexpr unsigned kSignedReciprocal = 10, kUnsignedReciprocal = 7;  // hoisted to the loop's preheader
 // By a constant: a multiply-high and shifts.
 constexpr unsigned kDivideByConstant = 3;
 // IEEE fdiv and sqrt (--prec-div/--prec-sqrt, the default): MUFU.RCP/RSQ and FFMA refinements.
@@ -60,6 +72,21 @@ unsigned kernel_entry_estimate(const Function& f) {
 }
 
 bool divisor_is_constant(const Instruction& i) { return isa<Constant>(i.getOperand(1)); }
+
+bool is_division(const Instruction& i) {
+  switch (i.getOpcode()) {
+    case Instruction::SDiv: case Instruction::UDiv: case Instruction::SRem: case Instruction::URem: return true;
+    default: return false;
+  }
+}
+
+const DivideCost& divide_cost(const Instruction& i, const LoopInfo* loops) {
+  const bool is_signed = i.getOpcode() == Instruction::SDiv || i.getOpcode() == Instruction::SRem;
+  const Loop* l = loops ? loops->getLoopFor(i.getParent()) : nullptr;
+  const bool invariant = l && l->isLoopInvariant(i.getOperand(1));
+  if (invariant) return is_signed ? kSignedInvariant : kUnsignedInvariant;
+  return is_signed ? kSignedVarying : kUnsignedVarying;
+}
 
 // A remainder whose quotient is computed too (x % d next to x / d).
 bool has_matching_divide(const Instruction& rem) {
@@ -108,6 +135,65 @@ bool widening_shift(const Instruction& i) {
   return amount && amount->getZExtValue() == 32;
 }
 
+// An address: constant indices are an immediate offset (0); an int index,
+// sign- or zero-extended, one IMAD.WIDE; a 64-bit index (a long sum, or the
+// induction variable clang widens to 64 bits, which nvcc turns into a walked
+// pointer) LEA + LEA.HI.X or IADD3 + IADD3.X: 2. An index that is another
+// address's index plus a constant (clang's unrolled copies) is that pointer with an
+// immediate offset: 0. tests/cuda/int_sequences.cu: seq_gather32, seq_gather64,
+// seq_pos64, seq_loop.
+bool offset_of_sibling(const GetElementPtrInst& gep, const Value* index) {
+  const auto* op = dyn_cast<BinaryOperator>(index);
+  if (!op || (op->getOpcode() != Instruction::Add && op->getOpcode() != Instruction::Or) ||
+      !isa<ConstantInt>(op->getOperand(1)))
+    return false;
+  const Value* base = op->getOperand(0);
+  for (const User* u : base->users())
+    if (const auto* other = dyn_cast<GetElementPtrInst>(u);
+        other && other != &gep && other->getParent() == gep.getParent() &&
+        other->getPointerOperand() == gep.getPointerOperand() && other->getNumIndices() == gep.getNumIndices())
+      return true;
+  return false;
+}
+
+// An int value that clang widened: a sign/zero extension, or an nsw/nuw add, sub
+// or multiply of such values (clang moves the extension of `a + b` onto a and b;
+// nvcc keeps the 32-bit sum and one IMAD.WIDE).
+bool widened_int(const Value* v, int depth = 0) {
+  if (isa<SExtInst>(v) || isa<ZExtInst>(v) || isa<ConstantInt>(v)) return true;
+  const auto* op = dyn_cast<BinaryOperator>(v);
+  if (!op || depth > 3) return false;
+  const auto* c = dyn_cast<ConstantInt>(op->getOperand(1));
+  switch (op->getOpcode()) {
+    case Instruction::And: return c && c->getValue().getActiveBits() <= 32;  // a masked 32-bit field
+    case Instruction::LShr: return c && c->getZExtValue() >= 32;           // the high half
+    case Instruction::Add: case Instruction::Sub: case Instruction::Mul:
+      if (!op->hasNoSignedWrap() && !op->hasNoUnsignedWrap()) return false;
+      return widened_int(op->getOperand(0), depth + 1) && widened_int(op->getOperand(1), depth + 1);
+    default: return false;
+  }
+}
+
+unsigned address_estimate(const GetElementPtrInst& gep) {
+  if (gep.hasAllConstantIndices()) return 0;
+  const Value* index = nullptr;
+  for (const Use& u : gep.indices())
+    if (!isa<Constant>(u.get())) {
+      if (index) return 1;  // several variable indices: leave as one
+      index = u.get();
+    }
+  if (!index->getType()->isIntegerTy(64) || widened_int(index)) return 1;
+  if (offset_of_sibling(gep, index)) return 0;
+  // The same variable index on the same base earlier in the block, other indices
+  // constant: one address, immediate offsets (clang's unrolled As[ty][0..15]).
+  for (const Instruction* p = gep.getPrevNode(); p; p = p->getPrevNode())
+    if (const auto* other = dyn_cast<GetElementPtrInst>(p);
+        other && other->getPointerOperand() == gep.getPointerOperand() && other->getNumIndices() == gep.getNumIndices() &&
+        std::find(other->idx_begin(), other->idx_end(), index) != other->idx_end())
+      return 0;
+  return 2;
+}
+
 unsigned arithmetic_estimate(const Instruction& i) {
   using I = Instruction;
   switch (i.getOpcode()) {
@@ -138,6 +224,7 @@ bool has_barrier(const Loop& l) {
 // where the trip count is known only at run time), clang -O2 for the CPU does not;
 // the latch's branch, its compare and the induction step are charged a quarter each.
 void SassEstimate::find_loop_control(const LoopInfo& loops) {
+  loops_ = &loops;
   quarter_.clear();
   for (const Loop* top : loops)
     for (const Loop* l : depth_first(top)) {
@@ -146,6 +233,11 @@ void SassEstimate::find_loop_control(const LoopInfo& loops) {
       const auto* br = latch ? dyn_cast<BranchInst>(latch->getTerminator()) : nullptr;
       if (!br || !br->isConditional()) continue;
       quarter_.insert(br);
+      // A pointer nvcc walks through the loop (a 64-bit index): one increment per
+      // unrolled iteration, the copies use immediate offsets.
+      for (const BasicBlock* b : l->blocks())
+        for (const Instruction& i : *b)
+          if (const auto* gep = dyn_cast<GetElementPtrInst>(&i); gep && address_estimate(*gep) == 2) quarter_.insert(gep);
       if (const auto* cmp = dyn_cast<ICmpInst>(br->getCondition())) {
         quarter_.insert(cmp);
         for (const Value* v : cmp->operands())
@@ -155,12 +247,30 @@ void SassEstimate::find_loop_control(const LoopInfo& loops) {
     }
 }
 
+// The reciprocals nvcc hoists out of loops, in quarters, per preheader: one per
+// divisor fixed for the loop (a quotient and a remainder share it).
+std::map<const BasicBlock*, unsigned> SassEstimate::hoisted_reciprocals(const Function& f) const {
+  std::map<const BasicBlock*, unsigned> extra;
+  if (!loops_) return extra;
+  std::set<std::pair<const Loop*, const Value*>> seen;
+  for (const BasicBlock& b : f)
+    for (const Instruction& i : b) {
+      if (!is_division(i) || divisor_is_constant(i) || runtime_.uninstrumented_location(i.getDebugLoc().get())) continue;
+      const Loop* l = loops_->getLoopFor(&b);
+      if (!l || !l->isLoopInvariant(i.getOperand(1)) || !l->getLoopPreheader()) continue;
+      if (!seen.insert({l, i.getOperand(1)}).second) continue;
+      const bool is_signed = i.getOpcode() == Instruction::SDiv || i.getOpcode() == Instruction::SRem;
+      extra[l->getLoopPreheader()] += 4 * (is_signed ? kSignedReciprocal : kUnsignedReciprocal);
+    }
+  return extra;
+}
+
 unsigned SassEstimate::quarters(const Instruction& i) const {
-  const unsigned n = sass_estimate(i, runtime_);
+  const unsigned n = sass_estimate(i, runtime_, loops_);
   return quarter_.count(&i) ? n : 4 * n;
 }
 
-unsigned sass_estimate(const Instruction& i, const RuntimeFiles& runtime) {
+unsigned sass_estimate(const Instruction& i, const RuntimeFiles& runtime, const LoopInfo* loops) {
   const bool ours = runtime.uninstrumented_location(i.getDebugLoc().get());
   if (const auto* call = dyn_cast<CallBase>(&i)) {
     const Function* callee = call->getCalledFunction();
@@ -175,17 +285,16 @@ unsigned sass_estimate(const Instruction& i, const RuntimeFiles& runtime) {
     case Instruction::ExtractValue: case Instruction::InsertValue: case Instruction::Freeze:
     case Instruction::Alloca: case Instruction::Unreachable:
       return 0;
-    case Instruction::GetElementPtr:
-      return cast<GetElementPtrInst>(i).hasAllConstantIndices() ? 0 : 1;  // IMAD.WIDE / LEA; constants are offsets
+    case Instruction::GetElementPtr: return address_estimate(cast<GetElementPtrInst>(i));
     case Instruction::Br:
       return cast<BranchInst>(i).isConditional() ? 1 : 0;  // an unconditional jump is mostly a fall-through
     case Instruction::Switch:
       return 2 * cast<SwitchInst>(i).getNumCases();  // compare and branch per case
     case Instruction::SDiv: case Instruction::UDiv:
-      return divisor_is_constant(i) ? kDivideByConstant : kDivide;
+      return divisor_is_constant(i) ? kDivideByConstant : divide_cost(i, loops).divide;
     case Instruction::SRem: case Instruction::URem:
       if (divisor_is_constant(i)) return kDivideByConstant;
-      return has_matching_divide(i) ? kRemainderAfterDivide : kRemainderAlone;
+      return has_matching_divide(i) ? divide_cost(i, loops).remainder_after_divide : divide_cost(i, loops).remainder_alone;
     case Instruction::FDiv: return kFpSequence;
     default: return arithmetic_estimate(i);  // integer and FP arithmetic, compares, selects, conversions, memory, ret
   }
@@ -204,6 +313,7 @@ void BlockCounter::run(Function& f) {
   PostDominatorTree pdt(f);
   LoopInfo loops(dt);
   estimate_.find_loop_control(loops);
+  std::map<const BasicBlock*, unsigned> hoisted = estimate_.hoisted_reciprocals(f);
   // A block runs exactly as often as its immediate dominator when it also
   // post-dominates it within the same loop: the two are control-equivalent, and one
   // record serves both (inlined counting code splits a source block into several).
@@ -215,7 +325,7 @@ void BlockCounter::run(Function& f) {
     DomTreeNode* up = node->getIDom();
     BasicBlock* d = up ? up->getBlock() : nullptr;
     head[b] = d && pdt.dominates(b, d) && loops.getLoopFor(b) == loops.getLoopFor(d) ? head[d] : b;
-    unsigned n = b == &f.getEntryBlock() ? 4 * kernel_entry_estimate(f) : 0;
+    unsigned n = (b == &f.getEntryBlock() ? 4 * kernel_entry_estimate(f) : 0) + hoisted[b];
     for (Instruction& i : *b) {
       n += estimate_.quarters(i);
       if (debug_) errs() << "simt-insts " << f.getName() << " q=" << estimate_.quarters(i) << " " << i << "\n";

@@ -9,6 +9,7 @@
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Module.h>
 
+#include <map>
 #include <set>
 
 namespace simt::pass {
@@ -16,7 +17,9 @@ namespace simt::pass {
 // The SASS instructions one IR instruction is estimated to become on sm_90 (nvcc
 // 13, --fmad=false): 0 for what folds into other instructions or is simtlab's own
 // machinery, 1 for most, more for sequences (integer division, IEEE fdiv/sqrt).
-unsigned sass_estimate(const llvm::Instruction& i, const RuntimeFiles& runtime);
+// With `loops`, a division by a value fixed for its loop is charged without the
+// reciprocal nvcc hoists out of the loop.
+unsigned sass_estimate(const llvm::Instruction& i, const RuntimeFiles& runtime, const llvm::LoopInfo* loops = nullptr);
 
 // The estimate within one function, in quarters of an instruction: the loop
 // control of innermost loops counts a quarter (nvcc unrolls them by 4).
@@ -25,9 +28,13 @@ class SassEstimate {
   explicit SassEstimate(const RuntimeFiles& runtime) : runtime_(runtime) {}
   void find_loop_control(const llvm::LoopInfo& loops);
   unsigned quarters(const llvm::Instruction& i) const;
+  // What nvcc hoists into loop preheaders (the reciprocal of a divisor fixed for
+  // the loop), in quarters, per preheader; after find_loop_control.
+  std::map<const llvm::BasicBlock*, unsigned> hoisted_reciprocals(const llvm::Function& f) const;
 
  private:
   const RuntimeFiles& runtime_;
+  const llvm::LoopInfo* loops_ = nullptr;
   std::set<const llvm::Instruction*> quarter_;
 };
 
