@@ -169,6 +169,8 @@ TEST_CASE("fast-math functions count their out-of-range FMULs for the lanes that
 TEST_CASE("CUDA math functions in device code give the H200's bits; host code keeps the C library's") {
   Exec e = exec(kTests + "cuda_math_bits.cu");
   REQUIRE(e.run.status == 0);
+  // The H200's own output of the same program (nvcc 13 build, 2026-12-01).
+  CHECK(e.run.out == read(kSource + "/docs/validation/data/mufu/cuda_math_bits_h200_stdout.txt"));
   const float inputs[8] = {-3.5f, -0.75f, 0.1f, 0.5f, 1.0f, 2.5f, 7.25f, 42.0f};
   using namespace simt::mufu;
   const Tables& t = tables(kEx2 | kRcp | kRsq);
@@ -207,7 +209,10 @@ TEST_CASE("sinf ... powf in device code give the H200's bits; host code keeps th
   const Tables& t = tables(kEx2 | kRcp | kRsq);
   auto line = [&](const std::string& prefix, auto f) {
     std::string want = prefix;
-    for (float x : inputs) want += fmt::format(" {:08x}", bits_of(f(x)));
+    for (float x : inputs) {
+      const float v = f(x);
+      want += fmt::format(" {:08x}", v != v ? 0x7fffffffu : bits_of(v));  // device code's NaN is the GPU's
+    }
     return want + "\n";
   };
   auto sc = [](float x, bool sine) {
@@ -243,6 +248,8 @@ TEST_CASE("sinf ... powf in device code give the H200's bits; host code keeps th
     CHECK(out.find(line("device " + name, f)) != std::string::npos);
   }
   CHECK(out.find(line("host sinf", [](float x) { return ::sinf(x); })) != std::string::npos);
+  // And the H200's own output of the same program (nvcc 13 build, 2026-12-01).
+  CHECK(out == read(kSource + "/docs/validation/data/mufu/cuda_math_bits2_h200_stdout.txt"));
 }
 
 TEST_CASE("device code's single-precision NaNs are the GPU's 0x7fffffff; host code keeps x86's") {
@@ -251,6 +258,7 @@ TEST_CASE("device code's single-precision NaNs are the GPU's 0x7fffffff; host co
   CHECK(e.run.out ==
         "device 7fffffff 7fffffff 7fffffff 7fffffff 7fffffff 7fffffff 7fffffff\n"
         "host 0/0 ffc00000\n");
+  CHECK(e.run.out == read(kSource + "/docs/validation/data/mufu/nan_bits_h200_stdout.txt"));  // the H200's
 }
 
 TEST_CASE("a warp collective orders a warp's reads of a shared word before one lane's write; other warps race") {
