@@ -32,7 +32,7 @@ struct ExecArgs {
   std::string file, device = "H200", json, timeline;
   CompileArgs compile;
   bool json_flag = false;
-  bool no_skip_repeats = false, skip_all_repeats = false;
+  bool no_skip_repeats = false, skip_all_repeats = false, no_races = false;
   unsigned long long watchdog_insts = 0;  // 0: the program's default (sim/compiler/spin_watch.hpp)
   std::vector<std::string> program_args;
 };
@@ -122,6 +122,7 @@ int run_exec(const ExecArgs& a) {
   if (a.no_skip_repeats && a.skip_all_repeats)
     throw std::invalid_argument("--no-skip-repeats and --skip-all-repeats contradict each other");
   setenv("SIMT_SKIP_REPEATS", a.no_skip_repeats ? "0" : a.skip_all_repeats ? "all" : "1", 1);
+  setenv("SIMT_RACES", a.no_races ? "0" : "1", 1);
   int status = run_program(p.path, a.program_args);
   const std::size_t failed_launches = launches_with_errors(report);
   report_kernel_times(report, timeline, a.device, a.json_flag && a.json == "-", to_file);
@@ -166,6 +167,9 @@ void add_program_commands(CLI::App& app) {
   exec->add_flag("--skip-all-repeats", exec_args->skip_all_repeats,
                  "for timing benchmarks: skip identical repeats even when they change memory (in-place, atomics); "
                  "device memory then differs from a GPU's, and the report says so");
+  exec->add_flag("--no-races", exec_args->no_races,
+                 "skip race detection: faster, and no race shadow (16 bytes per word of device memory touched), "
+                 "for programs too large to check on this machine");
   exec->add_option("--watchdog-insts", exec_args->watchdog_insts,
                    "instructions a thread may run between two barriers before the watchdog stops its block "
                    "(default 2^32; compiler front end)")

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string_view>
 #include <thread>
 
 namespace simt {
@@ -47,8 +48,15 @@ DeviceLimits& device_limits() {
 }
 void set_worker_count(unsigned n) { g_workers = n; }
 unsigned worker_count() { return g_workers ? g_workers : default_workers(); }
+// A program built by `simt exec`/`simt cc` takes the switches from its environment:
+// $SIMT_RACES=0 (`simt exec --no-races`) turns race detection off, and with it the
+// race shadow's memory (16 bytes per word of device memory touched).
 Checks& checks() {
-  static Checks c;
+  static Checks c = [] {
+    Checks init;
+    if (const char* v = std::getenv("SIMT_RACES"); v && std::string_view(v) == "0") init.races = false;
+    return init;
+  }();
   return c;
 }
 ProgressFn& progress_callback() {

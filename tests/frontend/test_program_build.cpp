@@ -271,3 +271,9 @@ TEST_CASE("a warp collective orders a warp's reads of a shared word before one l
   CHECK(e.launches[1]["error"] == 719);
   CHECK(e.stderr_.find("data race on shared memory") != std::string::npos);
 }
+
+TEST_CASE("simt exec --no-races: no race detection (and no race shadow) for programs too large to check") {
+  Exec e = exec(kTests + "warp_ordered_shared.cu", "clang", "--no-races");
+  CHECK(e.run.status == 0);
+  CHECK(e.run.out == "one warp: no error\ntwo warps: no error\n");
+}
