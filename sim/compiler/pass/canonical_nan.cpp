@@ -5,6 +5,7 @@
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/IntrinsicInst.h>
 
+#include <cstdlib>
 #include <vector>
 
 namespace simt::pass {
@@ -36,15 +37,24 @@ bool makes_nans(const Instruction& i) {
 }  // namespace
 
 void canonicalize_nans(Function& f) {
+  if (std::getenv("SIMT_PASS_NO_CANONICAL_NAN")) return;  // to measure what it costs (docs/perf-log.md)
   std::vector<Instruction*> ops;
   for (Instruction& i : instructions(f))
     if (single_precision(i.getType()) && makes_nans(i)) ops.push_back(&i);
+  // On the value's bits: LLVM treats a NaN's payload as unspecified, so a select on
+  // an FP comparison may be folded away by the code generator; integer operations
+  // on the bits may not.
   for (Instruction* i : ops) {
     IRBuilder<> b(i->getNextNode());
-    Value* is_nan = b.CreateFCmpUNO(i, i);
-    Constant* gpu_nan = ConstantFP::get(i->getType(), APFloat(APFloat::IEEEsingle(), APInt(32, 0x7fffffffu)));
-    Value* canonical = b.CreateSelect(is_nan, gpu_nan, i);
-    i->replaceUsesWithIf(canonical, [&](Use& u) { return u.getUser() != is_nan && u.getUser() != canonical; });
+    Type* bits_type = i->getType()->isVectorTy()
+                          ? static_cast<Type*>(VectorType::get(b.getInt32Ty(), cast<VectorType>(i->getType())))
+                          : b.getInt32Ty();
+    Value* bits = b.CreateBitCast(i, bits_type);
+    Value* magnitude = b.CreateAnd(bits, ConstantInt::get(bits_type, 0x7fffffffu));
+    Value* is_nan = b.CreateICmpUGT(magnitude, ConstantInt::get(bits_type, 0x7f800000u));
+    Value* canonical_bits = b.CreateSelect(is_nan, ConstantInt::get(bits_type, 0x7fffffffu), bits);
+    Value* canonical = b.CreateBitCast(canonical_bits, i->getType());
+    i->replaceUsesWithIf(canonical, [&](Use& u) { return u.getUser() != bits; });
   }
 }
 
