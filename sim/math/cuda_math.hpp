@@ -707,30 +707,32 @@ SIMT_MUFU_FN float atan2f(float y, float x) {
 }
 
 // cbrtf: c = |x| 2^(-2/3 log2|x|) with lg2.approx.f32 (subnormals scaled) and
-// ex2.approx.ftz.f32, one Newton step c + c (1 - c^3/|x|... as c (1 - c e c) / 3);
-// x's sign; x + x where that equals x (0, inf).
-SIMT_MUFU_FN float cbrtf(const Tables& t, float x) {
+// ex2.approx.ftz.f32, one Newton step c + c (1 - c e c) / 3; x's sign; x + x where that
+// equals x (0, inf). log2x is lg2.approx.f32 of |x| (nvcc folds it for a constant x).
+SIMT_MUFU_FN float cbrtf_from_log2(const Tables& t, float x, float log2x) {
   const float ax = fabs_(x);
-  const float e = float_of(ex2(t, bits_of(mul(fast_log2f(t, ax), hex(0xbf2aaaabu)))));  // |x|^(-2/3)
-  const float c = mul(ax, e);                          // |x|^(1/3)
-  const float d = fused(c, -mul(e, c), 1.0f);          // 1 - c e c
+  const float e = float_of(ex2(t, bits_of(mul(log2x, hex(0xbf2aaaabu)))));  // |x|^(-2/3)
+  const float c = mul(ax, e);                             // |x|^(1/3)
+  const float d = fused(c, -mul(e, c), 1.0f);             // 1 - c e c
   const float r = fused(c, mul(d, hex(0x3eaaaaabu)), c);  // c + c d / 3
   const float s = x < 0.0f ? -r : r;
   const float xx = add(x, x);
   return xx == x ? xx : s;
 }
+SIMT_MUFU_FN float cbrtf(const Tables& t, float x) { return cbrtf_from_log2(t, x, fast_log2f(t, fabs_(x))); }
 
 // rcbrtf: e = 2^(-1/3 log2|x|), one Newton step e + e (1 - e^2 |x| e) / 3; x's sign;
 // where x + x equals x (0, inf), that with its exponent bits inverted (inf, 0).
-SIMT_MUFU_FN float rcbrtf(const Tables& t, float x) {
+SIMT_MUFU_FN float rcbrtf_from_log2(const Tables& t, float x, float log2x) {
   const float ax = fabs_(x);
-  const float e = float_of(ex2(t, bits_of(mul(fast_log2f(t, ax), hex(0xbeaaaaabu)))));  // |x|^(-1/3)
+  const float e = float_of(ex2(t, bits_of(mul(log2x, hex(0xbeaaaaabu)))));  // |x|^(-1/3)
   const float d = fused(mul(e, e), -mul(ax, e), 1.0f);  // 1 - e^3 |x|
   const float r = fused(d, mul(e, hex(0x3eaaaaabu)), e);
   const float s = x < 0.0f ? -r : r;
   const float xx = add(x, x);
   return xx == x ? float_of(bits_of(xx) ^ 0x7f800000u) : s;
 }
+SIMT_MUFU_FN float rcbrtf(const Tables& t, float x) { return rcbrtf_from_log2(t, x, fast_log2f(t, fabs_(x))); }
 
 // hypotf: |x| and |y| ordered as integers, both scaled by 2^(126 - 2k) (k from the
 // larger one's exponent, bits 0xfe000000), sqrt.rn of big^2 + small^2 (FMUL, FFMA),
@@ -782,8 +784,9 @@ SIMT_MUFU_FN double exp(double x) {
   return r;
 }
 
-// rcp.approx.ftz.f64 (MUFU.RCP64H): assumed to be the float MUFU.RCP of the high
-// word's 20 mantissa bits, widened, with a zero low word (checked by the probe).
+// rcp.approx.ftz.f64 (MUFU.RCP64H): the float MUFU.RCP of the high word's 20 mantissa
+// bits, widened, scaled by the exponent, with a zero low word (the probe: all 2^20 high
+// words over [1, 2) with low words 0 and 0xffffffff, and 2^24 random bit patterns).
 SIMT_MUFU_FN double rcp64(const Tables& t, double d) {
   const std::uint32_t hi = hi_word(d), sign = hi & kSign;
   const int e = int((hi >> 20) & 0x7ffu);
