@@ -30,11 +30,13 @@ namespace {
 // |x| < 1 (one FFMA less above), erfcf x >= 0 (one FADD more below), atanf |x| <= 1
 // (one FFMA more above), tanf 9 FFMA (8 where |r| is exactly 0x3a00b43c);
 // log*f's subnormal and special-value instructions, expm1f's k = 128 and 2^k < 2^-126
-// corrections are left out. asinf, acosf: the sequence has no branch (the square-root
-// reduction is computed and selected; PTX); atan2f: the IEEE division as an FDiv
-// (five FFMA) and one FFMA for the octant (none where x > 0 and |y| <= |x|); hypotf:
-// sqrt.rn as the sqrt intrinsic below; tanh: |x| < 0.655 (the polynomial; above, 3
-// DADD, 1 DMUL, 16 DFMA and 1 FMUL).
+// corrections are left out. From the H200's SASS of tests/cuda/mufu_probe.cu's sequences:
+// asinf, acosf |x| <= 0.56 (the square-root reduction runs either way; asinf's
+// pi/2 - 2w FFMA and acosf's FADD r + r only above, acosf's pi/2 - w FFMA only below);
+// atan2f: div.rn's main path (five FFMA) and one FFMA for the octant (none where x > 0
+// and |y| <= |x|); cbrtf, rcbrtf: lg2.approx's FMUL x * 2^24 is unconditional (its FADD
+// -24 only for subnormals); hypotf: the two |x| are FADDs, sqrt.rn's main path; tanh
+// |x| < 0.655 (the polynomial; above, 3 DADD, 1 DMUL, 16 DFMA and 1 FMUL).
 const std::map<std::string, FpSequence>& by_name() {
   static const std::map<std::string, FpSequence> table = {
       {"expf", {{FAdd, 1}, {FMul, 1}, {FFma, 4}}},
@@ -67,12 +69,12 @@ const std::map<std::string, FpSequence>& by_name() {
       {"__tanf", {{FMul, 2}}},     // that FMUL.RZ, and div.approx's FMUL after MUFU.RCP
       {"__cosf", {{FMul, 1}}},
       {"__fdividef", {{FMul, 1}}},
-      {"asinf", {{FMul, 5}, {FFma, 9}}},
-      {"acosf", {{FAdd, 1}, {FMul, 4}, {FFma, 10}}},
+      {"asinf", {{FMul, 5}, {FFma, 8}}},
+      {"acosf", {{FMul, 4}, {FFma, 10}}},
       {"atan2f", {{FAdd, 1}, {FMul, 2}, {FFma, 14}}},
-      {"cbrtf", {{FAdd, 1}, {FMul, 4}, {FFma, 2}}},
-      {"rcbrtf", {{FAdd, 1}, {FMul, 4}, {FFma, 2}}},
-      {"hypotf", {{FMul, 6}, {FFma, 3}}},
+      {"cbrtf", {{FAdd, 1}, {FMul, 5}, {FFma, 2}}},
+      {"rcbrtf", {{FAdd, 1}, {FMul, 5}, {FFma, 2}}},
+      {"hypotf", {{FAdd, 2}, {FMul, 6}, {FFma, 3}}},
       {"exp", {{DAdd, 1}, {DFma, 14}}},
       {"tanh", {{DMul, 1}, {DFma, 12}}},
       {"log", {{DAdd, 9}, {DMul, 4}, {DFma, 15}}},
