@@ -8,8 +8,10 @@
 //
 // OUTDIR receives ex2_pos.tbl ex2_neg.tbl rcp.tbl rsq.tbl lg2_one.tbl lg2_half.tbl sin_quarter.tbl
 // cos_quarter.tbl (the format of
-// sim/math/mufu_tables.cpp: "SIMTMUF1", count, first value, int8 deltas) and
-// mufu_hashes.txt.
+// sim/math/mufu_tables.cpp: "SIMTMUF1", count, first value, int8 deltas),
+// mufu_hashes.txt, mufu_double_hashes.txt (double exp, log, tanh at 2^32 mixed inputs
+// each) and rcp64_hi.bin (rcp.approx.ftz.f64's high words over [1, 2), for the record:
+// the model derives them from MUFU.RCP's table).
 #include "sim/math/cuda_math.hpp"
 
 #include <cstdio>
