@@ -78,6 +78,38 @@ SIMT_MUFU_FN float copysign_(float sign_of, float magnitude) {
 }
 SIMT_MUFU_FN float hex(std::uint32_t b) { return float_of(b); }
 
+// IEEE division and square root (div.rn.f32, sqrt.rn.f32: not MUFU's approximations),
+// and double precision's operations and bits.
+#if defined(__CUDA_ARCH__)
+SIMT_MUFU_FN float div_rn(float a, float b) { return __fdiv_rn(a, b); }
+SIMT_MUFU_FN float sqrt_rn(float a) { return __fsqrt_rn(a); }
+SIMT_MUFU_FN double dfma(double a, double b, double c) { return __fma_rn(a, b, c); }
+SIMT_MUFU_FN double dmul(double a, double b) { return __dmul_rn(a, b); }
+SIMT_MUFU_FN double dadd(double a, double b) { return __dadd_rn(a, b); }
+SIMT_MUFU_FN std::uint64_t bits_of(double x) { return static_cast<std::uint64_t>(__double_as_longlong(x)); }
+SIMT_MUFU_FN double double_of(std::uint64_t b) { return __longlong_as_double(static_cast<long long>(b)); }
+#else
+inline float div_rn(float a, float b) { return a / b; }
+inline float sqrt_rn(float a) { return __builtin_sqrtf(a); }
+inline double dfma(double a, double b, double c) { return __builtin_fma(a, b, c); }
+inline double dmul(double a, double b) { return a * b; }
+inline double dadd(double a, double b) { return a + b; }
+inline std::uint64_t bits_of(double x) {
+  std::uint64_t b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+}
+inline double double_of(std::uint64_t b) {
+  double x;
+  std::memcpy(&x, &b, sizeof x);
+  return x;
+}
+#endif
+SIMT_MUFU_FN double hexd(std::uint64_t b) { return double_of(b); }
+SIMT_MUFU_FN std::uint32_t hi_word(double x) { return std::uint32_t(bits_of(x) >> 32); }
+SIMT_MUFU_FN std::uint32_t lo_word(double x) { return std::uint32_t(bits_of(x)); }
+SIMT_MUFU_FN double from_words(std::uint32_t hi, std::uint32_t lo) { return double_of(std::uint64_t(hi) << 32 | lo); }
+
 // FFMA.SAT: the fused result clamped to [0, 1], NaN to 0.
 SIMT_MUFU_FN float fused_saturated(float a, float b, float c) {
   const float r = fused(a, b, c);
@@ -593,6 +625,274 @@ SIMT_MUFU_FN float powf(const Tables& t, float x, float y) {
   if (!(x < 0.0f)) return v;
   const float s = odd == 1.0f ? -v : v;
   return floor_(y) != y ? float_of(kNaN) : s;
+}
+
+// asinf, acosf above 0.56: sqrt((1 - |x|) / 2) from MUFU.RSQ (rsqrt.approx.ftz) and
+// one correction; 0 for |x| = 1 (where the RSQ of 0 is inf).
+SIMT_MUFU_FN float half_one_minus_sqrt(const Tables& t, float ax) {
+  const float h = fused(0.5f, -ax, 0.5f);          // (1 - |x|) / 2
+  const float r = float_of(rsq(t, bits_of(h)));   // 1 / sqrt(h)
+  const float s = mul(h, r);                       // sqrt(h)
+  const float hr = mul(r, 0.5f);                   // 1 / (2 sqrt(h))
+  const float e = fused(-s, hr, 0.5f);             // (h - s^2) / (2h), about
+  const float q = fused(s, e, s);                  // s + s e
+  return ax == 1.0f ? 0.0f : q;
+}
+
+// asinf: up to 0.56 an odd polynomial of |x| (four FFMAs, FMUL, FFMA v + v^3 p);
+// above, of s = sqrt((1 - |x|) / 2), then pi/2 - 2 asin(s); x's sign unless NaN.
+SIMT_MUFU_FN float asinf(const Tables& t, float x) {
+  const float ax = fabs_(x);
+  const bool big = ax > hex(0x3f0f5c29u);
+  const float v = big ? half_one_minus_sqrt(t, ax) : ax;
+  const float v2 = mul(v, v);
+  float p = fused(hex(0x3d4dd2f7u), v2, hex(0x3c99ca97u));
+  p = fused(p, v2, hex(0x3d3f90e8u));
+  p = fused(p, v2, hex(0x3d993ccfu));
+  p = fused(p, v2, hex(0x3e2aac04u));
+  const float w = fused(mul(v2, p), v, v);
+  const float r = big ? fused(hex(0x3f6ee581u), hex(0x3fd774ebu), mul(w, -2.0f)) : w;  // pi/2 - 2w
+  return r <= hex(0x7f800000u) ? copysign_(x, r) : r;
+}
+
+// acosf: the same reduction with x's sign on the polynomial's argument (another
+// polynomial: five FFMAs, FMUL, FFMA); pi/2 - asin(x) up to 0.56, 2 asin(s) above
+// 0.56, 2 (pi/2 + asin(-s)) = 2 (pi/2 - asin(s)) below -0.56.
+SIMT_MUFU_FN float acosf(const Tables& t, float x) {
+  const float ax = fabs_(x);
+  const bool big = ax > hex(0x3f0f5c29u);
+  const float v = copysign_(x, big ? half_one_minus_sqrt(t, ax) : ax);
+  const float v2 = mul(v, v);
+  float p = fused(hex(0x3d10ecefu), v2, hex(0x3c8b1abbu));
+  p = fused(p, v2, hex(0x3cfc028cu));
+  p = fused(p, v2, hex(0x3d372139u));
+  p = fused(p, v2, hex(0x3d9993dbu));
+  p = fused(p, v2, hex(0x3e2aaac6u));
+  const float w = fused(mul(v2, p), v, v);
+  const float c = fused(hex(0x3f6ee581u), hex(0x3fd774ebu), big ? w : -w);  // pi/2 -+ w
+  const float r = x > hex(0x3f0f5c29u) ? w : c;
+  return big ? add(r, r) : r;
+}
+
+// atan2f(y, x): q = min(|x|, |y|) / max(|x|, |y|) by IEEE division (div.rn.f32), an odd
+// degree-17 polynomial (eight FFMAs, FMUL, FFMA q + q^3 p); then by the octant pi/2 - r,
+// pi/2 + r or pi - r (pi/2 and pi as products of two floats); pi/4 or 3pi/4 where
+// |x| = |y|, 0 or pi where both are 0; y's sign; NaN as |x| + |y|.
+SIMT_MUFU_FN float atan2f(float y, float x) {
+  const float ax = fabs_(x), ay = fabs_(y);
+  const bool steep = ay > ax;
+  const float hi = steep ? ay : ax, lo = steep ? ax : ay;
+  const float q = div_rn(lo, hi);
+  const float q2 = mul(q, q);
+  float p = fused(hex(0x3b33710bu), q2, hex(0xbc807748u));
+  p = fused(p, q2, hex(0x3d2cdab2u));
+  p = fused(p, q2, hex(0xbd992d10u));
+  p = fused(p, q2, hex(0x3dd9ea6cu));
+  p = fused(p, q2, hex(0xbe117cb1u));
+  p = fused(p, q2, hex(0x3e4cbce0u));
+  p = fused(p, q2, hex(0xbeaaaa7du));
+  float r = fused(mul(q2, p), q, q);
+  const bool x_negative = bits_of(x) & kSign;  // the sign bit: -0 counts
+  if (steep) {
+    r = x_negative ? fused(hex(0x3f6ee581u), hex(0x3fd774ebu), r) : fused(hex(0x3f6ee581u), hex(0x3fd774ebu), -r);
+  } else if (x_negative) {
+    r = fused(hex(0x3feee581u), hex(0x3fd774ebu), -r);  // pi - r
+  }
+  const float on_axis = x_negative ? hex(0x40490fdbu) : 0.0f;                 // pi, 0
+  const float diagonal = x_negative ? hex(0x4016cbe4u) : hex(0x3f490fdbu);   // 3pi/4, pi/4
+  if (ax == ay) r = diagonal;
+  if (hi == 0.0f) r = on_axis;
+  const float sum = add(ax, ay);
+  return !(fabs_(sum) <= hex(0x7f800000u)) ? sum : copysign_(y, r);
+}
+
+// cbrtf: c = |x| 2^(-2/3 log2|x|) with lg2.approx.f32 (subnormals scaled) and
+// ex2.approx.ftz.f32, one Newton step c + c (1 - c e c) / 3; x's sign; x + x where that
+// equals x (0, inf). log2x is lg2.approx.f32 of |x| (nvcc folds it for a constant x).
+SIMT_MUFU_FN float cbrtf_from_log2(const Tables& t, float x, float log2x) {
+  const float ax = fabs_(x);
+  const float e = float_of(ex2(t, bits_of(mul(log2x, hex(0xbf2aaaabu)))));  // |x|^(-2/3)
+  const float c = mul(ax, e);                             // |x|^(1/3)
+  const float d = fused(c, -mul(e, c), 1.0f);             // 1 - c e c
+  const float r = fused(c, mul(d, hex(0x3eaaaaabu)), c);  // c + c d / 3
+  const float s = x < 0.0f ? -r : r;
+  const float xx = add(x, x);
+  return xx == x ? xx : s;
+}
+SIMT_MUFU_FN float cbrtf(const Tables& t, float x) { return cbrtf_from_log2(t, x, fast_log2f(t, fabs_(x))); }
+
+// rcbrtf: e = 2^(-1/3 log2|x|), one Newton step e + e (1 - e^2 |x| e) / 3; x's sign;
+// where x + x equals x (0, inf), that with its exponent bits inverted (inf, 0).
+SIMT_MUFU_FN float rcbrtf_from_log2(const Tables& t, float x, float log2x) {
+  const float ax = fabs_(x);
+  const float e = float_of(ex2(t, bits_of(mul(log2x, hex(0xbeaaaaabu)))));  // |x|^(-1/3)
+  const float d = fused(mul(e, e), -mul(ax, e), 1.0f);  // 1 - e^3 |x|
+  const float r = fused(d, mul(e, hex(0x3eaaaaabu)), e);
+  const float s = x < 0.0f ? -r : r;
+  const float xx = add(x, x);
+  return xx == x ? float_of(bits_of(xx) ^ 0x7f800000u) : s;
+}
+SIMT_MUFU_FN float rcbrtf(const Tables& t, float x) { return rcbrtf_from_log2(t, x, fast_log2f(t, fabs_(x))); }
+
+// hypotf: |x| and |y| ordered as integers, both scaled by 2^(126 - 2k) (k from the
+// larger one's exponent, bits 0xfe000000), sqrt.rn of big^2 + small^2 (FMUL, FFMA),
+// scaled back; the larger one where the smaller is 0, inf where it is inf.
+SIMT_MUFU_FN float hypotf(float x, float y) {
+  const std::int32_t a = std::int32_t(bits_of(x) & 0x7fffffffu), b = std::int32_t(bits_of(y) & 0x7fffffffu);
+  const float small = float_of(std::uint32_t(b < a ? b : a)), big = float_of(std::uint32_t(b < a ? a : b));
+  const std::uint32_t ebits = bits_of(big) & 0xfe000000u;
+  const float down = float_of(0x7e800000u - ebits);
+  const float s = mul(small, down), g = mul(big, down);
+  const float r = mul(sqrt_rn(fused(g, g, mul(s, s))), float_of(ebits | 0x800000u));
+  if (small == hex(0x7f800000u)) return hex(0x7f800000u);
+  return small == 0.0f ? big : r;
+}
+
+// exp (double): k = rint(x log2 e) with 1.5 * 2^52 (its low word is k), x - k ln 2 with
+// ln 2 split in two, a degree-11 polynomial (FFMAs), 2^k added into the exponent
+// field; from |x| >= 708.4 (tested on the high word as a float) 0 or x + inf, and
+// up to 745.1 2^k in two halves, DMUL.
+SIMT_MUFU_FN double exp(double x) {
+  const double j = dfma(x, hexd(0x3ff71547652b82feull), hexd(0x4338000000000000ull));
+  const std::uint32_t ki = lo_word(j);
+  const double k = dadd(j, hexd(0xc338000000000000ull));
+  double f = dfma(k, hexd(0xbfe62e42fefa39efull), x);
+  f = dfma(k, hexd(0xbc7abc9e3b39803full), f);
+  double p = dfma(hexd(0x3e5ade1569ce2bdfull), f, hexd(0x3e928af3fca213eaull));
+  p = dfma(p, f, hexd(0x3ec71dee62401315ull));
+  p = dfma(p, f, hexd(0x3efa01997c89eb71ull));
+  p = dfma(p, f, hexd(0x3f2a01a014761f65ull));
+  p = dfma(p, f, hexd(0x3f56c16c1852b7afull));
+  p = dfma(p, f, hexd(0x3f81111111122322ull));
+  p = dfma(p, f, hexd(0x3fa55555555502a1ull));
+  p = dfma(p, f, hexd(0x3fc5555555555511ull));
+  p = dfma(p, f, hexd(0x3fe000000000000bull));
+  p = dfma(p, f, 1.0);
+  p = dfma(p, f, 1.0);  // e^f
+  double r = from_words(hi_word(p) + (ki << 20), lo_word(p));
+  const float top = fabs_(float_of(hi_word(x)));
+  if (!(top < hex(0x4086232bu))) {
+    r = x < 0.0 ? 0.0 : dadd(x, hexd(0x7ff0000000000000ull));
+    if (top < hex(0x40874800u)) {
+      const std::int32_t kk = std::int32_t(ki);
+      const std::int32_t half = (kk + std::int32_t(ki >> 31)) >> 1;  // k / 2 toward zero
+      const double a = from_words(hi_word(p) + (std::uint32_t(half) << 20), lo_word(p));
+      const double b = from_words((std::uint32_t(kk - half) << 20) + 0x3ff00000u, 0u);
+      r = dmul(a, b);
+    }
+  }
+  return r;
+}
+
+// rcp.approx.ftz.f64 (MUFU.RCP64H): the float MUFU.RCP of the high word's 20 mantissa
+// bits, widened, scaled by the exponent, with a zero low word (the probe: all 2^20 high
+// words over [1, 2) with low words 0 and 0xffffffff, and 2^24 random bit patterns).
+SIMT_MUFU_FN double rcp64(const Tables& t, double d) {
+  const std::uint32_t hi = hi_word(d), sign = hi & kSign;
+  const int e = int((hi >> 20) & 0x7ffu);
+  if ((hi & 0x7fffffffu) > 0x7ff00000u || ((hi & 0x7fffffffu) == 0x7ff00000u && lo_word(d) != 0)) return hexd(0x7fffffffffffffffull);
+  if (e == 0) return from_words(sign | 0x7ff00000u, 0u);
+  if (e == 0x7ff) return from_words(sign, 0u);
+  const double r = double(float_of(t.rcp[(hi & 0xfffffu) << 3]));  // in (1/2, 1]
+  const int scaled = int((hi_word(r) >> 20) & 0x7ffu) - (e - 1023);
+  if (scaled <= 0) return from_words(sign, 0u);
+  return from_words(sign | (std::uint32_t(scaled) << 20) | (hi_word(r) & 0xfffffu), 0u);
+}
+
+// log (double): subnormals scaled by 2^54; m in [0.707, 1.414) and e from the bits;
+// u = 2 (m - 1) / (m + 1) with rcp.approx.ftz.f64 and one Newton step (1 + e + e^2), a
+// degree-8 series in u^2, u's rounding error, e ln 2 with ln 2 split in two; zero,
+// negatives, inf and NaN through x inf + inf (-inf for 0).
+SIMT_MUFU_FN double log(const Tables& t, double a) {
+  std::uint32_t hi = hi_word(a);
+  int e = -1023;
+  if (!(std::int32_t(hi) > 1048575)) {
+    a = dmul(a, hexd(0x4350000000000000ull));  // 2^54
+    hi = hi_word(a);
+    e = -1077;
+  }
+  const std::uint32_t lo = lo_word(a);
+  if (!(hi - 1u < 2146435071u)) {
+    const double r = dfma(a, hexd(0x7ff0000000000000ull), hexd(0x7ff0000000000000ull));
+    return float_of(hi_word(a)) == 0.0f ? hexd(0xfff0000000000000ull) : r;
+  }
+  e += int(hi >> 20);
+  std::uint32_t mh = (hi & 0x800fffffu) | 0x3ff00000u;
+  if (!(std::int32_t(mh) < 1073127583)) {  // m >= sqrt(2): halved
+    mh -= 0x100000u;
+    e += 1;
+  }
+  const double m = from_words(mh, lo);
+  const double d = dadd(m, 1.0);
+  const double r0 = rcp64(t, d);
+  const double e1 = dfma(-d, r0, 1.0);
+  const double r = dfma(dfma(e1, e1, e1), r0, r0);  // 1 / (m + 1)
+  const double f = dadd(m, -1.0);
+  const double u = dadd(dmul(f, r), dmul(f, r));  // 2 (m - 1) / (m + 1)
+  const double v = dmul(u, u);
+  double p = dfma(hexd(0x3eb1380b3ae80f1eull), v, hexd(0x3ed0ee258b7a8b04ull));
+  p = dfma(p, v, hexd(0x3ef3b2669f02676full));
+  p = dfma(p, v, hexd(0x3f1745cba9ab0956ull));
+  p = dfma(p, v, hexd(0x3f3c71c72d1b5154ull));
+  p = dfma(p, v, hexd(0x3f624924923be72dull));
+  p = dfma(p, v, hexd(0x3f8999999999a3c4ull));
+  p = dfma(p, v, hexd(0x3fb5555555555554ull));
+  const double g = dadd(f, -u);
+  const double c = dmul(r, dfma(-u, f, dadd(g, g)));  // u's error: (2 (f - u) - u f) / (m + 1)
+  const double s = dfma(dmul(v, p), u, c);
+  // e as a double: (2^52 + 2^31 + e) - (2^52 + 2^31) from the bits.
+  const double ef = dadd(from_words(0x43300000u, std::uint32_t(e) ^ 0x80000000u), -from_words(0x43300000u, 0x80000000u));
+  const double h = dfma(ef, hexd(0x3fe62e42fefa39efull), u);
+  const double h_err = dadd(dfma(-ef, hexd(0x3fe62e42fefa39efull), h), -u);
+  const double s2 = dfma(ef, hexd(0x3c7abc9e3b39803full), dadd(s, -h_err));
+  return dadd(h, s2);
+}
+
+// tanh (double): below 0.655 an odd polynomial (x^2, eleven DFMAs, x + x p); above,
+// 2|x| = k ln 2 + f with k = rint(float(2|x|) log2 e) in single precision, e^f - 1 by a
+// polynomial, 2^k from ex2.approx.ftz.f32, d = 1 + 2^k e^f, 1 - 2 / d with
+// rcp.approx.ftz.f64 and one Newton step; 1 above 22.0 (high word); x's sign.
+SIMT_MUFU_FN double tanh(const Tables& t, double x) {
+  const std::uint32_t ahi = hi_word(x) & 0x7fffffffu;
+  const double ax = from_words(ahi, lo_word(x));
+  if (!(ax >= hexd(0x3fe4f92224dd2f1aull))) {  // also NaN
+    const double x2 = dmul(x, x);
+    double p = dfma(hexd(0xbef0bc46e2f5e964ull), x2, hexd(0x3f14359f420afc3dull));
+    p = dfma(p, x2, hexd(0xbf2df9f0728c5d84ull));
+    p = dfma(p, x2, hexd(0x3f4337d1cec4f033ull));
+    p = dfma(p, x2, hexd(0xbf57d6e9674335b3ull));
+    p = dfma(p, x2, hexd(0x3f6d6d000d7aad3dull));
+    p = dfma(p, x2, hexd(0xbf8226e1f3cf1ef5ull));
+    p = dfma(p, x2, hexd(0x3f9664f47ec0c8cfull));
+    p = dfma(p, x2, hexd(0xbfaba1ba1b80ab40ull));
+    p = dfma(p, x2, hexd(0x3fc111111110fa4aull));
+    p = dfma(p, x2, hexd(0xbfd5555555555550ull));
+    p = dfma(p, x2, 0.0);
+    return dfma(p, x, x);
+  }
+  const double a2 = dadd(ax, ax);
+  const float kf = rint_(mul(static_cast<float>(a2), hex(0x3fb8aa3bu)));
+  const double k = static_cast<double>(kf);
+  const double f = dfma(-k, hexd(0x3fe62e42fefa39efull), a2);
+  double p = dfma(hexd(0x3e5ae904a4741b81ull), f, hexd(0x3e928a27f89b6999ull));
+  p = dfma(p, f, hexd(0x3ec71de715ff7e07ull));
+  p = dfma(p, f, hexd(0x3efa019a6b0ac45aull));
+  p = dfma(p, f, hexd(0x3f2a01a017eed94full));
+  p = dfma(p, f, hexd(0x3f56c16c17f2a71bull));
+  p = dfma(p, f, hexd(0x3f811111111173c4ull));
+  p = dfma(p, f, hexd(0x3fa555555555211aull));
+  p = dfma(p, f, hexd(0x3fc5555555555540ull));
+  p = dfma(p, f, hexd(0x3fe0000000000005ull));
+  const double em1 = dfma(dmul(f, p), f, f);  // e^f - 1
+  const double two_k = static_cast<double>(float_of(ex2(t, bits_of(kf))));
+  const double b = dfma(-em1, two_k, dadd(1.0, -two_k));  // 1 - 2^k e^f
+  const double d = dadd(2.0, -b);
+  const double r0 = rcp64(t, d);
+  const double e1 = dfma(-d, r0, 1.0);
+  const double r = dfma(dfma(e1, e1, e1), r0, r0);
+  double v = dfma(2.0, -r, 1.0);
+  if (ahi > 1077088193u) v = 1.0;
+  return double_of((bits_of(v) & 0x7fffffffffffffffull) | (bits_of(x) & 0x8000000000000000ull));
 }
 
 }  // namespace simt::mufu

@@ -8,8 +8,10 @@
 //
 // OUTDIR receives ex2_pos.tbl ex2_neg.tbl rcp.tbl rsq.tbl lg2_one.tbl lg2_half.tbl sin_quarter.tbl
 // cos_quarter.tbl (the format of
-// sim/math/mufu_tables.cpp: "SIMTMUF1", count, first value, int8 deltas) and
-// mufu_hashes.txt.
+// sim/math/mufu_tables.cpp: "SIMTMUF1", count, first value, int8 deltas),
+// mufu_hashes.txt, mufu_double_hashes.txt (double exp, log, tanh at 2^32 mixed inputs
+// each) and rcp64_hi.bin (rcp.approx.ftz.f64's high words over [1, 2), for the record:
+// the model derives them from MUFU.RCP's table).
 #include "sim/math/cuda_math.hpp"
 
 #include <cstdio>
@@ -25,20 +27,33 @@ __device__ __forceinline__ float hw_rsq(float x) { float y; asm("rsqrt.approx.ft
 __device__ __forceinline__ float hw_lg2(float x) { float y; asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
 __device__ __forceinline__ float hw_sin(float x) { float y; asm("sin.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
 __device__ __forceinline__ float hw_cos(float x) { float y; asm("cos.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
+__device__ __forceinline__ double hw_rcp64(double x) { double y; asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(x)); return y; }
+
+// atan2f and hypotf, like powf: planted first arguments over every second one and
+// planted second arguments over every first one (read from memory: not folded).
+__device__ const float kAtan2Y[] = {1.0f, -0.3f, 7.5e5f, 0.0f};   // atan2f(y, every x)
+__device__ const float kAtan2X[] = {1.0f, -2.0f, 1e-6f};          // atan2f(every y, x)
+__device__ const float kHypotY[] = {1.0f, 3e-5f, 1e30f, 0.0f};    // hypotf(every x, y)
+__device__ const float kHypotX[] = {-2.5f};                       // hypotf(x, every y)
+constexpr int kAtan2Ys = 4, kAtan2Xs = 3, kHypotYs = 4, kHypotXs = 1;
 
 // powf is checked at planted exponents over every x, and at planted bases over every y.
 __device__ const float kPowY[] = {0.5f, 2.0f, -1.5f, 3.7f, 0.001f, 3.0f};
 __device__ const float kPowX[] = {2.0f, 0.7f, -3.0f, 10.0f};
 constexpr int kPowYs = 6, kPowXs = 4;
-constexpr int kSingle = 37;  // functions of one argument
-constexpr int kFunctions = kSingle + kPowYs + kPowXs;
+constexpr int kSingle = 41;  // functions of one argument
+constexpr int kPlanted = kAtan2Ys + kAtan2Xs + kHypotYs + kHypotXs;  // atan2f, hypotf
+constexpr int kPowFirst = kSingle + kPlanted;
+constexpr int kFunctions = kPowFirst + kPowYs + kPowXs;
 const char* const kNames[kFunctions] = {
     "ex2.approx.ftz", "rcp.approx.ftz", "rsqrt.approx.ftz", "expf", "__expf", "exp2f", "rsqrtf", "tanhf", "logf",
     "__fdividef(3,x)", "__fdividef(x,0.75)",
     "sinf", "cosf", "sincosf.sin", "sincosf.cos", "tanf", "coshf", "sinhf", "erff", "erfcf", "log2f", "log10f",
     "log1pf", "expm1f", "exp10f", "atanf",
     "lg2.approx.ftz", "__log2f", "__logf", "__log10f", "__powf(x,2.5)", "__powf(1.7,x)",
-    "sin.approx.ftz", "cos.approx.ftz", "__sinf", "__cosf", "__tanf",
+    "sin.approx.ftz", "cos.approx.ftz", "__sinf", "__cosf", "__tanf", "asinf", "acosf", "cbrtf", "rcbrtf",
+    "atan2f(1,x)", "atan2f(-0.3,x)", "atan2f(7.5e5,x)", "atan2f(0,x)", "atan2f(y,1)", "atan2f(y,-2)", "atan2f(y,1e-6)",
+    "hypotf(x,1)", "hypotf(x,3e-5)", "hypotf(x,1e30)", "hypotf(x,0)", "hypotf(-2.5,y)",
     "powf(x,0.5)", "powf(x,2)", "powf(x,-1.5)", "powf(x,3.7)", "powf(x,0.001)", "powf(x,3)",
     "powf(2,y)", "powf(0.7,y)", "powf(-3,y)", "powf(10,y)"};
 
@@ -86,8 +101,19 @@ __device__ float cuda_fn(int fn, float x) {
     case 34: return __sinf(x);
     case 35: return __cosf(x);
     case 36: return __tanf(x);
-    default:
-      return fn < kSingle + kPowYs ? powf(x, kPowY[fn - kSingle]) : powf(kPowX[fn - kSingle - kPowYs], x);
+    case 37: return asinf(x);
+    case 38: return acosf(x);
+    case 39: return cbrtf(x);
+    case 40: return rcbrtf(x);
+    default: {
+      int i = fn - kSingle;
+      if (i < kAtan2Ys) return atan2f(kAtan2Y[i], x);
+      if ((i -= kAtan2Ys) < kAtan2Xs) return atan2f(x, kAtan2X[i]);
+      if ((i -= kAtan2Xs) < kHypotYs) return hypotf(x, kHypotY[i]);
+      if ((i -= kHypotYs) < kHypotXs) return hypotf(kHypotX[i], x);
+      i = fn - kPowFirst;
+      return i < kPowYs ? powf(x, kPowY[i]) : powf(kPowX[i - kPowYs], x);
+    }
   }
 }
 
@@ -131,9 +157,19 @@ __device__ float model_fn(const simt::mufu::Tables& t, int fn, float x) {
     case 34: return fast_sinf(t, x);
     case 35: return fast_cosf(t, x);
     case 36: return fast_tanf(t, x);
-    default:
-      return fn < kSingle + kPowYs ? simt::mufu::powf(t, x, kPowY[fn - kSingle])
-                                   : simt::mufu::powf(t, kPowX[fn - kSingle - kPowYs], x);
+    case 37: return simt::mufu::asinf(t, x);
+    case 38: return simt::mufu::acosf(t, x);
+    case 39: return simt::mufu::cbrtf(t, x);
+    case 40: return simt::mufu::rcbrtf(t, x);
+    default: {
+      int i = fn - kSingle;
+      if (i < kAtan2Ys) return simt::mufu::atan2f(kAtan2Y[i], x);
+      if ((i -= kAtan2Ys) < kAtan2Xs) return simt::mufu::atan2f(x, kAtan2X[i]);
+      if ((i -= kAtan2Xs) < kHypotYs) return simt::mufu::hypotf(x, kHypotY[i]);
+      if ((i -= kHypotYs) < kHypotXs) return simt::mufu::hypotf(kHypotX[i], x);
+      i = fn - kPowFirst;
+      return i < kPowYs ? simt::mufu::powf(t, x, kPowY[i]) : simt::mufu::powf(t, kPowX[i - kPowYs], x);
+    }
   }
 }
 
@@ -147,11 +183,63 @@ __host__ __device__ inline unsigned long long mix(unsigned in, unsigned out) {
   return z ^ (z >> 31);
 }
 
+// Double precision: exp, log, tanh at 2^32 inputs each, the k-th from a seeded
+// 64-bit mix of k (double_input; the same in tests/sim/test_mufu.cpp).
+constexpr int kDoubles = 3;
+const char* const kDoubleNames[kDoubles] = {"exp", "log", "tanh"};
+
+__host__ __device__ inline unsigned long long mix64(unsigned long long z) {
+  z += 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+// One in 16 inputs is any 64-bit pattern (specials, subnormals, huge); the others have
+// a random sign and mantissa and an exponent where the function does its work: exp
+// 2^-40 to 2^9 (|x| < 1024), log any positive exponent, tanh 2^-30 to 2^5.
+__host__ __device__ inline double double_input(int fn, unsigned k) {
+  const unsigned long long z = mix64((static_cast<unsigned long long>(fn + 1) << 32) | k);
+  unsigned long long b = z;
+  if ((z >> 60) != 0) {
+    const unsigned long long m = z & 0xfffffffffffffull;
+    unsigned long long sign = (z >> 52) & 1;
+    const unsigned r = static_cast<unsigned>((z >> 53) & 0x7f);  // 0..127
+    unsigned e;
+    if (fn == 0) e = 1023 - 40 + r % 50;
+    else if (fn == 1) e = static_cast<unsigned>((z >> 53) & 0x7ff), sign = 0;
+    else e = 1023 - 30 + r % 36;
+    b = sign << 63 | static_cast<unsigned long long>(e) << 52 | m;
+  }
+  double d;
+  memcpy(&d, &b, 8);
+  return d;
+}
+
+__host__ __device__ inline unsigned long long double_bits(double r) {
+  unsigned long long b;
+  memcpy(&b, &r, 8);
+  if ((b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull) b = 0x7fffffffffffffffull;  // any NaN
+  return b;
+}
+
+// The hash: an order-free sum over the chunk of a mix of (k, result bits).
+__host__ __device__ inline unsigned long long mix_double(unsigned k, unsigned long long r) {
+  return mix64(mix64(r) ^ (static_cast<unsigned long long>(k) * 0xd1342543de82ef95ull));
+}
+
 struct Result {
   unsigned long long sin_conflicts;
   unsigned long long misses[kFunctions];
   unsigned long long hash[kFunctions][256];
   unsigned first[kFunctions][4][3];  // input, CUDA, model
+  unsigned long long dmisses[kDoubles];
+  unsigned long long dhash[kDoubles][256];
+  unsigned long long dfirst[kDoubles][4][3];
+  // rcp.approx.ftz.f64 against rcp64(): high words 0x3ff00000 + k with low word 0 and
+  // 0xffffffff; 2^24 mixed inputs over all exponents; results with a nonzero low word.
+  unsigned long long rcp64_miss_lo0, rcp64_miss_lo1, rcp64_miss_mixed, rcp64_lo_nonzero;
+  unsigned long long rcp64_first[4][3];
 };
 
 __global__ void build_tables(unsigned* pos, unsigned* neg, unsigned* rcp, unsigned* rsq, unsigned* lg2_one,
@@ -205,6 +293,70 @@ __global__ void compare(simt::mufu::Tables t, Result* r, int fn, unsigned chunk)
   if ((threadIdx.x & 31) == 0) atomicAdd(&r->hash[fn][chunk], h);
 }
 
+__device__ double cuda_double(int fn, double x) {
+  switch (fn) {
+    case 0: return exp(x);
+    case 1: return log(x);
+    default: return tanh(x);
+  }
+}
+__device__ double model_double(const simt::mufu::Tables& t, int fn, double x) {
+  switch (fn) {
+    case 0: return simt::mufu::exp(x);
+    case 1: return simt::mufu::log(t, x);
+    default: return simt::mufu::tanh(t, x);
+  }
+}
+
+__global__ void compare_double(simt::mufu::Tables t, Result* r, int fn, unsigned chunk) {
+  const unsigned k = (chunk << 24) | (blockIdx.x * blockDim.x + threadIdx.x);
+  const double x = double_input(fn, k);
+  const unsigned long long want = double_bits(cuda_double(fn, x)), got = double_bits(model_double(t, fn, x));
+  if (want != got) {
+    const unsigned long long n = atomicAdd(&r->dmisses[fn], 1ull);
+    if (n < 4) {
+      r->dfirst[fn][n][0] = double_bits(x);
+      r->dfirst[fn][n][1] = want;
+      r->dfirst[fn][n][2] = got;
+    }
+  }
+  unsigned long long h = mix_double(k, want);
+  for (int d = 16; d > 0; d /= 2) h += __shfl_down_sync(0xffffffffu, h, d);
+  if ((threadIdx.x & 31) == 0) atomicAdd(&r->dhash[fn][chunk], h);
+}
+
+__device__ void rcp64_check(const simt::mufu::Tables& t, Result* r, double x, unsigned long long* miss) {
+  const unsigned long long want = double_bits(hw_rcp64(x)), got = double_bits(simt::mufu::rcp64(t, x));
+  if ((want & 0xffffffffull) != 0) atomicAdd(&r->rcp64_lo_nonzero, 1ull);
+  if (want != got) {
+    const unsigned long long n = atomicAdd(miss, 1ull);
+    if (n < 2 || (miss == &r->rcp64_miss_mixed && n < 4)) {
+      const int slot = miss == &r->rcp64_miss_lo0 ? 0 : miss == &r->rcp64_miss_lo1 ? 1 : 2 + (n & 1);
+      r->rcp64_first[slot][0] = double_bits(x);
+      r->rcp64_first[slot][1] = want;
+      r->rcp64_first[slot][2] = got;
+    }
+  }
+}
+
+__global__ void probe_rcp64(simt::mufu::Tables t, Result* r, unsigned* hi_table) {
+  const unsigned k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < (1u << 20)) {
+    double x;
+    unsigned long long b = (0x3ff00000ull + k) << 32;
+    memcpy(&x, &b, 8);
+    hi_table[k] = static_cast<unsigned>(double_bits(hw_rcp64(x)) >> 32);
+    rcp64_check(t, r, x, &r->rcp64_miss_lo0);
+    b |= 0xffffffffull;
+    memcpy(&x, &b, 8);
+    rcp64_check(t, r, x, &r->rcp64_miss_lo1);
+  }
+  double y;
+  const unsigned long long c = mix64(k);  // any bits: every exponent, specials
+  memcpy(&y, &c, 8);
+  rcp64_check(t, r, y, &r->rcp64_miss_mixed);
+}
+
 void write_table(const std::string& path, const unsigned* device, unsigned count) {
   std::vector<unsigned> v(count);
   cudaMemcpy(v.data(), device, count * 4ull, cudaMemcpyDeviceToHost);
@@ -253,6 +405,11 @@ int main(int argc, char** argv) {
   const simt::mufu::Tables t{pos, neg, rcp, rsq, lg2_one, lg2_half, sin_q, cos_q};
   for (int fn = 0; fn < kFunctions; ++fn)
     for (unsigned chunk = 0; chunk < 256; ++chunk) compare<<<(1u << 24) / 256, 256>>>(t, r, fn, chunk);
+  unsigned* rcp64_hi;
+  cudaMalloc(&rcp64_hi, 4u << 20);
+  probe_rcp64<<<(1u << 24) / 256, 256>>>(t, r, rcp64_hi);
+  for (int fn = 0; fn < kDoubles; ++fn)
+    for (unsigned chunk = 0; chunk < 256; ++chunk) compare_double<<<(1u << 24) / 256, 256>>>(t, r, fn, chunk);
   const cudaError_t err = cudaDeviceSynchronize();
   std::printf("CUDA: %s\n", cudaGetErrorString(err));
   std::printf("MUFU.SIN/COS tables: %llu conflicting inputs\n", r->sin_conflicts);
@@ -266,6 +423,28 @@ int main(int argc, char** argv) {
     for (unsigned c = 0; c < 256; ++c) std::fprintf(h, "%s %u %016llx\n", kNames[fn], c, r->hash[fn][c]);
   }
   std::fclose(h);
+  std::printf("rcp.approx.ftz.f64 vs rcp64(): %llu of 2^20 [1,2) high words (low 0), %llu (low ffffffff), "
+              "%llu of 2^24 mixed inputs differ; %llu results with a nonzero low word\n",
+              r->rcp64_miss_lo0, r->rcp64_miss_lo1, r->rcp64_miss_mixed, r->rcp64_lo_nonzero);
+  for (int i = 0; i < 4; ++i)
+    if (r->rcp64_first[i][0] | r->rcp64_first[i][1])
+      std::printf("    x=%016llx hw %016llx model %016llx\n", r->rcp64_first[i][0], r->rcp64_first[i][1], r->rcp64_first[i][2]);
+  FILE* hd = std::fopen((out + "/mufu_double_hashes.txt").c_str(), "w");
+  std::fprintf(hd, "# function chunk hash: tests/cuda/mufu_probe.cu's double_input on the H200 (nvcc 13, --fmad=false)\n");
+  for (int fn = 0; fn < kDoubles; ++fn) {
+    std::printf("%-20s mismatches over 2^32 mixed inputs: %llu\n", kDoubleNames[fn], r->dmisses[fn]);
+    for (unsigned long long i = 0; i < r->dmisses[fn] && i < 4; ++i)
+      std::printf("    x=%016llx CUDA %016llx model %016llx\n", r->dfirst[fn][i][0], r->dfirst[fn][i][1], r->dfirst[fn][i][2]);
+    for (unsigned c = 0; c < 256; ++c) std::fprintf(hd, "%s %u %016llx\n", kDoubleNames[fn], c, r->dhash[fn][c]);
+  }
+  std::fclose(hd);
+  {
+    std::vector<unsigned> v(1u << 20);
+    cudaMemcpy(v.data(), rcp64_hi, 4u << 20, cudaMemcpyDeviceToHost);
+    FILE* f = std::fopen((out + "/rcp64_hi.bin").c_str(), "wb");
+    std::fwrite(v.data(), 4, v.size(), f);
+    std::fclose(f);
+  }
   write_table(out + "/ex2_pos.tbl", pos, 1u << 24);
   write_table(out + "/ex2_neg.tbl", neg, 1u << 24);
   write_table(out + "/rcp.tbl", rcp, 1u << 23);

@@ -252,6 +252,62 @@ TEST_CASE("sinf ... powf in device code give the H200's bits; host code keeps th
   CHECK(out == read(kSource + "/docs/validation/data/mufu/cuda_math_bits2_h200_stdout.txt"));
 }
 
+TEST_CASE("asinf ... hypotf and the double exp, log, tanh in device code give the H200's bits") {
+  Exec e = exec(kTests + "cuda_math_bits3.cu");
+  REQUIRE(e.run.status == 0);
+  const float inputs[8] = {-3.5f, -0.75f, 0.1f, 0.5f, 1.0f, 2.5f, 7.25f, 123456.0f};
+  const double dinputs[8] = {-3.5, -0.75, 0.1, 0.5, 1.0, 2.5, 7.25, 700.5};
+  using namespace simt::mufu;
+  const Tables& t = tables(kEx2 | kRcp | kRsq | kLg2);
+  auto line = [&](const std::string& prefix, auto f) {
+    std::string want = prefix;
+    for (float x : inputs) {
+      const float v = f(x);
+      want += fmt::format(" {:08x}", v != v ? 0x7fffffffu : bits_of(v));
+    }
+    return want + "\n";
+  };
+  auto dline = [&](const std::string& prefix, auto f) {
+    std::string want = prefix;
+    for (double x : dinputs) want += fmt::format(" {:016x}", bits_of(f(x)));
+    return want + "\n";
+  };
+  const std::vector<std::pair<std::string, std::function<float(float)>>> want = {
+      {"asinf(x/8)", [&](float x) { return simt::mufu::asinf(t, x * 0.125f); }},
+      {"acosf(x/8)", [&](float x) { return simt::mufu::acosf(t, x * 0.125f); }},
+      {"atan2f(x,0.7)", [](float x) { return simt::mufu::atan2f(x, 0.7f); }},
+      {"atan2f(-1.5,x)", [](float x) { return simt::mufu::atan2f(-1.5f, x); }},
+      {"cbrtf", [&](float x) { return simt::mufu::cbrtf(t, x); }},
+      {"rcbrtf", [&](float x) { return simt::mufu::rcbrtf(t, x); }},
+      {"hypotf(x,2.5)", [](float x) { return simt::mufu::hypotf(x, 2.5f); }},
+      {"std::cbrt", [&](float x) { return simt::mufu::cbrtf(t, x); }},
+      {"std::atan2(x,-0.25)", [](float x) { return simt::mufu::atan2f(x, -0.25f); }},
+  };
+  const std::string& out = e.run.out;
+  INFO(out);
+  for (const auto& [name, f] : want) {
+    INFO(name);
+    CHECK(out.find(line("device " + name, f)) != std::string::npos);
+  }
+  CHECK(out.find(dline("device exp", [](double x) { return simt::mufu::exp(x); })) != std::string::npos);
+  CHECK(out.find(dline("device log(|x|)", [&](double x) { return simt::mufu::log(t, std::fabs(x)); })) != std::string::npos);
+  CHECK(out.find(dline("device tanh", [&](double x) { return simt::mufu::tanh(t, x); })) != std::string::npos);
+  CHECK(out.find(dline("device std::exp(-x)", [](double x) { return simt::mufu::exp(-x); })) != std::string::npos);
+  // Constant arguments: folded to the correctly rounded value, cbrtf and rcbrtf only
+  // their lg2.approx (hypotf is IEEE operations either way).
+  const float l = static_cast<float>(std::log2(double(0.3f)));
+  const std::string folded = fmt::format(
+      "folded {:08x} {:08x} {:08x} {:08x} {:08x} {:08x} {:016x} {:016x} {:016x}\n",
+      bits_of(static_cast<float>(std::asin(double(0.3f)))), bits_of(static_cast<float>(std::acos(double(0.3f)))),
+      bits_of(static_cast<float>(std::atan2(double(0.3f), double(0.7f)))), bits_of(cbrtf_from_log2(t, 0.3f, l)),
+      bits_of(rcbrtf_from_log2(t, 0.3f, l)), bits_of(simt::mufu::hypotf(0.3f, 0.7f)), bits_of(std::exp(0.3)),
+      bits_of(std::log(0.3)), bits_of(std::tanh(0.3)));
+  CHECK(out.find(folded) != std::string::npos);
+  CHECK(out.find(line("host cbrtf", [](float x) { return ::cbrtf(x); })) != std::string::npos);
+  // And the H200's own output of the same program (nvcc 13 build, 2026-12-01).
+  CHECK(out == read(kSource + "/docs/validation/data/mufu/cuda_math_bits3_h200_stdout.txt"));
+}
+
 TEST_CASE("device code's single-precision NaNs are the GPU's 0x7fffffff; host code keeps x86's") {
   Exec e = exec(kTests + "nan_bits.cu");
   REQUIRE(e.run.status == 0);

@@ -2,7 +2,8 @@
 // must reproduce the hashes tests/cuda/mufu_probe.cu computed from the GPU's own
 // results (docs/validation/h200-mufu.md). Each hash covers 2^24 consecutive inputs;
 // the test checks the chunks holding the common arguments, SIMT_MUFU_ALL_CHUNKS=1
-// all 256 (every 32-bit input, about an hour on one core for the 36 functions).
+// all 256 (every 32-bit input, hours on one core for the 63 functions); the double
+// functions check the first of 256 chunks of 2^24 mixed inputs, all with that variable.
 #include "sim/math/cuda_math.hpp"
 #include "sim/math/mufu_tables.hpp"
 
@@ -71,6 +72,22 @@ Model model(const std::string& fn) {
       {"expm1f", [](float x) { return simt::mufu::expm1f(t, x); }},
       {"exp10f", [](float x) { return simt::mufu::exp10f(t, x); }},
       {"atanf", [](float x) { return simt::mufu::atanf(t, x); }},
+      {"asinf", [](float x) { return simt::mufu::asinf(t, x); }},
+      {"acosf", [](float x) { return simt::mufu::acosf(t, x); }},
+      {"cbrtf", [](float x) { return simt::mufu::cbrtf(t, x); }},
+      {"rcbrtf", [](float x) { return simt::mufu::rcbrtf(t, x); }},
+      {"atan2f(1,x)", [](float x) { return simt::mufu::atan2f(1.0f, x); }},
+      {"atan2f(-0.3,x)", [](float x) { return simt::mufu::atan2f(-0.3f, x); }},
+      {"atan2f(7.5e5,x)", [](float x) { return simt::mufu::atan2f(7.5e5f, x); }},
+      {"atan2f(0,x)", [](float x) { return simt::mufu::atan2f(0.0f, x); }},
+      {"atan2f(y,1)", [](float y) { return simt::mufu::atan2f(y, 1.0f); }},
+      {"atan2f(y,-2)", [](float y) { return simt::mufu::atan2f(y, -2.0f); }},
+      {"atan2f(y,1e-6)", [](float y) { return simt::mufu::atan2f(y, 1e-6f); }},
+      {"hypotf(x,1)", [](float x) { return simt::mufu::hypotf(x, 1.0f); }},
+      {"hypotf(x,3e-5)", [](float x) { return simt::mufu::hypotf(x, 3e-5f); }},
+      {"hypotf(x,1e30)", [](float x) { return simt::mufu::hypotf(x, 1e30f); }},
+      {"hypotf(x,0)", [](float x) { return simt::mufu::hypotf(x, 0.0f); }},
+      {"hypotf(-2.5,y)", [](float y) { return simt::mufu::hypotf(-2.5f, y); }},
       {"powf(x,0.5)", [](float x) { return simt::mufu::powf(t, x, 0.5f); }},
       {"powf(x,2)", [](float x) { return simt::mufu::powf(t, x, 2.0f); }},
       {"powf(x,-1.5)", [](float x) { return simt::mufu::powf(t, x, -1.5f); }},
@@ -87,9 +104,9 @@ Model model(const std::string& fn) {
   return it->second;
 }
 
-std::map<std::string, std::vector<unsigned long long>> gpu_hashes() {
+std::map<std::string, std::vector<unsigned long long>> gpu_hashes(const char* file = SIMT_MUFU_HASHES) {
   std::map<std::string, std::vector<unsigned long long>> h;
-  std::ifstream in(SIMT_MUFU_HASHES);
+  std::ifstream in(file);
   REQUIRE(in);
   std::string line;
   while (std::getline(in, line)) {
@@ -110,6 +127,48 @@ unsigned long long host_hash(const std::string& fn, unsigned chunk) {
   for (unsigned i = 0; i < (1u << 24); ++i) {
     const unsigned in = chunk << 24 | i;
     h += mix(in, bits_of(f(float_of(in))));
+  }
+  return h;
+}
+
+// Double precision: the probe's inputs (double_input in tests/cuda/mufu_probe.cu) and
+// its hash of (k, result bits), any NaN as 0x7fffffffffffffff.
+unsigned long long mix64(unsigned long long z) {
+  z += 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+double double_input(int fn, unsigned k) {
+  const unsigned long long z = mix64((static_cast<unsigned long long>(fn + 1) << 32) | k);
+  unsigned long long b = z;
+  if ((z >> 60) != 0) {
+    const unsigned long long m = z & 0xfffffffffffffull;
+    unsigned long long sign = (z >> 52) & 1;
+    const unsigned r = static_cast<unsigned>((z >> 53) & 0x7f);
+    unsigned e;
+    if (fn == 0) {
+      e = 1023 - 40 + r % 50;
+    } else if (fn == 1) {
+      e = static_cast<unsigned>((z >> 53) & 0x7ff);
+      sign = 0;
+    } else {
+      e = 1023 - 30 + r % 36;
+    }
+    b = sign << 63 | static_cast<unsigned long long>(e) << 52 | m;
+  }
+  return double_of(b);
+}
+unsigned long long double_hash(int fn, unsigned chunk) {
+  const Tables& t = tables(kEx2 | kRcp);
+  unsigned long long h = 0;
+  for (unsigned i = 0; i < (1u << 24); ++i) {
+    const unsigned k = chunk << 24 | i;
+    const double x = double_input(fn, k);
+    const double r = fn == 0 ? simt::mufu::exp(x) : fn == 1 ? simt::mufu::log(t, x) : simt::mufu::tanh(t, x);
+    unsigned long long b = bits_of(r);
+    if ((b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull) b = 0x7fffffffffffffffull;
+    h += mix64(mix64(b) ^ (static_cast<unsigned long long>(k) * 0xd1342543de82ef95ull));
   }
   return h;
 }
@@ -136,7 +195,7 @@ TEST_CASE("MUFU model: the measured tables decode to the GPU's known values") {
 
 TEST_CASE("CUDA math functions: the H200's bits over whole chunks of inputs") {
   const auto gpu = gpu_hashes();
-  REQUIRE(gpu.size() == 47);
+  REQUIRE(gpu.size() == 63);
   const bool all = std::getenv("SIMT_MUFU_ALL_CHUNKS") != nullptr;
   // 0x3f: [0.5, 2); 0xbf: (-2, -0.5]; 0x42: [32, 128); 0xc2: (-128, -32]; 0x00:
   // zeros and subnormals; 0x7f: the largest floats, inf and NaN.
@@ -158,6 +217,20 @@ TEST_CASE("CUDA math functions: the H200's bits over whole chunks of inputs") {
     for (unsigned c : chunks) {
       INFO(fn << ", inputs 0x" << std::hex << (c << 24) << " to 0x" << ((c << 24) | 0xffffffu));
       CHECK(host_hash(fn, c) == hashes[c]);
+    }
+  }
+}
+
+TEST_CASE("CUDA's double exp, log, tanh: the H200's bits at the probe's mixed inputs") {
+  const auto gpu = gpu_hashes(SIMT_MUFU_DOUBLE_HASHES);
+  REQUIRE(gpu.size() == 3);
+  const bool all = std::getenv("SIMT_MUFU_ALL_CHUNKS") != nullptr;
+  const char* const names[] = {"exp", "log", "tanh"};
+  for (int fn = 0; fn < 3; ++fn) {
+    const auto& hashes = gpu.at(names[fn]);
+    for (unsigned c = 0; c < (all ? 256u : 1u); ++c) {
+      INFO(names[fn] << ", inputs " << (c << 24) << " to " << ((c << 24) | 0xffffffu));
+      CHECK(double_hash(fn, c) == hashes[c]);
     }
   }
 }

@@ -30,7 +30,13 @@ namespace {
 // |x| < 1 (one FFMA less above), erfcf x >= 0 (one FADD more below), atanf |x| <= 1
 // (one FFMA more above), tanf 9 FFMA (8 where |r| is exactly 0x3a00b43c);
 // log*f's subnormal and special-value instructions, expm1f's k = 128 and 2^k < 2^-126
-// corrections are left out.
+// corrections are left out. From the H200's SASS of tests/cuda/mufu_probe.cu's sequences:
+// asinf, acosf |x| <= 0.56 (the square-root reduction runs either way; asinf's
+// pi/2 - 2w FFMA and acosf's FADD r + r only above, acosf's pi/2 - w FFMA only below);
+// atan2f: div.rn's main path (five FFMA) and one FFMA for the octant (none where x > 0
+// and |y| <= |x|); cbrtf, rcbrtf: lg2.approx's FMUL x * 2^24 is unconditional (its FADD
+// -24 only for subnormals); hypotf: the two |x| are FADDs, sqrt.rn's main path; tanh
+// |x| < 0.655 (the polynomial; above, 3 DADD, 1 DMUL, 16 DFMA and 1 FMUL).
 const std::map<std::string, FpSequence>& by_name() {
   static const std::map<std::string, FpSequence> table = {
       {"expf", {{FAdd, 1}, {FMul, 1}, {FFma, 4}}},
@@ -63,7 +69,14 @@ const std::map<std::string, FpSequence>& by_name() {
       {"__tanf", {{FMul, 2}}},     // that FMUL.RZ, and div.approx's FMUL after MUFU.RCP
       {"__cosf", {{FMul, 1}}},
       {"__fdividef", {{FMul, 1}}},
+      {"asinf", {{FMul, 5}, {FFma, 8}}},
+      {"acosf", {{FMul, 4}, {FFma, 10}}},
+      {"atan2f", {{FAdd, 1}, {FMul, 2}, {FFma, 14}}},
+      {"cbrtf", {{FAdd, 1}, {FMul, 5}, {FFma, 2}}},
+      {"rcbrtf", {{FAdd, 1}, {FMul, 5}, {FFma, 2}}},
+      {"hypotf", {{FAdd, 2}, {FMul, 6}, {FFma, 3}}},
       {"exp", {{DAdd, 1}, {DFma, 14}}},
+      {"tanh", {{DMul, 1}, {DFma, 12}}},
       {"log", {{DAdd, 9}, {DMul, 4}, {DFma, 15}}},
   };
   return table;
@@ -130,12 +143,14 @@ SlowPath math_slow_path(Instruction& i) {
 }
 
 // The C library's names whose CUDA versions simtlab computes with the H200's bits
-// (sim/math/cuda_math_entry.cpp), with the number of float arguments; sincosf
-// (float, float*, float*) returns nothing. The others keep the C library's values.
+// (sim/math/cuda_math_entry.cpp), with the number of float (or double: exp, log, tanh)
+// arguments; sincosf (float, float*, float*) returns nothing. The others keep the C
+// library's values.
 void use_cuda_math(Function& f) {
   struct Entry {
     const char* name;
     unsigned floats;
+    bool is_double = false;
   };
   static const std::map<std::string, Entry> exact = {
       {"expf", {"__simt_cuda_expf", 1}},     {"exp2f", {"__simt_cuda_exp2f", 1}},
@@ -147,7 +162,11 @@ void use_cuda_math(Function& f) {
       {"log10f", {"__simt_cuda_log10f", 1}}, {"log1pf", {"__simt_cuda_log1pf", 1}},
       {"expm1f", {"__simt_cuda_expm1f", 1}}, {"exp10f", {"__simt_cuda_exp10f", 1}},
       {"atanf", {"__simt_cuda_atanf", 1}},   {"powf", {"__simt_cuda_powf", 2}},
-      {"sincosf", {"__simt_cuda_sincosf", 1}}};
+      {"sincosf", {"__simt_cuda_sincosf", 1}}, {"asinf", {"__simt_cuda_asinf", 1}},
+      {"acosf", {"__simt_cuda_acosf", 1}},   {"atan2f", {"__simt_cuda_atan2f", 2}},
+      {"cbrtf", {"__simt_cuda_cbrtf", 1}},   {"rcbrtf", {"__simt_cuda_rcbrtf", 1}},
+      {"hypotf", {"__simt_cuda_hypotf", 2}}, {"exp", {"__simt_cuda_exp", 1, true}},
+      {"log", {"__simt_cuda_log", 1, true}}, {"tanh", {"__simt_cuda_tanh", 1, true}}};
   Module& m = *f.getParent();
   for (Instruction& i : instructions(f)) {
     auto* call = dyn_cast<CallInst>(&i);
@@ -155,14 +174,17 @@ void use_cuda_math(Function& f) {
     if (!callee) continue;
     auto it = exact.find(cuda_name(*callee));
     if (it == exact.end()) continue;
-    // The C signature: float(float...), or void(float, float*, float*) for sincosf.
+    // The C signature: float(float...), double(double), or void(float, float*, float*)
+    // for sincosf.
     const bool sincos = it->first == "sincosf";
+    const bool dbl = it->second.is_double;
+    auto real = [dbl](Type* t) { return dbl ? t->isDoubleTy() : t->isFloatTy(); };
     const unsigned args = it->second.floats + (sincos ? 2 : 0);
-    if (call->arg_size() != args || !(sincos ? call->getType()->isVoidTy() : call->getType()->isFloatTy())) continue;
+    if (call->arg_size() != args || !(sincos ? call->getType()->isVoidTy() : real(call->getType()))) continue;
     bool fits = true;
     for (unsigned a = 0; a < args; ++a) {
       Type* t = call->getArgOperand(a)->getType();
-      fits &= a < it->second.floats ? t->isFloatTy() : t->isPointerTy();
+      fits &= a < it->second.floats ? real(t) : t->isPointerTy();
     }
     if (!fits) continue;
     FunctionCallee cuda = m.getOrInsertFunction(it->second.name, call->getFunctionType());
@@ -182,7 +204,10 @@ void use_cuda_math(Function& f) {
 // nvcc folds these functions of constant arguments to the correctly rounded value
 // (NVVM: expf(0.5f) is 0x3fd3094c, __logf(2.0f) 0x3f317218, not MUFU's bits); it
 // keeps rsqrtf and __fdividef. A double-precision evaluation rounded once to float
-// gives the same values.
+// gives the same values (asinf, acosf, atan2f checked against nvcc's folded constants;
+// the double exp, log and tanh fold to the C library's double, as nvcc's do). cbrtf and
+// rcbrtf of a constant: nvcc folds only their lg2.approx (to the correctly rounded
+// log2), the rest runs (__simt_cuda_cbrtf_lg2).
 void fold_constant_cuda_math(Module& m) {
   using Unary = double (*)(double);
   static const std::map<std::string, Unary> unary = {
@@ -193,17 +218,36 @@ void fold_constant_cuda_math(Module& m) {
       {"__simt_cuda_fast_logf", [](double x) { return std::log(x); }},
       {"__simt_cuda_fast_log2f", [](double x) { return std::log2(x); }},
       {"__simt_cuda_fast_log10f", [](double x) { return std::log10(x); }},
-      {"__simt_cuda_tanhf", [](double x) { return std::tanh(x); }}};
+      {"__simt_cuda_tanhf", [](double x) { return std::tanh(x); }},
+      {"__simt_cuda_asinf", [](double x) { return std::asin(x); }},
+      {"__simt_cuda_acosf", [](double x) { return std::acos(x); }},
+      {"__simt_cuda_exp", [](double x) { return std::exp(x); }},
+      {"__simt_cuda_log", [](double x) { return std::log(x); }},
+      {"__simt_cuda_tanh", [](double x) { return std::tanh(x); }}};
   for (Function& f : m) {
     auto fold = unary.find(f.getName().str());
     const bool pow = f.getName() == "__simt_cuda_fast_powf";
-    if (fold == unary.end() && !pow) continue;
+    const bool atan2 = f.getName() == "__simt_cuda_atan2f";
+    const bool cbrt = f.getName() == "__simt_cuda_cbrtf" || f.getName() == "__simt_cuda_rcbrtf";
+    if (fold == unary.end() && !pow && !atan2 && !cbrt) continue;
     for (User* u : make_early_inc_range(f.users())) {
       auto* call = dyn_cast<CallInst>(u);
       if (!call || call->getCalledFunction() != &f) continue;
       std::vector<double> args;
       for (Value* a : call->args())
-        if (auto* c = dyn_cast<ConstantFP>(a)) args.push_back(c->getValueAPF().convertToFloat());
+        if (auto* c = dyn_cast<ConstantFP>(a))
+          args.push_back(c->getType()->isDoubleTy() ? c->getValueAPF().convertToDouble() : c->getValueAPF().convertToFloat());
+      if (cbrt && args.size() == 1) {
+        IRBuilder<> b(call);
+        const std::string lg2 = f.getName().str() + "_lg2";
+        FunctionCallee with_log =
+            m.getOrInsertFunction(lg2, call->getType(), call->getType(), call->getType());
+        Value* log2x = ConstantFP::get(call->getType(), static_cast<float>(std::log2(std::fabs(args[0]))));
+        call->replaceAllUsesWith(b.CreateCall(with_log, {call->getArgOperand(0), log2x}));
+        call->eraseFromParent();
+        continue;
+      }
+      if (cbrt) continue;
       if (pow && args.size() == 1 && isa<ConstantFP>(call->getArgOperand(0))) {
         // __powf(C, y): nvcc folds __log2f(C) alone, leaving ex2.approx(y * log2 C).
         IRBuilder<> b(call);
@@ -215,8 +259,10 @@ void fold_constant_cuda_math(Module& m) {
         continue;
       }
       if (args.size() != call->arg_size()) continue;
-      const double value = pow ? std::pow(args[0], args[1]) : fold->second(args[0]);
-      call->replaceAllUsesWith(ConstantFP::get(call->getType(), static_cast<float>(value)));
+      const double value = pow ? std::pow(args[0], args[1]) : atan2 ? std::atan2(args[0], args[1]) : fold->second(args[0]);
+      call->replaceAllUsesWith(call->getType()->isDoubleTy()
+                                   ? ConstantFP::get(call->getType(), value)
+                                   : ConstantFP::get(call->getType(), static_cast<float>(value)));
       call->eraseFromParent();
     }
   }

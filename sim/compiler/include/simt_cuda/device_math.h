@@ -18,10 +18,13 @@ float __simt_cuda_fast_powf(float, float) noexcept __attribute__((const));
 float __simt_cuda_fast_sinf(float) noexcept __attribute__((const));
 float __simt_cuda_fast_cosf(float) noexcept __attribute__((const));
 float __simt_cuda_fast_tanf(float) noexcept __attribute__((const));
+float __simt_cuda_rcbrtf(float) noexcept __attribute__((const));
 }
 
 inline float rsqrtf(float x) { return __simt_cuda_rsqrtf(x); }
 inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
+inline float rcbrtf(float x) { return __simt_cuda_rcbrtf(x); }
+inline double rcbrt(double x) { return 1.0 / std::cbrt(x); }
 inline float __expf(float x) { return __simt_cuda_fast_expf(x); }
 inline float __logf(float x) { return __simt_cuda_fast_logf(x); }
 inline float __log2f(float x) { return __simt_cuda_fast_log2f(x); }
