@@ -64,10 +64,28 @@ UNARY(fn_intrinsic_logf, __logf(a))
 BINARY(fn_intrinsic_fdividef, __fdividef(a, b))
 UNARY(fn_intrinsic_sinf, __sinf(a))
 UNARY(fn_intrinsic_cosf, __cosf(a))
+UNARY(fn_intrinsic_log2f, __log2f(a))
+UNARY(fn_intrinsic_log10f, __log10f(a))
+BINARY(fn_intrinsic_powf, __powf(a, b))
+UNARY(fn_intrinsic_tanf, __tanf(a))
+UNARY(fn_tanf, tanf(a))
+UNARY(fn_coshf, coshf(a))
+UNARY(fn_sinhf, sinhf(a))
+UNARY(fn_erfcf, erfcf(a))
+UNARY(fn_log1pf, log1pf(a))
+UNARY(fn_expm1f, expm1f(a))
+UNARY(fn_exp10f, exp10f(a))
+UNARY(fn_atanf, atanf(a))
+UNARY(fn_asinf, asinf(a))
+UNARY(fn_acosf, acosf(a))
+UNARY(fn_cbrtf, cbrtf(a))
+BINARY(fn_atan2f, atan2f(a, b))
+BINARY(fn_hypotf, hypotf(a, b))
 BINARY_D(op_ddiv, a / b)
 UNARY_D(fn_sqrt, sqrt(a))
 UNARY_D(fn_exp, exp(a))
 UNARY_D(fn_log, log(a))
+UNARY_D(fn_tanh, tanh(a))
 
 struct Buffers {
   float *x, *y, *out;
@@ -88,6 +106,7 @@ int main() {
   Buffers any = upload(inputs(-8, 8, 1), inputs(0.5f, 50, 2));       // exp, tanh, erf, division
   Buffers pos = upload(inputs(0.01f, 100, 3), inputs(-3, 3, 4));     // log, sqrt, pow (x > 0)
   Buffers trig = upload(inputs(-10, 10, 5), inputs(1, 2, 6));        // sin, cos
+  Buffers unit = upload(inputs(-1, 1, 7), inputs(-1, 1, 8));         // asin, acos; the typical paths of sinh, atan
   op_fdiv<<<grid, block>>>(any.x, any.y, any.out);
   op_frcp<<<grid, block>>>(any.y, any.out);
   fn_sqrtf<<<grid, block>>>(pos.x, pos.out);
@@ -107,10 +126,28 @@ int main() {
   fn_intrinsic_fdividef<<<grid, block>>>(any.x, any.y, any.out);
   fn_intrinsic_sinf<<<grid, block>>>(trig.x, trig.out);
   fn_intrinsic_cosf<<<grid, block>>>(trig.x, trig.out);
+  fn_intrinsic_log2f<<<grid, block>>>(pos.x, pos.out);
+  fn_intrinsic_log10f<<<grid, block>>>(pos.x, pos.out);
+  fn_intrinsic_powf<<<grid, block>>>(pos.x, pos.y, pos.out);
+  fn_intrinsic_tanf<<<grid, block>>>(trig.x, trig.out);
+  fn_tanf<<<grid, block>>>(trig.x, trig.out);
+  fn_coshf<<<grid, block>>>(any.x, any.out);
+  fn_sinhf<<<grid, block>>>(unit.x, unit.out);
+  fn_erfcf<<<grid, block>>>(pos.x, pos.out);
+  fn_log1pf<<<grid, block>>>(pos.x, pos.out);
+  fn_expm1f<<<grid, block>>>(any.x, any.out);
+  fn_exp10f<<<grid, block>>>(any.x, any.out);
+  fn_atanf<<<grid, block>>>(unit.x, unit.out);
+  fn_asinf<<<grid, block>>>(unit.x, unit.out);
+  fn_acosf<<<grid, block>>>(unit.x, unit.out);
+  fn_cbrtf<<<grid, block>>>(any.x, any.out);
+  fn_atan2f<<<grid, block>>>(any.x, any.y, any.out);
+  fn_hypotf<<<grid, block>>>(any.x, any.y, any.out);
   op_ddiv<<<grid, block>>>(any.x, any.y, any.out);
   fn_sqrt<<<grid, block>>>(pos.x, pos.out);
   fn_exp<<<grid, block>>>(any.x, any.out);
   fn_log<<<grid, block>>>(pos.x, pos.out);
+  fn_tanh<<<grid, block>>>(any.x, any.out);
   cudaError_t e = cudaDeviceSynchronize();
   std::printf("%d calls per kernel: %s\n", kNumCalls, cudaGetErrorString(e));
   return e == cudaSuccess ? 0 : 1;
