@@ -127,17 +127,19 @@ SIMT_MUFU_FN float fused_rm_252(float s) {
 #endif
 }
 
-// expf: 2^k from an FFMA.RM into the float's exponent field, MUFU.EX2 of the
-// reduced argument (two FFMAs with log2(e) split in two).
-SIMT_MUFU_FN float expf(const Tables& t, float a) {
-  const float s = fused_saturated(a, hex(0x3bbb989du), 0.5f);  // a log2(e) / 252 + 1/2
+// expf's sequence, for e^a (c252 = log2(e)/252, hi + lo = log2(e)) and 10^a (log2(10)):
+// 2^k from an FFMA.RM into the float's exponent field, MUFU.EX2 of the reduced
+// argument (two FFMAs with the constant split in two).
+SIMT_MUFU_FN float exp_by_ex2(const Tables& t, float a, std::uint32_t c252, std::uint32_t hi, std::uint32_t lo) {
+  const float s = fused_saturated(a, hex(c252), 0.5f);  // a c / 252 + 1/2
   const float j = fused_rm_252(s);
   const float k = add(j, -12583039.0f);
-  float f = fused(a, hex(0x3fb8aa3bu), -k);
-  f = fused(a, hex(0x32a57060u), f);
+  float f = fused(a, hex(hi), -k);
+  f = fused(a, hex(lo), f);
   const float scale2k = float_of(bits_of(j) << 23);
   return mul(float_of(ex2(t, bits_of(f))), scale2k);
 }
+SIMT_MUFU_FN float expf(const Tables& t, float a) { return exp_by_ex2(t, a, 0x3bbb989du, 0x3fb8aa3bu, 0x32a57060u); }
 
 // ex2.approx.f32 (exp2f): below -126 the argument is halved and the result squared,
 // so that results between 2^-149 and 2^-126 are not flushed.
@@ -198,17 +200,32 @@ SIMT_MUFU_FN float tanhf(const Tables& t, float a) {
   return ax >= hex(0x3f19999au) ? big : small;
 }
 
-// logf: no MUFU; the mantissa is reduced around 2/3 with integer operations and a
-// degree-9 polynomial gives log1p.
-SIMT_MUFU_FN float logf(float a) {
+// The logarithm reduction: m in [0.707, 1.414) (log2f, powf) or [0.667, 1.333)
+// (log10f), e the exponent; subnormals scaled by 2^23 (2^24 for powf).
+struct LogReduced {
+  float m, e;
+};
+SIMT_MUFU_FN LogReduced log_reduce(float a, std::uint32_t center, float bias) {
+  const std::uint32_t i = bits_of(a);
+  const std::uint32_t ebits = (i - center) & 0xff800000u;
+  return {float_of(i - ebits), fused(to_float(static_cast<std::int32_t>(ebits)), hex(0x34000000u), bias)};
+}
+
+// Subnormal arguments of the logarithms are scaled by 2^23 (the bias takes 23 off).
+struct LogArgument {
+  float a1, bias;
+};
+SIMT_MUFU_FN LogArgument log_argument(float a) {
   const bool subnormal = a < hex(0x00800000u);
-  const float a1 = subnormal ? mul(a, 8388608.0f) : a;
-  const float bias = subnormal ? -23.0f : 0.0f;
-  const std::uint32_t i = bits_of(a1);
-  const std::uint32_t ebits = (i - 0x3f2aaaabu) & 0xff800000u;
-  const float m = float_of(i - ebits);
-  const float ee = fused(float(static_cast<std::int32_t>(ebits)), hex(0x34000000u), bias);
-  const float f = add(m, -1.0f);
+  return {subnormal ? mul(a, 8388608.0f) : a, subnormal ? -23.0f : 0.0f};
+}
+
+// logf's sequence up to its zero test (log10f scales it): the mantissa reduced around
+// 2/3 with integer operations, a degree-9 polynomial for log1p; negatives, inf and NaN
+// through an FFMA with inf, as the GPU does.
+SIMT_MUFU_FN float natural_log(LogArgument x) {
+  const LogReduced lr = log_reduce(x.a1, 0x3f2aaaabu, x.bias);
+  const float f = add(lr.m, -1.0f);
   float p = fused(hex(0xbe055027u), f, hex(0x3e1039f6u));
   p = fused(p, f, hex(0xbdf8cdccu));
   p = fused(p, f, hex(0x3e0f2955u));
@@ -217,11 +234,17 @@ SIMT_MUFU_FN float logf(float a) {
   p = fused(p, f, hex(0xbe7fff22u));
   p = fused(p, f, hex(0x3eaaaa78u));
   p = fused(p, f, hex(0xbf000000u));
-  float q = mul(f, p);
-  q = fused(q, f, f);
-  float r = fused(ee, hex(0x3f317218u), q);
-  if (!(i < 0x7f800000u)) r = fused(a1, hex(0x7f800000u), hex(0x7f800000u));  // negative, inf, NaN
-  return a1 == 0.0f ? hex(0xff800000u) : r;
+  const float q = fused(mul(f, p), f, f);
+  float r = fused(lr.e, hex(0x3f317218u), q);
+  if (!(bits_of(x.a1) < 0x7f800000u)) r = fused(x.a1, hex(0x7f800000u), hex(0x7f800000u));
+  return r;
+}
+
+// logf: no MUFU.
+SIMT_MUFU_FN float logf(float a) {
+  const LogArgument x = log_argument(a);
+  const float r = natural_log(x);
+  return x.a1 == 0.0f ? hex(0xff800000u) : r;
 }
 
 // --- Functions added from nvcc 13's PTX for sm_90 (--fmad=false), read from the
@@ -440,22 +463,11 @@ SIMT_MUFU_FN float erfcf(const Tables& t, float x) {
   return x < 0.0f ? add(2.0f, -r) : r;
 }
 
-// The logarithm reduction: m in [0.707, 1.414) (log2f, powf) or [0.667, 1.333)
-// (log10f), e the exponent; subnormals scaled by 2^23 (2^24 for powf).
-struct LogReduced {
-  float m, e;
-};
-SIMT_MUFU_FN LogReduced log_reduce(float a, std::uint32_t center, float bias) {
-  const std::uint32_t i = bits_of(a);
-  const std::uint32_t ebits = (i - center) & 0xff800000u;
-  return {float_of(i - ebits), fused(to_float(static_cast<std::int32_t>(ebits)), hex(0x34000000u), bias)};
-}
-
 // log2f: a degree-9 polynomial for log2(1 + f) / f - log2 e ... added to e.
 SIMT_MUFU_FN float log2f(float a) {
-  const bool subnormal = a < hex(0x00800000u);
-  const float a1 = subnormal ? mul(a, 8388608.0f) : a;
-  const LogReduced lr = log_reduce(a1, 0x3f3504f3u, subnormal ? -23.0f : 0.0f);
+  const LogArgument x = log_argument(a);
+  const float a1 = x.a1;
+  const LogReduced lr = log_reduce(a1, 0x3f3504f3u, x.bias);
   const float f = add(lr.m, -1.0f);
   float p = fused(hex(0x3dc6b27fu), f, hex(0xbe2c7f30u));
   p = fused(p, f, hex(0x3e2fcf2au));
@@ -472,25 +484,11 @@ SIMT_MUFU_FN float log2f(float a) {
   return a1 == 0.0f ? hex(0xff800000u) : r;
 }
 
-// log10f: logf's sequence (reduced around 2/3), times log10(e).
+// log10f: logf's sequence, times log10(e).
 SIMT_MUFU_FN float log10f(float a) {
-  const bool subnormal = a < hex(0x00800000u);
-  const float a1 = subnormal ? mul(a, 8388608.0f) : a;
-  const LogReduced lr = log_reduce(a1, 0x3f2aaaabu, subnormal ? -23.0f : 0.0f);
-  const float f = add(lr.m, -1.0f);
-  float p = fused(hex(0xbe055027u), f, hex(0x3e1039f6u));
-  p = fused(p, f, hex(0xbdf8cdccu));
-  p = fused(p, f, hex(0x3e0f2955u));
-  p = fused(p, f, hex(0xbe2ad8b9u));
-  p = fused(p, f, hex(0x3e4ced0bu));
-  p = fused(p, f, hex(0xbe7fff22u));
-  p = fused(p, f, hex(0x3eaaaa78u));
-  p = fused(p, f, hex(0xbf000000u));
-  const float q = fused(mul(f, p), f, f);
-  float r = fused(lr.e, hex(0x3f317218u), q);
-  if (!(bits_of(a1) < 0x7f800000u)) r = fused(a1, hex(0x7f800000u), hex(0x7f800000u));
-  const float v = mul(r, hex(0x3ede5bd9u));
-  return a1 == 0.0f ? hex(0xff800000u) : v;
+  const LogArgument x = log_argument(a);
+  const float v = mul(natural_log(x), hex(0x3ede5bd9u));
+  return x.a1 == 0.0f ? hex(0xff800000u) : v;
 }
 
 // log1pf: 1 + x rounded toward zero gives the exponent k; (1 + x) 2^-k - 1 is formed
@@ -543,15 +541,7 @@ SIMT_MUFU_FN float expm1f(const Tables& t, float x) {
 }
 
 // exp10f: expf's sequence with log2(10) in place of log2(e).
-SIMT_MUFU_FN float exp10f(const Tables& t, float a) {
-  const float s = fused_saturated(a, hex(0x3c57fa62u), 0.5f);  // a log2(10) / 252 + 1/2
-  const float j = fused_rm_252(s);
-  const float k = add(j, -12583039.0f);
-  float f = fused(a, hex(0x40549a78u), -k);
-  f = fused(a, hex(0x33979a37u), f);
-  const float scale2k = float_of(bits_of(j) << 23);
-  return mul(float_of(ex2(t, bits_of(f))), scale2k);
-}
+SIMT_MUFU_FN float exp10f(const Tables& t, float a) { return exp_by_ex2(t, a, 0x3c57fa62u, 0x40549a78u, 0x33979a37u); }
 
 // atanf: above 1, pi/2 - atan(1/|x|) with MUFU.RCP; an odd degree-15 polynomial.
 SIMT_MUFU_FN float atanf(const Tables& t, float x) {

@@ -93,40 +93,32 @@ Decoded& decoded() {
 
 }  // namespace
 
+// Decodes one embedded table into `storage` and returns its data.
+#define SIMT_DECODE(storage, name) \
+  (storage = decode(#name, simt_mufu_##name, simt_mufu_##name##_end), storage.data())
+
 const Tables& tables(unsigned need) {
   Decoded& d = decoded();
+  Tables& v = d.view;
   if (need & kEx2)
     std::call_once(d.ex2_once, [&] {
-      d.ex2_pos = decode("ex2_pos", simt_mufu_ex2_pos, simt_mufu_ex2_pos_end);
-      d.ex2_neg = decode("ex2_neg", simt_mufu_ex2_neg, simt_mufu_ex2_neg_end);
-      d.view.ex2_pos = d.ex2_pos.data();
-      d.view.ex2_neg = d.ex2_neg.data();
+      v.ex2_pos = SIMT_DECODE(d.ex2_pos, ex2_pos);
+      v.ex2_neg = SIMT_DECODE(d.ex2_neg, ex2_neg);
     });
-  if (need & kRcp)
-    std::call_once(d.rcp_once, [&] {
-      d.rcp = decode("rcp", simt_mufu_rcp, simt_mufu_rcp_end);
-      d.view.rcp = d.rcp.data();
-    });
-  if (need & kRsq)
-    std::call_once(d.rsq_once, [&] {
-      d.rsq = decode("rsq", simt_mufu_rsq, simt_mufu_rsq_end);
-      d.view.rsq = d.rsq.data();
-    });
+  if (need & kRcp) std::call_once(d.rcp_once, [&] { v.rcp = SIMT_DECODE(d.rcp, rcp); });
+  if (need & kRsq) std::call_once(d.rsq_once, [&] { v.rsq = SIMT_DECODE(d.rsq, rsq); });
   if (need & kLg2)
     std::call_once(d.lg2_once, [&] {
-      d.lg2_one = decode("lg2_one", simt_mufu_lg2_one, simt_mufu_lg2_one_end);
-      d.lg2_half = decode("lg2_half", simt_mufu_lg2_half, simt_mufu_lg2_half_end);
-      d.view.lg2_one = d.lg2_one.data();
-      d.view.lg2_half = d.lg2_half.data();
+      v.lg2_one = SIMT_DECODE(d.lg2_one, lg2_one);
+      v.lg2_half = SIMT_DECODE(d.lg2_half, lg2_half);
     });
   if (need & kSin)
     std::call_once(d.sin_once, [&] {
-      d.sin_quarter = decode("sin_quarter", simt_mufu_sin_quarter, simt_mufu_sin_quarter_end);
-      d.cos_quarter = decode("cos_quarter", simt_mufu_cos_quarter, simt_mufu_cos_quarter_end);
-      d.view.sin_quarter = d.sin_quarter.data();
-      d.view.cos_quarter = d.cos_quarter.data();
+      v.sin_quarter = SIMT_DECODE(d.sin_quarter, sin_quarter);
+      v.cos_quarter = SIMT_DECODE(d.cos_quarter, cos_quarter);
     });
-  return d.view;
+  return v;
 }
+#undef SIMT_DECODE
 
 }  // namespace simt::mufu
