@@ -97,6 +97,21 @@ std::string executable_path() {
   return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : "/proc/self/exe";
 }
 
+// The file mapped at `address`, from /proc/self/maps. The main program's dl_phdr_info
+// has no name, and /proc/self/exe is the dynamic loader itself when the program was
+// started through it (`ld-linux-x86-64.so.2 ./program`): the mapping names the file.
+std::string file_mapped_at(std::uintptr_t address) {
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  while (std::getline(maps, line)) {
+    unsigned long lo = 0, hi = 0;
+    if (std::sscanf(line.c_str(), "%lx-%lx", &lo, &hi) != 2 || address < lo || address >= hi) continue;
+    auto slash = line.find('/');
+    if (slash != std::string::npos) return line.substr(slash);
+  }
+  return executable_path();
+}
+
 std::mutex g_modules_mutex;
 std::vector<std::unique_ptr<ModuleData>> g_modules;
 
@@ -125,7 +140,7 @@ ModuleData& load_module(std::uintptr_t address) {
         }
         if (s->address < lo || s->address >= hi) return 0;
         Module& m = s->out->module;
-        m.path = info->dlpi_name && *info->dlpi_name ? info->dlpi_name : executable_path();
+        m.path = info->dlpi_name && *info->dlpi_name ? info->dlpi_name : file_mapped_at(lo);
         m.load_bias = info->dlpi_addr;
         m.tls_modid = info->dlpi_tls_modid;
         m.tls_size = tls;

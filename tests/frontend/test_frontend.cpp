@@ -98,6 +98,19 @@ TEST_CASE("one barrier reached along two paths is one barrier") {
   CHECK(metric(e.launches[0], kFmul) == 0);
 }
 
+TEST_CASE("a program started through the dynamic loader still finds its __shared__ variables") {
+  // `ld-linux-x86-64.so.2 ./program` (a program shipped with its libraries to another
+  // machine): /proc/self/exe is then the loader, and the program's own ELF file
+  // must be found from its mapping, or __shared__ accesses look like host pointers.
+  const std::string exe = temp("early_return_via_loader");
+  Run b = run(std::string(SIMT_BIN) + " cc " + kTests + "early_return.cu -o " + exe + " 2>&1");
+  REQUIRE(b.status == 0);
+  Run r = run("/lib64/ld-linux-x86-64.so.2 " + exe + " 2>/dev/null");
+  CHECK(r.status == 0);
+  CHECK(r.out == "128.0 72.0 no error\n");
+  std::remove(exe.c_str());
+}
+
 TEST_CASE("device printf of a char array") {
   Run r = run(std::string(SIMT_BIN) + " exec --frontend=clang " + kTests + "printf_char_array.cu 2>/dev/null | sort");
   CHECK(r.out == "block 0 of 2: 0.50\nblock 1 of 2: 0.50\n");
