@@ -33,15 +33,62 @@
 
 namespace simt::mufu {
 
+// The smooth functions that four of the tables follow to within -2..+1 in the last
+// bit: the float nearest to the exact value, computed in double (host only).
+enum class Smooth : std::uint8_t { None, Ex2Pos, Ex2Neg, Rcp, Rsq };
+
+#if !defined(__CUDA_ARCH__)
+inline std::uint32_t smooth_bits(Smooth s, std::uint32_t k) {
+  double v = 0;
+  switch (s) {
+    case Smooth::Ex2Pos: v = __builtin_exp2(double(k) * 0x1p-24); break;
+    case Smooth::Ex2Neg: v = __builtin_exp2(-double(k) * 0x1p-24); break;
+    case Smooth::Rcp: v = 1.0 / (1.0 + double(k) * 0x1p-23); break;
+    case Smooth::Rsq: {
+      union { std::uint32_t u; float f; } x{0x3f800000u + k};
+      v = 1.0 / __builtin_sqrt(double(x.f));
+      break;
+    }
+    case Smooth::None: break;
+  }
+  union { float f; std::uint32_t u; } r{float(v)};
+  return r.u;
+}
+#endif
+
+// One measured table. On the GPU (the probe) and for tables with no smooth function,
+// every value; on the host, EX2, RCP and RSQ are kept as 2-bit corrections to their
+// smooth function: 4 MB instead of 64 MB per 2^24 values, so that a kernel calling
+// expf on scattered arguments hits the cache instead of DRAM (sim/math/mufu_tables.cpp
+// falls back to the full table where a correction does not fit).
+struct Table {
+  const std::uint32_t* full = nullptr;
+  const std::uint8_t* fix = nullptr;  // value = smooth_bits(smooth, k) + fix_k - 2
+  Smooth smooth = Smooth::None;
+
+  Table() = default;
+  SIMT_MUFU_FN Table(const std::uint32_t* values) : full(values) {}
+  Table(const std::uint8_t* fixes, Smooth s) : fix(fixes), smooth(s) {}
+
+  SIMT_MUFU_FN std::uint32_t operator[](std::uint32_t k) const {
+#if defined(__CUDA_ARCH__)
+    return full[k];
+#else
+    if (full) return full[k];
+    return smooth_bits(smooth, k) + ((fix[k >> 2] >> ((k & 3u) * 2)) & 3u) - 2u;
+#endif
+  }
+};
+
 struct Tables {
-  const std::uint32_t* ex2_pos;  // [k] = ex2(k * 2^-24), k < 2^24
-  const std::uint32_t* ex2_neg;  // [k] = ex2(-k * 2^-24), k < 2^24
-  const std::uint32_t* rcp;      // [k] = rcp(1 + k * 2^-23), k < 2^23
-  const std::uint32_t* rsq;      // [k] = rsqrt(float with bits 0x3f800000 + k), k < 2^24: [1, 4)
-  const std::uint32_t* lg2_one;  // [k] = lg2(1 + k * 2^-23), k < 2^23
-  const std::uint32_t* lg2_half; // [k] = lg2(0.5 + k * 2^-24), k < 2^23
-  const std::uint32_t* sin_quarter;  // [k] = MUFU.SIN of k * 2^-25 revolutions, k <= 2^23
-  const std::uint32_t* cos_quarter;  // [k] = MUFU.COS of the same
+  Table ex2_pos;      // [k] = ex2(k * 2^-24), k < 2^24
+  Table ex2_neg;      // [k] = ex2(-k * 2^-24), k < 2^24
+  Table rcp;          // [k] = rcp(1 + k * 2^-23), k < 2^23
+  Table rsq;          // [k] = rsqrt(float with bits 0x3f800000 + k), k < 2^24: [1, 4)
+  Table lg2_one;      // [k] = lg2(1 + k * 2^-23), k < 2^23
+  Table lg2_half;     // [k] = lg2(0.5 + k * 2^-24), k < 2^23
+  Table sin_quarter;  // [k] = MUFU.SIN of k * 2^-25 revolutions, k <= 2^23
+  Table cos_quarter;  // [k] = MUFU.COS of the same
 };
 
 constexpr std::uint32_t kNaN = 0x7fffffffu;  // the GPU's canonical NaN

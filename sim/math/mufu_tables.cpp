@@ -1,11 +1,15 @@
 #include "sim/math/mufu_tables.hpp"
 
 #include <lzma.h>
+#include <sys/mman.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <new>
+#include <utility>
 #include <vector>
 
 // The compressed tables are part of the library's read-only data, so a program or a
@@ -80,9 +84,48 @@ std::vector<std::uint32_t> decode(const char* what, const unsigned char* begin, 
   return table;
 }
 
+// Memory for a table read at random places: in 2 MiB pages where the kernel allows
+// (transparent huge pages), so that lookups do not miss the TLB as well as the cache.
+struct HugePageMemory {
+  std::uint8_t* data = nullptr;
+  std::size_t bytes = 0;
+  HugePageMemory() = default;
+  explicit HugePageMemory(std::size_t n) : bytes((n + kHuge - 1) / kHuge * kHuge) {
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    madvise(p, bytes, MADV_HUGEPAGE);  // advice only: 4 KiB pages work the same, slower
+    data = static_cast<std::uint8_t*>(p);
+  }
+  HugePageMemory(HugePageMemory&& o) noexcept : data(std::exchange(o.data, nullptr)), bytes(o.bytes) {}
+  HugePageMemory& operator=(HugePageMemory&& o) noexcept {
+    std::swap(data, o.data);
+    std::swap(bytes, o.bytes);
+    return *this;
+  }
+  ~HugePageMemory() {
+    if (data) munmap(data, bytes);
+  }
+  bool empty() const { return data == nullptr; }
+  static constexpr std::size_t kHuge = std::size_t(2) << 20;
+};
+
+// The 2-bit corrections of a table to its smooth function, or nothing (the caller
+// keeps the full table) where one does not fit in -2..+1.
+HugePageMemory corrections(const std::vector<std::uint32_t>& values, Smooth s) {
+  HugePageMemory fix((values.size() + 3) / 4);  // zero-filled
+  for (std::uint32_t k = 0; k < values.size(); ++k) {
+    const std::uint32_t c = values[k] - smooth_bits(s, k) + 2u;
+    if (c > 3u) return {};
+    fix.data[k >> 2] = std::uint8_t(fix.data[k >> 2] | (c << ((k & 3u) * 2)));
+  }
+  return fix;
+}
+
 struct Decoded {
   std::vector<std::uint32_t> ex2_pos, ex2_neg, rcp, rsq, lg2_one, lg2_half, sin_quarter, cos_quarter;
+  HugePageMemory ex2_pos_fix, ex2_neg_fix, rcp_fix, rsq_fix;
   std::once_flag ex2_once, rcp_once, rsq_once, lg2_once, sin_once;
+  std::atomic<unsigned> ready{0};  // the Need flags decoded: later calls skip call_once
   Tables view{};
 };
 
@@ -97,16 +140,29 @@ Decoded& decoded() {
 #define SIMT_DECODE(storage, name) \
   (storage = decode(#name, simt_mufu_##name, simt_mufu_##name##_end), storage.data())
 
+// The same for a table with a smooth function: its corrections when they fit (the
+// full table is then released), else the full table.
+#define SIMT_DECODE_SMOOTH(name, smooth)                   \
+  [&]() -> Table {                                          \
+    SIMT_DECODE(d.name, name);                              \
+    d.name##_fix = corrections(d.name, smooth);             \
+    if (d.name##_fix.empty()) return Table(d.name.data());  \
+    std::vector<std::uint32_t>().swap(d.name);              \
+    return Table(d.name##_fix.data, smooth);       \
+  }()
+
 const Tables& tables(unsigned need) {
   Decoded& d = decoded();
   Tables& v = d.view;
+  // Called once per math function call: std::call_once alone costs a TLS lookup.
+  if ((d.ready.load(std::memory_order_acquire) & need) == need) return v;
   if (need & kEx2)
     std::call_once(d.ex2_once, [&] {
-      v.ex2_pos = SIMT_DECODE(d.ex2_pos, ex2_pos);
-      v.ex2_neg = SIMT_DECODE(d.ex2_neg, ex2_neg);
+      v.ex2_pos = SIMT_DECODE_SMOOTH(ex2_pos, Smooth::Ex2Pos);
+      v.ex2_neg = SIMT_DECODE_SMOOTH(ex2_neg, Smooth::Ex2Neg);
     });
-  if (need & kRcp) std::call_once(d.rcp_once, [&] { v.rcp = SIMT_DECODE(d.rcp, rcp); });
-  if (need & kRsq) std::call_once(d.rsq_once, [&] { v.rsq = SIMT_DECODE(d.rsq, rsq); });
+  if (need & kRcp) std::call_once(d.rcp_once, [&] { v.rcp = SIMT_DECODE_SMOOTH(rcp, Smooth::Rcp); });
+  if (need & kRsq) std::call_once(d.rsq_once, [&] { v.rsq = SIMT_DECODE_SMOOTH(rsq, Smooth::Rsq); });
   if (need & kLg2)
     std::call_once(d.lg2_once, [&] {
       v.lg2_one = SIMT_DECODE(d.lg2_one, lg2_one);
@@ -117,8 +173,10 @@ const Tables& tables(unsigned need) {
       v.sin_quarter = SIMT_DECODE(d.sin_quarter, sin_quarter);
       v.cos_quarter = SIMT_DECODE(d.cos_quarter, cos_quarter);
     });
+  d.ready.fetch_or(need, std::memory_order_release);
   return v;
 }
+#undef SIMT_DECODE_SMOOTH
 #undef SIMT_DECODE
 
 }  // namespace simt::mufu
