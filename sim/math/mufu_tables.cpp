@@ -121,6 +121,15 @@ HugePageMemory corrections(const std::vector<std::uint32_t>& values, Smooth s) {
   return fix;
 }
 
+// A decoded table with a smooth function: its corrections when they fit (the full
+// table is then released), else the full table.
+Table keep_compact(std::vector<std::uint32_t>& full, HugePageMemory& fix, Smooth s) {
+  fix = corrections(full, s);
+  if (fix.empty()) return Table(full.data());
+  std::vector<std::uint32_t>().swap(full);
+  return Table(fix.data, s);
+}
+
 struct Decoded {
   std::vector<std::uint32_t> ex2_pos, ex2_neg, rcp, rsq, lg2_one, lg2_half, sin_quarter, cos_quarter;
   HugePageMemory ex2_pos_fix, ex2_neg_fix, rcp_fix, rsq_fix;
@@ -140,16 +149,6 @@ Decoded& decoded() {
 #define SIMT_DECODE(storage, name) \
   (storage = decode(#name, simt_mufu_##name, simt_mufu_##name##_end), storage.data())
 
-// The same for a table with a smooth function: its corrections when they fit (the
-// full table is then released), else the full table.
-#define SIMT_DECODE_SMOOTH(name, smooth)                   \
-  [&]() -> Table {                                          \
-    SIMT_DECODE(d.name, name);                              \
-    d.name##_fix = corrections(d.name, smooth);             \
-    if (d.name##_fix.empty()) return Table(d.name.data());  \
-    std::vector<std::uint32_t>().swap(d.name);              \
-    return Table(d.name##_fix.data, smooth);       \
-  }()
 
 const Tables& tables(unsigned need) {
   Decoded& d = decoded();
@@ -158,11 +157,21 @@ const Tables& tables(unsigned need) {
   if ((d.ready.load(std::memory_order_acquire) & need) == need) return v;
   if (need & kEx2)
     std::call_once(d.ex2_once, [&] {
-      v.ex2_pos = SIMT_DECODE_SMOOTH(ex2_pos, Smooth::Ex2Pos);
-      v.ex2_neg = SIMT_DECODE_SMOOTH(ex2_neg, Smooth::Ex2Neg);
+      SIMT_DECODE(d.ex2_pos, ex2_pos);
+      SIMT_DECODE(d.ex2_neg, ex2_neg);
+      v.ex2_pos = keep_compact(d.ex2_pos, d.ex2_pos_fix, Smooth::Ex2Pos);
+      v.ex2_neg = keep_compact(d.ex2_neg, d.ex2_neg_fix, Smooth::Ex2Neg);
     });
-  if (need & kRcp) std::call_once(d.rcp_once, [&] { v.rcp = SIMT_DECODE_SMOOTH(rcp, Smooth::Rcp); });
-  if (need & kRsq) std::call_once(d.rsq_once, [&] { v.rsq = SIMT_DECODE_SMOOTH(rsq, Smooth::Rsq); });
+  if (need & kRcp)
+    std::call_once(d.rcp_once, [&] {
+      SIMT_DECODE(d.rcp, rcp);
+      v.rcp = keep_compact(d.rcp, d.rcp_fix, Smooth::Rcp);
+    });
+  if (need & kRsq)
+    std::call_once(d.rsq_once, [&] {
+      SIMT_DECODE(d.rsq, rsq);
+      v.rsq = keep_compact(d.rsq, d.rsq_fix, Smooth::Rsq);
+    });
   if (need & kLg2)
     std::call_once(d.lg2_once, [&] {
       v.lg2_one = SIMT_DECODE(d.lg2_one, lg2_one);
@@ -176,7 +185,6 @@ const Tables& tables(unsigned need) {
   d.ready.fetch_or(need, std::memory_order_release);
   return v;
 }
-#undef SIMT_DECODE_SMOOTH
 #undef SIMT_DECODE
 
 }  // namespace simt::mufu
