@@ -26,6 +26,7 @@ enum class DiagKind {
   StackOverflow,
   LaunchConfig,
   ExitedBeforeBarrier,  // a warning: runs as on the H200, where exited threads count as arrived
+  ExitedBeforeCollective,  // a warning: a *_sync mask names exited lanes; runs as on the H200
   Unsupported,          // a CUDA feature the simulator cannot run (a cooperative grid too large to hold)
 };
 

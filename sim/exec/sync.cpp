@@ -75,8 +75,11 @@ void complete(BlockState& b, WarpState& w, std::uint32_t group) {
     }
     switch (first.kind) {
       case Collective::Shfl: case Collective::ShflUp: case Collective::ShflDown: case Collective::ShflXor:
-        // A source lane outside the group gives an undefined value on hardware; we return our own.
-        s.result = (group >> src & 1) ? w.slots[src].value : s.value;
+        // A source lane the mask names that has exited gives 0, as measured on the H200
+        // (tests/cuda/shfl_absent_lanes.cu). One outside the mask is undefined on hardware; we
+        // return our own value.
+        if (group >> src & 1) s.result = w.slots[src].value;
+        else s.result = (first.mask >> src & 1) && (w.exited >> src & 1) ? 0 : s.value;
         break;
       case Collective::Ballot: s.result = votes; break;
       case Collective::Any: s.result = votes != 0; break;
@@ -90,6 +93,37 @@ void complete(BlockState& b, WarpState& w, std::uint32_t group) {
   ++b.logs[warp_index].sync_count;
   for (int l = 0; l < 32; ++l)
     if (group >> l & 1) b.run[warp_index * 32 + l] = Run::Runnable;
+}
+
+// A warp collective whose mask names lanes that have exited: every other lane of the
+// mask waits at it, and nothing else can run. The H200 runs it with the lanes present
+// (llm.c's matmul_backward_bias kernel 8 relies on it), so it completes, with a warning.
+bool complete_without_exited_lanes(BlockState& b) {
+  for (unsigned wi = 0; wi < b.nwarps; ++wi) {
+    WarpState& w = b.warps[wi];
+    if (!w.waiting) continue;
+    const WarpSlot& s = w.slots[std::countr_zero(w.waiting)];
+    if (s.kind == Collective::ActiveMask) continue;
+    std::uint32_t group = 0;
+    for (int l = 0; l < 32; ++l)
+      if ((w.waiting >> l & 1) && w.slots[l].kind == s.kind && w.slots[l].mask == s.mask) group |= 1u << l;
+    const std::uint32_t missing = s.mask & ~group;
+    if ((w.waiting & s.mask) != group || (missing & ~w.exited)) continue;
+    if (!b.warned) {
+      b.warned = true;
+      b.warning = b.make_diag(
+          DiagKind::ExitedBeforeCollective,
+          fmt::format("{} (mask 0x{:08x}) reached by lanes {} of warp {}; lanes {} had exited. The H200 runs it "
+                      "with the lanes present, a shuffle from an exited lane giving 0, and so does the simulator; "
+                      "but a mask naming exited lanes is undefined behaviour in CUDA",
+                      collective_name(s.kind), s.mask, lane_list(group), wi, lane_list(missing)),
+          &b.threads[wi * 32 + std::countr_zero(group)], s.site);
+      b.warning.warning = true;
+    }
+    complete(b, w, group);
+    return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -210,6 +244,7 @@ bool Worker::settle(BlockState& b) {
     }
   }
   if (progressed) return true;
+  if (complete_without_exited_lanes(b)) return true;
 
   for (unsigned wi = 0; wi < b.nwarps; ++wi) {
     WarpState& w = b.warps[wi];

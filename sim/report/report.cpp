@@ -54,6 +54,7 @@ const char* diag_kind_name(DiagKind k) {
     case DiagKind::StackOverflow: return "stack overflow";
     case DiagKind::LaunchConfig: return "invalid launch";
     case DiagKind::ExitedBeforeBarrier: return "warning: threads exited before a barrier";
+    case DiagKind::ExitedBeforeCollective: return "warning: lanes exited before a warp collective";
     case DiagKind::Unsupported: return "not supported by the simulator";
   }
   return "error";

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <fstream>
 #include <string>
 
 using namespace simt::frontend_test;
@@ -86,6 +87,21 @@ TEST_CASE("threads that return before a barrier: the launch runs, with a warning
   CHECK(e.stderr_.find("threads 72-127 had exited") != std::string::npos);
   // Block 0: 4 warps at the barrier; block 1: warps 0-2 (warp 3 had exited entirely).
   CHECK(metric(e.launches[0], "simt__warp_barriers.sum") == 7);
+}
+
+TEST_CASE("shuffles whose source lane has exited or diverged print what the H200 printed") {
+  // tests/cuda/shfl_absent_lanes.cu, unchanged; the H200's output is recorded beside the
+  // other llm.c findings (matmul_backward_bias kernel 8 depends on this behaviour).
+  Exec e = exec(kSource + "/tests/cuda/shfl_absent_lanes.cu");
+  CHECK(e.run.status == 0);
+  std::ifstream gpu(kSource + "/docs/validation/data/llmc_default_sizes/h200_gpu/shfl_exited.txt");
+  std::string expected, line;
+  for (int i = 0; i < 5 && std::getline(gpu, line); ++i) expected += line + "\n";
+  REQUIRE(expected.size() > 100);
+  CHECK(e.run.out == expected);
+  REQUIRE(e.launches.size() == 5);
+  CHECK(e.launches[0]["diagnostics"][0]["severity"] == "warning");
+  CHECK(e.stderr_.find("lanes exited before a warp collective") != std::string::npos);
 }
 
 TEST_CASE("one barrier reached along two paths is one barrier") {
