@@ -11,6 +11,10 @@ __global__ void exponential(const float* x, float* out) { out[threadIdx.x] = exp
 __global__ void hyperbolic(const float* x, float* out) { out[threadIdx.x] = tanhf(x[threadIdx.x]); }
 __global__ void fast_exponential(const float* x, float* out) { out[threadIdx.x] = __expf(x[threadIdx.x]); }
 __global__ void double_root(const float* x, float* out) { out[threadIdx.x] = float(sqrt(double(x[threadIdx.x]))); }
+// Double operands: a quotient of two floats widened to double would be narrowed back to
+// a float division, by nvcc as by clang.
+__global__ void double_quotient(const double* x, const double* y, double* out) { out[threadIdx.x] = x[threadIdx.x] / y[threadIdx.x]; }
+__global__ void double_reciprocal(const double* x, double* out) { out[threadIdx.x] = 1.0 / x[threadIdx.x]; }
 
 int main() {
   float h[64];
@@ -29,6 +33,15 @@ int main() {
   fast_exponential<<<1, 64>>>(x, out);
   double_root<<<1, 64>>>(x, out);
   cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost);
-  printf("%.4f\n", h[63]);
+  double d[64];
+  for (int i = 0; i < 64; ++i) d[i] = 0.5 + i * 0.25;
+  double *dx, *dout;
+  cudaMalloc(&dx, sizeof d);
+  cudaMalloc(&dout, sizeof d);
+  cudaMemcpy(dx, d, sizeof d, cudaMemcpyHostToDevice);
+  double_quotient<<<1, 64>>>(dx, dx, dout);
+  double_reciprocal<<<1, 64>>>(dx, dout);
+  cudaMemcpy(d, dout, sizeof d, cudaMemcpyDeviceToHost);
+  printf("%.4f %.6f\n", h[63], d[63]);
   return 0;
 }

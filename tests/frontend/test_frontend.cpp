@@ -234,7 +234,7 @@ TEST_CASE("a device assert in a ctypes-loaded library fails the launch, not the 
 TEST_CASE("divisions, square roots and math functions count as nvcc's instruction sequences") {
   Exec e = exec(kTests + "math_sequences.cu");
   CHECK(e.run.status == 0);
-  REQUIRE(e.launches.size() == 7);
+  REQUIRE(e.launches.size() == 9);
   const std::string kFfma = "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum";
   const std::string kDfma = "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum";
   struct Expect {
@@ -255,6 +255,15 @@ TEST_CASE("divisions, square roots and math functions count as nvcc's instructio
   CHECK(metric(e.launches[0], "simt__thread_inst_fdiv.sum") == 64);  // the division itself, once
   CHECK(metric(e.launches[6], kDmul) == 64 * 3);
   CHECK(metric(e.launches[6], kDfma) == 64 * 5);
+  // Double division, H200 with double operands (tests/cuda/ddiv_sequences.cu): a quotient
+  // is DMUL 1, DFMA 7 and one FFMA; a reciprocal DFMA 5.
+  CHECK(metric(e.launches[7], kDmul) == 64 * 1);
+  CHECK(metric(e.launches[7], kDfma) == 64 * 7);
+  CHECK(metric(e.launches[7], kFfma) == 64 * 1);
+  CHECK(metric(e.launches[7], "simt__thread_inst_ddiv.sum") == 64);
+  CHECK(metric(e.launches[8], kDfma) == 64 * 5);
+  CHECK(metric(e.launches[8], kDmul) == 0);
+  CHECK(e.run.out == "4.0311 0.061538\n");  // sqrt(16.25), 1 / 16.25
 }
 
 // ---- fp16/bf16 and cooperative groups (issue 10) ---------------------------------

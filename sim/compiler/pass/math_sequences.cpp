@@ -105,6 +105,13 @@ FpSequence math_sequence(const Instruction& i) {
     if (one && one->isExactlyValue(1.0)) return {{FAdd, 1}, {FFma, 2}};
     return {{FFma, 5}};
   }
+  if (i.getOpcode() == Instruction::FDiv && i.getType()->getScalarType()->isDoubleTy()) {
+    // MUFU.RCP64H refined by DFMA; a quotient also takes a DMUL and one FFMA (a range
+    // check on the high words), measured with double operands (tests/cuda/ddiv_sequences.cu).
+    const auto* one = dyn_cast<ConstantFP>(i.getOperand(0));
+    if (one && one->isExactlyValue(1.0)) return {{DFma, 5}};
+    return {{DMul, 1}, {DFma, 7}, {FFma, 1}};
+  }
   const auto* call = dyn_cast<CallInst>(&i);
   const Function* callee = call ? call->getCalledFunction() : nullptr;
   if (!callee) return {};
