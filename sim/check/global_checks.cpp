@@ -1,4 +1,5 @@
 #include "sim/check/global_checks.hpp"
+#include "sim/check/release_acquire.hpp"
 #include "sim/check/repeated_store.hpp"
 
 #include "sim/memory/global_memory.hpp"
@@ -51,7 +52,10 @@ void check_global_race(BlockState& b, std::uint32_t thread, std::uintptr_t addr,
   const std::uint32_t me = static_cast<std::uint32_t>(b.linear * L.threads_per_block + thread);
   const std::uint16_t epoch = static_cast<std::uint16_t>(b.epoch & 0x7FFF);
   auto ordered = [&](std::uint32_t other, std::uint16_t other_epoch) {
-    return other != kManyBlocks && other / L.threads_per_block == b.linear && (other_epoch & 0x7FFF) != epoch;
+    if (other == kManyBlocks) return false;
+    const std::uint64_t other_block = other / L.threads_per_block;
+    if (other_block == b.linear) return (other_epoch & 0x7FFF) != epoch;
+    return ordered_by_release(b, thread, other_block, std::uint16_t(other_epoch & 0x7FFF));
   };
   auto& gm = memory();
   const bool checked = size >= 4;
@@ -60,7 +64,7 @@ void check_global_race(BlockState& b, std::uint32_t thread, std::uintptr_t addr,
     Stamp w = Stamp::of(wref.load(std::memory_order_relaxed));
     if (checked && w.tag == L.tag && w.thread != me && !ordered(w.thread, w.epoch))
       fault(fmt::format("data race on global memory: this {} conflicts with a write by block {} {} in the same launch "
-                        "(no barrier orders them)",
+                        "(no barrier orders them, nor a __threadfence() before an atomic this block synchronised through)",
                         op_name(op), w.thread / L.threads_per_block, b.thread_name(w.thread % L.threads_per_block)),
             t, site, a);
     Stamp r = Stamp::of(rref.load(std::memory_order_relaxed));

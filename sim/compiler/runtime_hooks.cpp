@@ -2,6 +2,7 @@
 // every access and floating-point operation of device code comes here with its
 // site, and goes on into the same paths the f32 types use (sim/context.hpp).
 #include "sim/exec/block.hpp"
+#include "sim/check/release_acquire.hpp"
 #include "sim/compiler/sites.hpp"
 #include "sim/compiler/spin_watch.hpp"
 #include "sim/exec/context.hpp"
@@ -176,6 +177,19 @@ std::uint64_t __simt_collective_at(int kind, std::uint32_t mask, std::uint64_t v
   if (!simt::t_thread) return value;  // host code: a no-op, as the GPU has no host warps
   simt::renew_inst_budget(simt::t_thread);
   return simt::warp_collective(simt::Collective(kind), mask, value, arg, width, site);
+}
+
+// __threadfence() and the two ends of an atomic: the global race check's view of
+// blocks publishing to each other (sim/check/release_acquire.hpp).
+void __simt_threadfence() {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (simt::ThreadState* t = simt::t_thread) simt::note_fence(t);
+}
+void __simt_atomic_begin(const void* word) {
+  if (simt::ThreadState* t = simt::t_thread) simt::before_atomic(t, reinterpret_cast<std::uintptr_t>(word));
+}
+void __simt_atomic_end(const void* word) {
+  if (simt::ThreadState* t = simt::t_thread) simt::after_atomic(t, reinterpret_cast<std::uintptr_t>(word));
 }
 
 // The C library's assert, as the pass redirects it from compiled code: a library

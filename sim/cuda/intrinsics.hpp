@@ -95,7 +95,10 @@ SIMT_INLINE int __popc(unsigned x) { return __builtin_popcount(x); }
 SIMT_INLINE int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
 SIMT_INLINE int __ffs(int x) { return __builtin_ffs(x); }
 SIMT_INLINE int __clz(int x) { return x == 0 ? 32 : __builtin_clz(unsigned(x)); }
-SIMT_INLINE void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+SIMT_INLINE void __threadfence() {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (simt::ThreadState* t = simt::current_thread()) simt::note_fence(t);  // sim/check/release_acquire.hpp
+}
 SIMT_INLINE void __threadfence_block() {}
 
 // ---- atomics: one access of the element's size, then the read-modify-write.
@@ -103,10 +106,13 @@ namespace simt::detail {
 template <class S, class F>
 SIMT_INLINE raw_t<S> atomic_rmw(S* address, F&& update) {
   touch(address, sizeof(S), MemOp::Atomic);
+  ThreadState* t = current_thread();
+  if (t) before_atomic(t, reinterpret_cast<std::uintptr_t>(address));
   using R = raw_t<S>;
   std::atomic_ref<R> ref(*reinterpret_cast<R*>(address));
   R old = ref.load(std::memory_order_relaxed);
-  while (!ref.compare_exchange_weak(old, update(old), std::memory_order_relaxed)) {}
+  while (!ref.compare_exchange_weak(old, update(old), std::memory_order_seq_cst, std::memory_order_relaxed)) {}
+  if (t) after_atomic(t, reinterpret_cast<std::uintptr_t>(address));
   return old;
 }
 }  // namespace simt::detail

@@ -4,6 +4,7 @@
 #include "sim/exec/context.hpp"
 #include "sim/count/counters.hpp"
 #include "sim/check/diagnostic.hpp"
+#include "sim/check/release_acquire.hpp"
 #include "sim/memory/shared_memory.hpp"
 #include "sim/memory/warp_log.hpp"
 
@@ -58,6 +59,11 @@ struct BlockState {
   bool stopped = false;  // another block of a cooperative launch failed: unwind without a diagnostic
   bool warned = false;  // once per block: threads exited before a barrier others reached
   Diagnostic warning;
+  // Fence-and-atomic ordering with other blocks (sim/check/release_acquire.hpp).
+  std::uint32_t fence_epoch = 0;  // 1 + the interval of the latest __threadfence(); 0: none
+  std::uintptr_t released_word = 0;
+  std::uint32_t released_epoch = 0;
+  std::vector<Acquired> acquired;
 
   void fail(Diagnostic d);               // record the block's first fault
   Diagnostic make_diag(DiagKind k, std::string msg, const ThreadState* t, Site site) const;

@@ -37,6 +37,7 @@ struct LaunchContext {
   const Worker* progress_worker = nullptr;  // the calling thread's worker
   std::chrono::steady_clock::time_point started, last_report;
   std::atomic<bool> failed{false};
+  mutable ReleaseLog releases;  // fence-and-atomic publications between blocks (internally locked)
   std::mutex diag_mutex;
   std::vector<std::pair<std::uint64_t, Diagnostic>> faults;  // (block, diagnostic)
   std::vector<std::pair<std::uint64_t, Diagnostic>> warnings;  // (block, diagnostic), launch still succeeds

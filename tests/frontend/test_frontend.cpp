@@ -104,6 +104,24 @@ TEST_CASE("shuffles whose source lane has exited or diverged print what the H200
   CHECK(e.stderr_.find("lanes exited before a warp collective") != std::string::npos);
 }
 
+TEST_CASE("a last-block reduction ordered by __threadfence() and an atomic ticket is not a race; without the fence it is") {
+  Exec fenced = exec(kTests + "fence_ticket.cu");
+  CHECK(fenced.run.status == 0);
+  CHECK(fenced.run.out == "1024.0 32.0 no error no error\n");
+  REQUIRE(fenced.launches.size() == 2);
+  CHECK(fenced.launches[0]["diagnostics"].empty());
+  CHECK(fenced.launches[1]["diagnostics"].empty());
+
+  Exec unfenced = exec(kTests + "fence_ticket.cu", "clang", "-D NO_FENCE=1");
+  CHECK(unfenced.run.status != 0);
+  REQUIRE(unfenced.launches.size() == 2);
+  for (const auto& l : unfenced.launches) {
+    REQUIRE(l["diagnostics"].size() == 1);
+    CHECK(l["diagnostics"][0]["kind"] == "global-memory race");
+  }
+  CHECK(unfenced.stderr_.find("fence_ticket.cu:46") != std::string::npos);  // the last block's read
+}
+
 TEST_CASE("one barrier reached along two paths is one barrier") {
   Exec e = exec(kTests + "branch_barrier.cu");
   CHECK(e.run.status == 0);

@@ -10,6 +10,12 @@
 #include <cstring>
 #include <type_traits>
 
+extern "C" {  // sim/compiler/runtime_hooks.cpp
+void __simt_threadfence();
+void __simt_atomic_begin(const void* word);
+void __simt_atomic_end(const void* word);
+}
+
 namespace simt::cuda {
 // By value: the loads that read them are the simulator's, not the kernel's.
 inline uint3 thread_idx() { return t_thread->thread_idx; }
@@ -32,13 +38,17 @@ template <class T> inline T collective(Collective kind, unsigned mask, const T& 
 
 // The compiler's builtins, not std::atomic_ref: its code lives in libstdc++'s
 // headers, which the pass would instrument (a second access per atomic).
+// The begin and end calls tell the global race check how blocks publish to each other
+// through a fence and an atomic (sim/check/release_acquire.hpp).
 template <class T, class F> inline T atomic_rmw(T* address, F&& update) {
   __simt_site_access(address, sizeof(T), 2);
+  __simt_atomic_begin(address);
   T old;
   __atomic_load(address, &old, __ATOMIC_RELAXED);
   T desired = update(old);
-  while (!__atomic_compare_exchange(address, &old, &desired, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+  while (!__atomic_compare_exchange(address, &old, &desired, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
     desired = update(old);
+  __simt_atomic_end(address);
   return old;
 }
 }  // namespace simt::cuda
@@ -124,7 +134,8 @@ extern "C" [[noreturn]] void __simt_trap(const char* file, unsigned line);  // r
 [[noreturn]] inline void __trap(const char* file = __builtin_FILE(), unsigned line = __builtin_LINE()) {
   __simt_trap(file, line);
 }
-inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline void __threadfence() { __simt_threadfence(); }
+inline void __threadfence_system() { __simt_threadfence(); }
 inline void __threadfence_block() {}
 
 #define SIMT_ATOMIC(name, expr)                                                          \

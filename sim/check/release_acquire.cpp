@@ -1,0 +1,68 @@
+#include "sim/check/release_acquire.hpp"
+
+#include "sim/exec/block.hpp"
+#include "sim/exec/context.hpp"
+#include "sim/exec/worker.hpp"
+
+namespace simt {
+
+void ReleaseLog::release(std::uintptr_t word, std::uint64_t block, std::uint32_t fence_epoch) {
+  std::lock_guard lock(mutex_);
+  words_[word].push_back({block, fence_epoch});
+  any_.store(true, std::memory_order_release);
+}
+
+std::uint32_t ReleaseLog::count(std::uintptr_t word) const {
+  std::lock_guard lock(mutex_);
+  auto it = words_.find(word);
+  return it == words_.end() ? 0 : static_cast<std::uint32_t>(it->second.size());
+}
+
+bool ReleaseLog::publishes(std::uintptr_t word, std::uint32_t seen, std::uint64_t block, std::uint16_t epoch15) const {
+  std::lock_guard lock(mutex_);
+  auto it = words_.find(word);
+  if (it == words_.end()) return false;
+  for (std::uint32_t i = 0; i < seen && i < it->second.size(); ++i) {
+    const Release& r = it->second[i];
+    // The write's interval is at or before the fence's, modulo the shadow's 15 bits.
+    if (r.block == block && ((r.fence_epoch - epoch15) & 0x7FFF) < 0x4000) return true;
+  }
+  return false;
+}
+
+void note_fence(ThreadState* t) { t->block->fence_epoch = t->block->epoch + 1; }
+
+void before_atomic(ThreadState* t, std::uintptr_t word) {
+  BlockState& b = *t->block;
+  if (!b.fence_epoch) return;
+  const std::uint32_t fenced = b.fence_epoch - 1;
+  if (b.released_word == word && b.released_epoch == fenced) return;  // a retry, or a second atomic
+  b.launch->releases.release(word, b.linear, fenced);
+  b.released_word = word;
+  b.released_epoch = fenced;
+}
+
+void after_atomic(ThreadState* t, std::uintptr_t word) {
+  BlockState& b = *t->block;
+  const ReleaseLog& log = b.launch->releases;
+  if (log.empty()) return;
+  const std::uint32_t seen = log.count(word);
+  if (!seen) return;
+  for (Acquired& a : b.acquired)  // a spin on the same word in the same interval: one entry
+    if (a.word == word && a.epoch == b.epoch && a.thread == t->linear) {
+      a.seen = seen;
+      return;
+    }
+  b.acquired.push_back({word, seen, b.epoch, t->linear});
+}
+
+bool ordered_by_release(const BlockState& b, std::uint32_t thread, std::uint64_t other_block,
+                        std::uint16_t other_epoch15) {
+  for (const Acquired& a : b.acquired) {
+    const bool after = a.epoch < b.epoch || (a.epoch == b.epoch && a.thread == thread);
+    if (after && b.launch->releases.publishes(a.word, a.seen, other_block, other_epoch15)) return true;
+  }
+  return false;
+}
+
+}  // namespace simt
