@@ -13,6 +13,12 @@ GlobalMemory& memory() {  // looked up once: the accessor's guard check showed i
   return *m;
 }
 
+void mark_touched(std::uintptr_t sector) {
+  const std::uintptr_t index = (sector - memory().base()) >> 5;
+  std::atomic_ref<std::uint64_t>(memory().touched_bits()[index >> 6]).fetch_or(std::uint64_t(1) << (index & 63),
+                                                                                std::memory_order_relaxed);
+}
+
 }  // namespace
 
 // DRAM estimate: a sector costs DRAM traffic the first time a launch reads it
@@ -26,6 +32,7 @@ void account_dram_sector(Counters& totals, std::uint32_t serial, std::uintptr_t 
     if ((flags & want) == want || (want == 1u && (flags & 2u))) return;
     std::uint32_t now = (serial << 2) | flags | want;
     if (shadow.compare_exchange_weak(old, now, std::memory_order_relaxed)) {
+      if (!flags) mark_touched(sector);  // the launch's first touch of this sector
       if ((want & 1u) && !(flags & 3u)) totals[Counter::DramReadBytes] += 32;
       if ((want & 2u) && !(flags & 2u)) totals[Counter::DramWriteBytes] += 32;
       return;

@@ -87,11 +87,15 @@ int execute_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelB
   const std::size_t index = launch_records().size() - 1;
   LaunchRecord& rec = mutable_launch_record(index);
   rec.printed = device_output_calls() != output_before;
-  if (known_args && serial != 0)
-    repeats.executed(std::move(key), index, serial, rec.error == 0 && !rec.printed,
-                     checks().races && record_allows_repeat(rec));
-  else
-    repeats.forget();
+  if (serial == 0) return code;  // refused: it ran nothing
+  const bool tracked = repeats.mode() != RepeatMode::Never;
+  LaunchFootprint footprint = take_launch_footprint(serial, tracked);
+  // A kernel the compiler pass did not build (the f32 front end's, `simt bench`'s
+  // plain copies) may write memory through pointers the footprint never sees.
+  if (tracked)
+    repeats.executed(known_args ? std::optional<LaunchKey>(std::move(key)) : std::nullopt, index,
+                     rec.error == 0 && !rec.printed, checks().races && record_allows_repeat(rec), std::move(footprint),
+                     instrumented_kernel(kernel_fn));
   return code;
 }
 

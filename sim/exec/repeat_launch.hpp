@@ -1,20 +1,24 @@
 // Skipping identical repeated launches (docs/exec.md, 'Repeated launches').
-// Benchmarks launch one kernel hundreds of times on the same buffers; executing
-// every launch would take hours. A launch may be skipped, its counters and time
-// taken from the previous one, when re-running it cannot change memory:
-//   - it is identical to the launch just before it (same kernel, grid, block,
-//     dynamic shared bytes, stream and argument bytes), with no other launch in
-//     between;
-//   - that previous launch ran without error, printed nothing, used no atomics,
-//     ran with the race checks on (so no two blocks raced on a word), and read no
-//     32-byte sector that it also wrote afterwards (an in-place `x[i] += 1` does);
-//   - since then the host wrote no device memory that launch touched (cudaMemcpy,
-//     cudaMemset into its sectors), freed nothing, wrote no __constant__ symbol,
-//     and the program has no managed memory (the host may write it directly).
-// Then its outputs are a function of inputs it did not change: running it again
-// would write the same values. Anything not known for certain runs the launch.
+// Benchmarks launch one kernel hundreds of times on the same buffers, or a few
+// kernels in turn (a residual kernel, then a layernorm); executing every launch would
+// take hours. A launch may be skipped, its counters and time taken from an earlier
+// one, when re-running it cannot change memory:
+//   - it is identical to one of the last few launches executed (same kernel, grid,
+//     block, dynamic shared bytes, stream and argument bytes);
+//   - that launch ran without error, printed nothing, used no atomics, ran with the
+//     race checks on (so no two blocks raced on a word), and read no 32-byte sector
+//     that it also wrote afterwards (an in-place `x[i] += 1` does);
+//   - since then nothing wrote a sector that launch read or wrote: no launch in
+//     between (their written sectors are known, sim/exec/launch_footprint.hpp), no
+//     cuBLAS product, cudaMemcpy or cudaMemset into them; nothing was freed, no
+//     __constant__ symbol written, and the program has no managed memory (the host
+//     may write it directly).
+// Then its outputs are a function of inputs nobody changed, and its outputs are still
+// in place: running it again would write the same values. Anything not known for
+// certain runs the launch.
 #pragma once
 #include "sim/cuda/vector_types.hpp"
+#include "sim/exec/launch_footprint.hpp"
 #include "sim/report/launch_record.hpp"
 
 #include <cstddef>
@@ -55,39 +59,39 @@ class RepeatLaunches {
 
   // The launch this one repeats, if it may be skipped.
   std::optional<RepeatMatch> repeat_of(const LaunchKey& key);
-  // A launch was executed: it becomes the one the next launch is compared with.
-  // `clean`: no error and no printf; `may_repeat`: also record_allows_repeat() and
-  // the race checks were on.
-  void executed(LaunchKey key, std::size_t record_index, std::uint32_t serial, bool clean, bool may_repeat);
+  // A launch was executed. Its writes end the kept launches they touch; with a key it
+  // is kept (the oldest of kKept goes). `clean`: no error and no printf;
+  // `may_repeat`: also record_allows_repeat() and the race checks were on;
+  // `all_writes_seen`: the compiler pass built the kernel, so the footprint has every
+  // write (otherwise every other kept launch ends).
+  void executed(std::optional<LaunchKey> key, std::size_t record_index, bool clean, bool may_repeat,
+                LaunchFootprint footprint, bool all_writes_seen);
 
-  // The host wrote [p, p + bytes): forgets the candidate if it touched them.
+  // Device memory [p, p + bytes) was written outside a launch (a copy, a memset, a
+  // library product): ends the kept launches that touched it.
   void host_wrote(const void* p, std::size_t bytes);
   // Something whose effect is not bounded (cudaFree, a __constant__ write).
-  void forget() { candidate_.reset(); }
+  void forget() { kept_.clear(); }
   // Managed memory: the host may write device memory without a call we see.
   void disable_for_managed_memory();
 
+  static constexpr std::size_t kKept = 4;
+
  private:
-  enum class Purity { Unknown, Pure, Impure };
-  struct Candidate {
+  struct Kept {
     LaunchKey key;
     std::size_t record_index = 0;
-    std::uint32_t serial = 0;  // the executor's launch serial: its stamp in the sector shadow
-    bool clean = false;       // ran without error and printed nothing
-    bool may_repeat = false;  // its record allows it and the race checks were on
-    Purity purity = Purity::Unknown;
+    bool clean = false;  // ran without error and printed nothing
+    bool pure = false;   // may_repeat, and read nothing it wrote
+    LaunchFootprint footprint;
   };
-  bool pure(Candidate& c) const;
 
   RepeatMode mode_ = RepeatMode::Pure;
   bool managed_ = false;
-  std::optional<Candidate> candidate_;
+  std::vector<Kept> kept_;  // oldest first
 };
 
 // Whether the launch's own record allows a repeat (no error, printf, atomics).
 bool record_allows_repeat(const LaunchRecord& r);
-// Whether the launch numbered `serial` read a 32-byte sector it also wrote, from
-// the DRAM estimate's sector shadow (read-then-write leaves both flags set).
-bool launch_read_what_it_wrote(std::uint32_t serial);
 
 }  // namespace simt

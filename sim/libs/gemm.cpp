@@ -10,6 +10,7 @@
 #include "sim/libs/gemm_launch.hpp"
 #include "sim/compiler/include/simt_cuda/narrow_float.h"
 #include "sim/libs/tf32.hpp"
+#include "sim/exec/repeat_launch.hpp"
 #include "sim/memory/global_memory.hpp"
 
 #include <Eigen/Core>
@@ -131,6 +132,9 @@ int gemm(const GemmCall& g) {
   h.c.ptr = gm.host_address(g.c.ptr), h.d.ptr = gm.host_address(g.d.ptr);
   h.bias = gm.host_address(g.bias);
   compute(h);
+  // D's bytes changed outside a kernel: launches kept for repeats that touched them must run again.
+  const std::size_t d_span = (std::size_t(g.batch - 1) * g.d.stride + std::size_t(g.n - 1) * g.d.ld + g.m) * elem_bytes(g.d.type);
+  if (g.m > 0 && g.n > 0) RepeatLaunches::instance().host_wrote(g.d.ptr, d_span);
   record_gemm_launch(g);
   return 0;
 }

@@ -57,6 +57,7 @@ GlobalMemory::GlobalMemory() {
   next_ = base_ + kGuardBytes;
   race_shadow_ = static_cast<std::uint64_t*>(reserve(size_ / 4 * 16, PROT_READ | PROT_WRITE));
   sector_shadow_ = static_cast<std::uint32_t*>(reserve(size_ / 32 * 4, PROT_READ | PROT_WRITE));
+  touched_bits_ = static_cast<std::uint64_t*>(reserve(size_ / 32 / 8, PROT_READ | PROT_WRITE));
   page_bytes_ = static_cast<std::uint16_t*>(reserve((size_ >> kPageShift) * 2, PROT_READ | PROT_WRITE));
   g_existing.store(this, std::memory_order_release);
 }

@@ -113,6 +113,28 @@ TEST_CASE("a copy from pageable host memory runs at the rate measured for it; th
   }
 }
 
+TEST_CASE("alternating launches: a repeat a few launches back is skipped unless something since wrote its footprint") {
+  Exec skipped = exec("repeat_alternating.cu");
+  Exec executed = exec("repeat_alternating.cu", "--no-skip-repeats");
+  CHECK(skipped.out == "out 220.0 t 18.0 x 7.0 out2 210.0\n");
+  CHECK(executed.out == skipped.out);
+  REQUIRE(skipped.launches.size() == 13);
+  const std::size_t want[13] = {0, 0, 1, 2, 1, 2, 0, 0, 0, 0, 0, 0, 0};
+  for (std::size_t i = 0; i < 13; ++i) {
+    INFO("launch " << i + 1);
+    CHECK(repeat_of(skipped.launches[i]) == want[i]);
+    CHECK(repeat_of(executed.launches[i]) == 0);
+    CHECK(skipped.launches[i]["metrics"] == executed.launches[i]["metrics"]);
+  }
+}
+
+TEST_CASE("a cuBLAS product into a kernel's input between two identical launches makes the second run") {
+  Exec e = exec("repeat_after_gemm.cu");
+  CHECK(e.out == "out 32.0 32.0\n");
+  REQUIRE(e.launches.size() == 3);  // scale, the product, scale
+  CHECK(repeat_of(e.launches[2]) == 0);
+}
+
 TEST_CASE("an in-place kernel repeated is executed every time") {
   Exec e = exec("repeat_in_place.cu");
   CHECK(e.out == "x[0] = 4.0 x[1000] = 1004.0\n");

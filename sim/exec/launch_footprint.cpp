@@ -1,0 +1,69 @@
+#include "sim/exec/launch_footprint.hpp"
+
+#include "sim/memory/global_memory.hpp"
+
+#include <algorithm>
+#include <bit>
+
+namespace simt {
+
+namespace {
+
+// Appends a sector to runs built in increasing order; false once there are too many.
+bool append(SectorRuns& runs, std::uint64_t sector) {
+  if (!runs.empty() && runs.back().end == sector) {
+    ++runs.back().end;
+    return true;
+  }
+  if (runs.size() == kMaxFootprintRuns) return false;
+  runs.push_back({sector, sector + 1});
+  return true;
+}
+
+}  // namespace
+
+// The sector shadow holds (serial << 2) | flags for the last launch that touched a
+// sector: 1 = read first, 2 = written, 3 = read and then written
+// (sim/count/dram_estimate.cpp).
+LaunchFootprint take_launch_footprint(std::uint32_t serial, bool keep) {
+  GlobalMemory& gm = GlobalMemory::instance();
+  LaunchFootprint fp;
+  const std::uintptr_t base = gm.base();
+  const std::uint64_t words = ((gm.allocated_end() - base) / 32 + 63) / 64;
+  std::uint64_t* bits = gm.touched_bits();
+  for (std::uint64_t w = 0; w < words; ++w) {
+    std::uint64_t set = bits[w];
+    if (!set) continue;
+    bits[w] = 0;
+    if (!keep || !fp.known) continue;
+    for (; set; set &= set - 1) {
+      const std::uint64_t sector = w * 64 + std::uint64_t(std::countr_zero(set));
+      const std::uint32_t v = *gm.sector_shadow(base + sector * 32);
+      const std::uint32_t flags = (v >> 2) == (serial & 0x3FFFFFFFu) ? (v & 3u) : 0u;
+      const std::uint64_t number = (base >> 5) + sector;
+      fp.read_then_written |= flags == 3u;
+      fp.known = append(fp.touched, number) && (!(flags & 2u) || append(fp.written, number));
+    }
+  }
+  if (!fp.known) fp.touched.clear(), fp.written.clear();
+  return fp;
+}
+
+bool overlaps(const SectorRuns& a, const SectorRuns& b) {
+  auto i = a.begin(), j = b.begin();
+  while (i != a.end() && j != b.end()) {
+    if (i->end <= j->begin) ++i;
+    else if (j->end <= i->begin) ++j;
+    else return true;
+  }
+  return false;
+}
+
+bool overlaps_bytes(const SectorRuns& a, std::uintptr_t begin, std::uint64_t bytes) {
+  if (bytes == 0) return false;
+  const std::uint64_t first = begin >> 5, last = (begin + bytes + 31) >> 5;
+  auto it = std::upper_bound(a.begin(), a.end(), first, [](std::uint64_t s, const SectorRun& r) { return s < r.end; });
+  return it != a.end() && it->begin < last;
+}
+
+}  // namespace simt
