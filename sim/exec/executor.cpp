@@ -37,11 +37,9 @@ int append_repeat(const RepeatMatch& m) {
   if (!m.exact && !warned) {
     warned = true;
     fmt::print(stderr,
-               "simt: --skip-all-repeats: launch {} ({}) repeats launch {} but changes memory (it {}); it was not "
-               "executed, so device memory differs from a GPU's from here on\n",
-               launch_records().size() + 1, r.kernel, r.repeat_of,
-               r.totals[Counter::GlobalAtomRequests] || r.totals[Counter::SharedAtomInst] ? "uses atomics"
-                                                                                          : "reads what it writes");
+               "simt: --skip-all-repeats: launch {} ({}) repeats launch {}, which may change memory (it {}); it "
+               "was not executed, so device memory may differ from a GPU's from here on\n",
+               launch_records().size() + 1, r.kernel, r.repeat_of, m.why);
   }
   append_launch_record(std::move(r));
   return 0;
@@ -92,9 +90,11 @@ int execute_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelB
   LaunchFootprint footprint = take_launch_footprint(serial, tracked);
   // A kernel the compiler pass did not build (the f32 front end's, `simt bench`'s
   // plain copies) may write memory through pointers the footprint never sees.
+  std::string impure = record_impurity(rec);
+  if (impure.empty() && !checks().races) impure = "ran without the race checks, which rule out races between its blocks";
   if (tracked)
     repeats.executed(known_args ? std::optional<LaunchKey>(std::move(key)) : std::nullopt, index,
-                     rec.error == 0 && !rec.printed, checks().races && record_allows_repeat(rec), std::move(footprint),
+                     rec.error == 0 && !rec.printed, std::move(impure), std::move(footprint),
                      instrumented_kernel(kernel_fn));
   return code;
 }

@@ -45,29 +45,30 @@ void RepeatLaunches::disable_for_managed_memory() {
   kept_.clear();
 }
 
-bool record_allows_repeat(const LaunchRecord& r) {
+std::string record_impurity(const LaunchRecord& r) {
   const Counters& c = r.totals;
-  return r.error == 0 && !r.printed && c[Counter::GlobalAtomRequests] == 0 && c[Counter::SharedAtomInst] == 0;
+  return c[Counter::GlobalAtomRequests] || c[Counter::SharedAtomInst] ? "uses atomics" : "";
 }
 
 std::optional<RepeatMatch> RepeatLaunches::repeat_of(const LaunchKey& key) {
   if (mode_ == RepeatMode::Never || managed_) return std::nullopt;
   auto it = std::find_if(kept_.rbegin(), kept_.rend(), [&](const Kept& k) { return k.key == key; });
   if (it == kept_.rend()) return std::nullopt;
-  if (it->pure) return RepeatMatch{it->record_index, true};
-  if (mode_ == RepeatMode::All && it->clean) return RepeatMatch{it->record_index, false};
+  if (it->clean && it->impure.empty()) return RepeatMatch{it->record_index, true, {}};
+  if (mode_ == RepeatMode::All && it->clean) return RepeatMatch{it->record_index, false, it->impure};
   return std::nullopt;
 }
 
-void RepeatLaunches::executed(std::optional<LaunchKey> key, std::size_t record_index, bool clean, bool may_repeat,
+void RepeatLaunches::executed(std::optional<LaunchKey> key, std::size_t record_index, bool clean, std::string impure,
                               LaunchFootprint footprint, bool all_writes_seen) {
   std::erase_if(kept_, [&](const Kept& k) {
     return !all_writes_seen || !footprint.known || !k.footprint.known ||
            overlaps(footprint.written, k.footprint.touched) || (key && k.key == *key);
   });
   if (!key || mode_ == RepeatMode::Never) return;
-  const bool pure = may_repeat && clean && footprint.known && !footprint.read_then_written;
-  kept_.push_back(Kept{std::move(*key), record_index, clean, pure, std::move(footprint)});
+  if (impure.empty() && !footprint.known) impure = "touches memory too scattered to keep track of";
+  if (impure.empty() && footprint.read_then_written) impure = "reads what it writes";
+  kept_.push_back(Kept{std::move(*key), record_index, clean, std::move(impure), std::move(footprint)});
   if (kept_.size() > kKept) kept_.erase(kept_.begin());
 }
 

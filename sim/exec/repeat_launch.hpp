@@ -48,6 +48,7 @@ enum class RepeatMode { Never, Pure, All };
 struct RepeatMatch {
   std::size_t record_index = 0;
   bool exact = true;  // false: the launch changes memory and was skipped anyway (RepeatMode::All)
+  std::string why;    // when not exact: why re-running it could change memory
 };
 
 class RepeatLaunches {
@@ -60,11 +61,11 @@ class RepeatLaunches {
   // The launch this one repeats, if it may be skipped.
   std::optional<RepeatMatch> repeat_of(const LaunchKey& key);
   // A launch was executed. Its writes end the kept launches they touch; with a key it
-  // is kept (the oldest of kKept goes). `clean`: no error and no printf;
-  // `may_repeat`: also record_allows_repeat() and the race checks were on;
-  // `all_writes_seen`: the compiler pass built the kernel, so the footprint has every
-  // write (otherwise every other kept launch ends).
-  void executed(std::optional<LaunchKey> key, std::size_t record_index, bool clean, bool may_repeat,
+  // is kept (the oldest of kKept goes). `clean`: no error and no printf; `impure`: a
+  // reason its repeats could change memory known from its record (atomics, no race
+  // checks), or empty; `all_writes_seen`: the compiler pass built the kernel, so the
+  // footprint has every write (otherwise every other kept launch ends).
+  void executed(std::optional<LaunchKey> key, std::size_t record_index, bool clean, std::string impure,
                 LaunchFootprint footprint, bool all_writes_seen);
 
   // Device memory [p, p + bytes) was written outside a launch (a copy, a memset, a
@@ -82,7 +83,7 @@ class RepeatLaunches {
     LaunchKey key;
     std::size_t record_index = 0;
     bool clean = false;  // ran without error and printed nothing
-    bool pure = false;   // may_repeat, and read nothing it wrote
+    std::string impure;  // why a repeat could change memory; empty: it cannot
     LaunchFootprint footprint;
   };
 
@@ -91,7 +92,7 @@ class RepeatLaunches {
   std::vector<Kept> kept_;  // oldest first
 };
 
-// Whether the launch's own record allows a repeat (no error, printf, atomics).
-bool record_allows_repeat(const LaunchRecord& r);
+// Why the launch's own record rules out an exact repeat: "uses atomics", or empty.
+std::string record_impurity(const LaunchRecord& r);
 
 }  // namespace simt
