@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -214,6 +215,15 @@ std::vector<std::string> user_compile_flags(const BuildRequest& req) {
   return flags;
 }
 
+// A source (or a header beside it) with `#pragma omp` is built with OpenMP, as llm.c's
+// Makefile builds its CPU references (-Xcompiler -fopenmp): host code only, and a
+// CPU reference of 77 G multiply-adds then uses every core.
+bool uses_openmp(const std::string& text, const LocalHeaders& headers) {
+  static const std::regex pragma(R"((^|\n)[ \t]*#[ \t]*pragma[ \t]+omp\b)");
+  if (std::regex_search(text, pragma)) return true;
+  return std::any_of(headers.begin(), headers.end(), [](const auto& h) { return std::regex_search(h.second, pragma); });
+}
+
 // Quoted includes found in the -I directories (not beside the source: those are
 // copied with the unit) key the cache by their content, so editing one rebuilds.
 void hash_headers_in_include_dirs(const std::string& text, const std::vector<std::string>& dirs, Hash& h,
@@ -293,6 +303,7 @@ BuildProduct build_program(const BuildRequest& req) {
       cmd.push_back(f);
   }
   for (const auto& f : user_flags) cmd.push_back(f);
+  if (clang && uses_openmp(text, headers)) cmd.push_back("-fopenmp");
   fs::path lib_dir = sim_library().parent_path(), timing_dir = timing_library().parent_path();
   // Device printf goes through libsimt_sim.so's counting wrappers (sim/cuda/device_output.hpp).
   for (std::string f : std::initializer_list<std::string>{"-iquote", source.parent_path().string(), unit_path.string(),

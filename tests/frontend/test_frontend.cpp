@@ -122,6 +122,14 @@ TEST_CASE("a last-block reduction ordered by __threadfence() and an atomic ticke
   CHECK(unfenced.stderr_.find("fence_ticket.cu:46") != std::string::npos);  // the last block's read
 }
 
+TEST_CASE("a file with #pragma omp is built with OpenMP: its CPU reference uses every core") {
+  Exec e = exec(kTests + "openmp_host.cu");
+  CHECK(e.run.status == 0);
+  CHECK(e.run.out == "openmp sum 5559680 same 256\n");
+  REQUIRE(e.launches.size() == 1);
+  CHECK(metric(e.launches[0], kFmul) == 256);
+}
+
 TEST_CASE("one barrier reached along two paths is one barrier") {
   Exec e = exec(kTests + "branch_barrier.cu");
   CHECK(e.run.status == 0);
