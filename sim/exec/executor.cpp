@@ -26,25 +26,6 @@ std::uint32_t next_serial() {
   return ++serial;
 }
 
-// A skipped repeat: the record of the launch it repeats, marked as such. The
-// first inexact one (RepeatMode::All) says on stderr that memory now differs.
-int append_repeat(const RepeatMatch& m) {
-  LaunchRecord r = launch_records()[m.record_index];
-  r.repeat_of = m.record_index + 1;
-  r.repeat_inexact = !m.exact;
-  r.wall_seconds = 0;
-  static bool warned = false;
-  if (!m.exact && !warned) {
-    warned = true;
-    fmt::print(stderr,
-               "simt: --skip-all-repeats: launch {} ({}) repeats launch {}, which may change memory (it {}); it "
-               "was not executed, so device memory may differ from a GPU's from here on\n",
-               launch_records().size() + 1, r.kernel, r.repeat_of, m.why);
-  }
-  append_launch_record(std::move(r));
-  return 0;
-}
-
 int run_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody& body, std::uint32_t& serial);
 
 // Threads a cooperative launch may hold at once: two mappings each (a stack and its
@@ -65,6 +46,24 @@ std::uint64_t cooperative_thread_limit() {
 
 }  // namespace
 
+// A skipped repeat: the record of the launch it repeats, marked as such. The
+// first inexact one (RepeatMode::All) says on stderr that memory may now differ.
+void append_repeat_record(const RepeatMatch& m) {
+  LaunchRecord r = launch_records()[m.record_index];
+  r.repeat_of = m.record_index + 1;
+  r.repeat_inexact = !m.exact;
+  r.wall_seconds = 0;
+  static bool warned = false;
+  if (!m.exact && !warned) {
+    warned = true;
+    fmt::print(stderr,
+               "simt: --skip-all-repeats: launch {} ({}) repeats launch {}, which may change memory (it {}); it "
+               "was not executed, so device memory may differ from a GPU's from here on\n",
+               launch_records().size() + 1, r.kernel, r.repeat_of, m.why);
+  }
+  append_launch_record(std::move(r));
+}
+
 std::size_t kernel_static_shared_bytes(const void* kernel_fn) {
   std::string full = full_function_name(kernel_fn);
   if (full.rfind("void ", 0) == 0) full.erase(0, 5);
@@ -78,7 +77,10 @@ int execute_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelB
   const bool known_args = !cfg.cooperative && body.argument_bytes(key.args);
   RepeatLaunches& repeats = RepeatLaunches::instance();
   if (known_args)
-    if (auto prev = repeats.repeat_of(key)) return append_repeat(*prev);
+    if (auto prev = repeats.repeat_of(key)) {
+      append_repeat_record(*prev);
+      return 0;
+    }
   const std::uint64_t output_before = device_output_calls();
   std::uint32_t serial = 0;
   const int code = run_launch(kernel_fn, cfg, body, serial);

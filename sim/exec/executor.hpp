@@ -37,6 +37,9 @@ std::size_t kernel_static_shared_bytes(const void* kernel_fn);
 
 // Returns a cudaError_t value and appends a LaunchRecord.
 int execute_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody& body);
+// Appends the record of a skipped repeat of launch match.record_index (sim/exec/repeat_launch.hpp).
+struct RepeatMatch;
+void append_repeat_record(const RepeatMatch& match);
 void append_launch_record(LaunchRecord r);  // settings.cpp; read with launch_records()
 LaunchRecord& mutable_launch_record(std::size_t index);  // the runtime adds the clock's times
 

@@ -32,6 +32,7 @@ struct GemmCall {
   GemmMath math = GemmMath::Fp32;
   Epilogue epilogue = Epilogue::None;
   const void* bias = nullptr;  // m elements of d's type (cuBLASLt epilogues)
+  const void* stream = nullptr;  // the handle's (cublasSetStream) or cublasLtMatmul's: where the clock places it
 };
 
 // Returns a cublasStatus_t value: 0, or 7 (INVALID_VALUE) for a bad size or a

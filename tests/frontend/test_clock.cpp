@@ -141,8 +141,15 @@ TEST_CASE("alternating launches: a repeat a few launches back is skipped unless 
 TEST_CASE("a cuBLAS product into a kernel's input between two identical launches makes the second run") {
   Exec e = exec("repeat_after_gemm.cu");
   CHECK(e.out == "out 32.0 32.0\n");
-  REQUIRE(e.launches.size() == 3);  // scale, the product, scale
+  REQUIRE(e.launches.size() == 4);  // scale, the product, scale, the product again
   CHECK(repeat_of(e.launches[2]) == 0);
+  CHECK(repeat_of(e.launches[3]) == 2);  // nothing wrote A or C since: not computed again
+  // A product takes its time on the stream's timeline, as a kernel does.
+  const double gemm_s = e.launches[1]["clock"]["seconds"];
+  CHECK(gemm_s > 0);
+  CHECK(e.launches[3]["clock"]["seconds"] == e.launches[1]["clock"]["seconds"]);
+  CHECK(e.launches[2]["clock"]["start_s"].get<double>() >=
+        e.launches[1]["clock"]["start_s"].get<double>() + gemm_s - 1e-12);
 }
 
 TEST_CASE("an in-place kernel repeated is executed every time") {

@@ -183,7 +183,7 @@ inline cublasStatus_t cublasLtMatmul(cublasLtHandle_t handle, cublasLtMatmulDesc
                                      cublasLtMatrixLayout_t Adesc, const void* B, cublasLtMatrixLayout_t Bdesc,
                                      const void* beta, const void* C, cublasLtMatrixLayout_t Cdesc, void* D,
                                      cublasLtMatrixLayout_t Ddesc, const cublasLtMatmulAlgo_t*, void* /*workspace*/,
-                                     std::size_t /*workspace_size*/, cudaStream_t) {
+                                     std::size_t /*workspace_size*/, cudaStream_t stream) {
   const char* api = "cublasLtMatmul";
   if (!handle || !desc || !Adesc || !Bdesc || !Cdesc || !Ddesc) return CUBLAS_STATUS_INVALID_VALUE;
   simt::libs::ElemType ta, tb, tc, td;
@@ -212,5 +212,5 @@ inline cublasStatus_t cublasLtMatmul(cublasLtHandle_t handle, cublasLtMatmulDesc
   g.b = {B, tb, Bdesc->ld, Bdesc->stride};
   g.c = {C, tc, Cdesc->ld, Cdesc->stride};
   g.d = {D, td, Ddesc->ld, Ddesc->stride};
-  return simt::cublas::run(g);
+  return simt::cublas::run(g, stream);
 }

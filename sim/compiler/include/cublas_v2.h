@@ -117,7 +117,10 @@ inline cublasStatus_t unsupported(const char* api, const char* what) {
   std::fprintf(stderr, "simtlab: %s: %s is not supported by simtlab's cuBLAS (docs/frontend.md)\n", api, what);
   return CUBLAS_STATUS_NOT_SUPPORTED;
 }
-inline cublasStatus_t run(simt::libs::GemmCall& g) { return cublasStatus_t(simt::libs::gemm(g)); }
+inline cublasStatus_t run(simt::libs::GemmCall& g, cudaStream_t stream) {
+  g.stream = stream;
+  return cublasStatus_t(simt::libs::gemm(g));
+}
 inline simt::libs::GemmCall call(const char* api, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
                                  float alpha, float beta, int batch) {
   simt::libs::GemmCall g;
@@ -140,7 +143,7 @@ inline cublasStatus_t cublasSgemmStridedBatched(cublasHandle_t handle, cublasOpe
   g.b = {B, simt::libs::ElemType::F32, ldb, strideB};
   g.c = g.d = {C, simt::libs::ElemType::F32, ldc, strideC};
   simt::cublas::math_for(handle->math, CUBLAS_COMPUTE_32F, simt::libs::ElemType::F32, &g.math);
-  return simt::cublas::run(g);
+  return simt::cublas::run(g, handle->stream);
 }
 inline cublasStatus_t cublasSgemm(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
                                   int k, const float* alpha, const float* A, int lda, const float* B, int ldb,
@@ -167,7 +170,7 @@ inline cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t handle, cublasOp
   g.a = {A, ta, lda, strideA};
   g.b = {B, tb, ldb, strideB};
   g.c = g.d = {C, tc, ldc, strideC};
-  return simt::cublas::run(g);
+  return simt::cublas::run(g, handle->stream);
 }
 inline cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
                                    int k, const void* alpha, const void* A, cudaDataType_t Atype, int lda, const void* B,
