@@ -54,21 +54,21 @@ std::optional<RepeatMatch> RepeatLaunches::repeat_of(const LaunchKey& key) {
   if (mode_ == RepeatMode::Never || managed_) return std::nullopt;
   auto it = std::find_if(kept_.rbegin(), kept_.rend(), [&](const Kept& k) { return k.key == key; });
   if (it == kept_.rend()) return std::nullopt;
-  if (it->clean && it->impure.empty() && it->stale.empty()) return RepeatMatch{it->record_index, true, {}};
-  if (mode_ == RepeatMode::All && it->clean)
-    return RepeatMatch{it->record_index, false, it->impure.empty() ? it->stale : it->impure};
+  if (it->clean && it->impure.empty()) return RepeatMatch{it->record_index, true, {}};
+  if (mode_ == RepeatMode::All && it->clean) return RepeatMatch{it->record_index, false, it->impure};
   return std::nullopt;
 }
 
 void RepeatLaunches::executed(std::optional<LaunchKey> key, std::size_t record_index, bool clean, std::string impure,
                               LaunchFootprint footprint, bool all_writes_seen) {
-  if (key) std::erase_if(kept_, [&](const Kept& k) { return k.key == *key; });
-  written([&](const Kept& k) { return !all_writes_seen || !footprint.known || overlaps(footprint.written, k.footprint.touched); },
-          "a launch since wrote what it reads or writes");
+  std::erase_if(kept_, [&](const Kept& k) {
+    return !all_writes_seen || !footprint.known || !k.footprint.known ||
+           overlaps(footprint.written, k.footprint.touched) || (key && k.key == *key);
+  });
   if (!key || mode_ == RepeatMode::Never) return;
   if (impure.empty() && !footprint.known) impure = "touches memory too scattered to keep track of";
   if (impure.empty() && footprint.read_then_written) impure = "reads what it writes";
-  kept_.push_back(Kept{std::move(*key), record_index, clean, std::move(impure), {}, std::move(footprint)});
+  kept_.push_back(Kept{std::move(*key), record_index, clean, std::move(impure), std::move(footprint)});
   if (kept_.size() > kKept) kept_.erase(kept_.begin());
 }
 
@@ -78,18 +78,7 @@ void RepeatLaunches::host_wrote(const void* p, std::size_t bytes) {
   if (kept_.empty() || bytes == 0) return;
   const auto addr = reinterpret_cast<std::uintptr_t>(p);
   if (!GlobalMemory::instance().contains(addr)) return;  // host memory: not the kernel's
-  written([&](const Kept& k) { return overlaps_bytes(k.footprint.touched, addr, bytes); },
-          "the host or a library since wrote what it reads or writes");
-}
-
-template <class Touched> void RepeatLaunches::written(Touched touched, const char* by) {
-  std::erase_if(kept_, [&](Kept& k) {
-    if (!k.footprint.known || touched(k)) {
-      if (mode_ != RepeatMode::All) return true;
-      if (k.stale.empty()) k.stale = by;
-    }
-    return false;
-  });
+  std::erase_if(kept_, [&](const Kept& k) { return !k.footprint.known || overlaps_bytes(k.footprint.touched, addr, bytes); });
 }
 
 }  // namespace simt

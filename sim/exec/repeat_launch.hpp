@@ -84,16 +84,12 @@ class RepeatLaunches {
     std::size_t record_index = 0;
     bool clean = false;  // ran without error and printed nothing
     std::string impure;  // why a repeat could change memory; empty: it cannot
-    std::string stale;   // what wrote its footprint since it ran (kept only under RepeatMode::All)
     LaunchFootprint footprint;
   };
 
   RepeatMode mode_ = RepeatMode::Pure;
   bool managed_ = false;
   std::vector<Kept> kept_;  // oldest first
-  // Kept launches `touched` says were written: erased, or under RepeatMode::All marked
-  // stale (their repeats are still skipped, inexactly, for timing).
-  template <class Touched> void written(Touched touched, const char* by);
 };
 
 // Why the launch's own record rules out an exact repeat: "uses atomics", or empty.
