@@ -90,14 +90,14 @@ int execute_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelB
   if (serial == 0) return code;  // refused: it ran nothing
   const bool tracked = repeats.mode() != RepeatMode::Never;
   LaunchFootprint footprint = take_launch_footprint(serial, tracked);
-  // A kernel the compiler pass did not build (the f32 front end's, `simt bench`'s
-  // plain copies) may write memory through pointers the footprint never sees.
   std::string impure = record_impurity(rec);
   if (impure.empty() && !checks().races) impure = "ran without the race checks, which rule out races between its blocks";
+  // A kernel the compiler pass did not build (the f32 front end's, `simt bench`'s
+  // plain copies) may write memory through pointers the footprint never sees.
+  const bool all_writes_seen = instrumented_kernel(kernel_fn);
   if (tracked)
     repeats.executed(known_args ? std::optional<LaunchKey>(std::move(key)) : std::nullopt, index,
-                     rec.error == 0 && !rec.printed, std::move(impure), std::move(footprint),
-                     instrumented_kernel(kernel_fn));
+                     rec.error == 0 && !rec.printed, std::move(impure), std::move(footprint), all_writes_seen);
   return code;
 }
 

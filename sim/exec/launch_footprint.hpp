@@ -16,8 +16,8 @@ struct LaunchFootprint {
   SectorRuns touched;  // read or written
   SectorRuns written;
   bool read_then_written = false;  // read a sector before writing it (an in-place update)
-  // false: too scattered to keep (more than kMaxRuns runs), or not seen at all (a
-  // kernel the compiler pass did not build): counts as touching all of memory.
+  // false: too scattered to keep (more than kMaxFootprintRuns runs): counts as
+  // touching all of memory.
   bool known = true;
 };
 

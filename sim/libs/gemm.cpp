@@ -27,8 +27,6 @@ namespace simt::libs {
 
 namespace {
 
-std::size_t elem_bytes(ElemType t) { return t == ElemType::F32 ? 4 : 2; }
-
 float load(const void* base, long long i, ElemType t) {
   if (t == ElemType::F32) return static_cast<const float*>(base)[i];
   const std::uint16_t h = static_cast<const std::uint16_t*>(base)[i];

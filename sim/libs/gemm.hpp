@@ -4,11 +4,13 @@
 // product takes seconds and is timed at the rate of the pipe cuBLAS would use.
 // Called by sim/compiler/include/cublas_v2.h and cublasLt.h.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 namespace simt::libs {
 
 enum class ElemType { F32, F16, BF16 };
+inline std::size_t elem_bytes(ElemType t) { return t == ElemType::F32 ? 4 : 2; }
 // The pipe the product runs on: FP32 FFMA, TF32 tensor cores, or 16-bit tensor
 // cores (fp16/bf16 inputs, fp32 accumulate).
 enum class GemmMath { Fp32, Tf32, Tensor16 };

@@ -17,7 +17,6 @@ namespace simt::libs {
 
 namespace {
 
-std::uint64_t bytes_of(ElemType t) { return t == ElemType::F32 ? 4 : 2; }
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 
 // Loads or stores of `bytes` contiguous bytes in 16-byte lanes.
@@ -37,15 +36,15 @@ Counters gemm_counters(const GemmCall& g) {
   const std::uint64_t m = std::uint64_t(g.m), n = std::uint64_t(g.n), k = std::uint64_t(g.k);
   const std::uint64_t tiles_m = ceil_div(m, kTileM), tiles_n = ceil_div(n, kTileN);
   for (int b = 0; b < g.batch; ++b) {
-    const std::uint64_t a_bytes = m * k * bytes_of(g.a.type), b_bytes = k * n * bytes_of(g.b.type);
-    const std::uint64_t d_bytes = m * n * bytes_of(g.d.type);
+    const std::uint64_t a_bytes = m * k * elem_bytes(g.a.type), b_bytes = k * n * elem_bytes(g.b.type);
+    const std::uint64_t d_bytes = m * n * elem_bytes(g.d.type);
     add_traffic(c, a_bytes * tiles_n + b_bytes * tiles_m, false);
     c[Counter::DramReadBytes] += a_bytes + b_bytes;
     if (g.beta != 0) {
-      add_traffic(c, m * n * bytes_of(g.c.type), false);
-      c[Counter::DramReadBytes] += m * n * bytes_of(g.c.type);
+      add_traffic(c, m * n * elem_bytes(g.c.type), false);
+      c[Counter::DramReadBytes] += m * n * elem_bytes(g.c.type);
     }
-    if (g.bias) add_traffic(c, m * bytes_of(g.d.type) * tiles_n, false);
+    if (g.bias) add_traffic(c, m * elem_bytes(g.d.type) * tiles_n, false);
     add_traffic(c, d_bytes, true);
     c[Counter::DramWriteBytes] += d_bytes;
     if (g.math == GemmMath::Fp32) c[Counter::FFma] += m * n * k;
@@ -62,7 +61,7 @@ void record_gemm_launch(const GemmCall& g) {
                 unsigned(g.batch));
   r.block = dim3(kGemmThreads, 1, 1);
   // Double-buffered slices of op(A) and op(B), as the occupancy model needs.
-  r.static_shared_bytes = 2 * std::size_t(kTileK) * (kTileM * bytes_of(g.a.type) + kTileN * bytes_of(g.b.type));
+  r.static_shared_bytes = 2 * std::size_t(kTileK) * (kTileM * elem_bytes(g.a.type) + kTileN * elem_bytes(g.b.type));
   r.totals = gemm_counters(g);
   append_launch_record(std::move(r));
 }

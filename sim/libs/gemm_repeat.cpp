@@ -7,8 +7,6 @@ namespace simt::libs {
 
 namespace {
 
-std::size_t elem_bytes(ElemType t) { return t == ElemType::F32 ? 4 : 2; }
-
 // Appends a value's bytes: the key holds fields one by one, never a struct's padding.
 template <class T> void put(std::vector<unsigned char>& out, const T& v) {
   const auto* p = reinterpret_cast<const unsigned char*>(&v);
