@@ -32,7 +32,7 @@ struct ExecArgs {
   std::string file, device = "H200", json, timeline;
   CompileArgs compile;
   bool json_flag = false;
-  bool no_skip_repeats = false, skip_all_repeats = false, no_races = false;
+  bool no_skip_repeats = false, no_defer_repeats = false, skip_all_repeats = false, no_races = false;
   unsigned long long watchdog_insts = 0;  // 0: the program's default (sim/compiler/spin_watch.hpp)
   std::vector<std::string> program_args;
 };
@@ -119,9 +119,10 @@ int run_exec(const ExecArgs& a) {
       !a.timeline.empty() ? a.timeline
                           : (std::filesystem::temp_directory_path() / fmt::format("simt-timeline-{}.json", getpid())).string();
   setenv("SIMT_TIMELINE", timeline.c_str(), 1);
-  if (a.no_skip_repeats && a.skip_all_repeats)
-    throw std::invalid_argument("--no-skip-repeats and --skip-all-repeats contradict each other");
-  setenv("SIMT_SKIP_REPEATS", a.no_skip_repeats ? "0" : a.skip_all_repeats ? "all" : "1", 1);
+  if (int(a.no_skip_repeats) + int(a.no_defer_repeats) + int(a.skip_all_repeats) > 1)
+    throw std::invalid_argument("--no-skip-repeats, --no-defer-repeats and --skip-all-repeats contradict each other");
+  setenv("SIMT_SKIP_REPEATS",
+         a.no_skip_repeats ? "0" : a.no_defer_repeats ? "pure" : a.skip_all_repeats ? "all" : "1", 1);
   setenv("SIMT_RACES", a.no_races ? "0" : "1", 1);
   int status = run_program(p.path, a.program_args);
   const std::size_t failed_launches = launches_with_errors(report);
@@ -163,7 +164,10 @@ void add_program_commands(CLI::App& app) {
   exec->add_option("--timeline", exec_args->timeline,
                    "write the simulated clock's timeline (kernels, copies, memsets per stream) as a Chrome/Perfetto trace");
   exec->add_flag("--no-skip-repeats", exec_args->no_skip_repeats,
-                 "execute every launch, also those identical to the launch before that cannot change memory");
+                 "execute every launch when it is made, also those identical to an earlier one");
+  exec->add_flag("--no-defer-repeats", exec_args->no_defer_repeats,
+                 "execute identical repeats that change memory (in-place, atomics) when they are made, instead of "
+                 "when something reads what they write (docs/exec.md, 'Deferred repeats')");
   exec->add_flag("--skip-all-repeats", exec_args->skip_all_repeats,
                  "for timing benchmarks: skip identical repeats even when they change memory (in-place, atomics); "
                  "device memory then differs from a GPU's, and the report says so");

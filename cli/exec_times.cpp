@@ -38,15 +38,21 @@ std::pair<std::string, double> add_times(json& launches, const cost::DeviceSpec&
   double total = 0;
   std::string table;
   std::map<std::size_t, double> time_of;  // launch number -> seconds, for its repeats
-  std::size_t run_first = 0, run_count = 0, run_of = 0;
+  std::size_t run_first = 0, run_count = 0, run_of = 0, run_deferred = 0, run_ran_late = 0;
   bool run_inexact = false;
+  auto how = [&] {
+    if (run_inexact) return std::string("not re-executed; they change memory: --skip-all-repeats");
+    if (run_deferred)
+      return fmt::format("{} deferred until their output was read: {} ran", run_deferred, run_ran_late);
+    return std::string("not re-executed");
+  };
   auto flush_run = [&] {
     if (run_count)
-      table += fmt::format("[launch {}{}] {}x the same as launch {} (not re-executed{}): {} each\n", run_first,
+      table += fmt::format("[launch {}{}] {}x the same as launch {} ({}): {} each\n", run_first,
                            run_count > 1 ? fmt::format("-{}", run_first + run_count - 1) : "", run_count, run_of,
-                           run_inexact ? "; they change memory: --skip-all-repeats" : "",
-                           cost::format_seconds(time_of[run_of]));
+                           how(), cost::format_seconds(time_of[run_of]));
     run_count = 0;
+    run_deferred = run_ran_late = 0;
     run_inexact = false;
   };
   for (std::size_t i = 0; i < launches.size(); ++i) {
@@ -62,6 +68,8 @@ std::pair<std::string, double> add_times(json& launches, const cost::DeviceSpec&
       }
       ++run_count;
       run_inexact = run_inexact || l.value("repeat_inexact", false);
+      run_deferred += l.value("deferred", false);
+      run_ran_late += l.value("ran_late", false);
       continue;
     }
     flush_run();

@@ -7,7 +7,9 @@
 //   SIMT_REPORT_JSON=PATH|-   JSON array of launches to PATH, or stderr for "-"
 //   SIMT_DEVICE (sim/exec/device_limits.hpp): also the device the clock prices
 //   SIMT_TIMELINE=PATH        the simulated clock's timeline as a Chrome/Perfetto trace
-//   SIMT_SKIP_REPEATS=0       execute identical repeated launches too (sim/exec/repeat_launch.hpp)
+//   SIMT_SKIP_REPEATS=0       execute identical repeated launches too (sim/exec/repeat_launch.hpp);
+//                   =pure     skip those that cannot change memory, defer none
+//                   =all      skip them all, even those that change memory
 #include "sim/clock/device_clock.hpp"
 #include "sim/exec/executor.hpp"
 #include "sim/report/launch_record.hpp"
@@ -37,6 +39,7 @@ void print_tables() {
   const auto& records = simt::launch_records();
   std::string out = "\n== simt: " + std::to_string(records.size()) + " kernel launch" +
                     (records.size() == 1 ? "" : "es") + " on the simulated " + simt::device_limits().name + " ==\n";
+  out += simt::deferral_summary(records);
   for (std::size_t i = 0; i < records.size() && i < kMaxTables; ++i) {
     out += "\n[launch " + std::to_string(i + 1) + "] " + simt::counter_table(records[i]);
     out += simt::hot_lines_table(records[i]);

@@ -10,6 +10,12 @@ namespace simt {
 // (in programs linked with kStdioWraps).
 std::uint64_t device_output_calls();
 
+// While held, what simulated threads print is kept back instead of written: a
+// launch run ahead of deferred ones may be undone and run again
+// (sim/exec/deferred_launches.hpp). Released, it is written in order, or dropped.
+void hold_device_output();
+void release_device_output(bool write);
+
 // The linker flag that routes a program's stdio calls through the counting wrappers.
 constexpr const char* kStdioWraps = "-Wl,--wrap=printf,--wrap=vprintf,--wrap=puts,--wrap=putchar";
 

@@ -5,6 +5,7 @@
 #include "sim/exec/executor.hpp"
 #include "sim/cuda/runtime.hpp"
 
+#include <memory>
 #include <stdexcept>
 #include <tuple>
 #include <type_traits>
@@ -57,6 +58,10 @@ class CallBody final : public KernelBody {
   bool argument_bytes(std::vector<unsigned char>& out) const override {
     std::apply([&](const auto&... a) { (append_bytes(out, a), ...); }, args_);
     return true;
+  }
+  std::unique_ptr<KernelBody> clone() const override {
+    if constexpr (std::is_copy_constructible_v<F>) return std::make_unique<CallBody>(*this);
+    else return nullptr;
   }
 
  private:

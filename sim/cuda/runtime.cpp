@@ -4,6 +4,7 @@
 #include "sim/exec/executor.hpp"
 #include "sim/exec/launch_checks.hpp"
 #include "sim/exec/repeat_launch.hpp"
+#include "sim/exec/deferred_launches.hpp"
 #include "sim/memory/global_memory.hpp"
 #include "sim/report/launch_record.hpp"
 #include "sim/report/report.hpp"
@@ -139,13 +140,32 @@ void note_launch_result(int error, const void* stream) {
 
 void set_report_faults(bool on) { g_report_faults = on; }
 
+namespace {
+// Deferred launches (sim/exec/deferred_launches.hpp) run when something reads what
+// they write: a fault then is reported like a fault of a launch just made, and the
+// frees that waited for them happen.
+const bool g_deferred_hooks = [] {
+  DeferredLaunches& d = DeferredLaunches::instance();
+  d.late_error = [](const LaunchRecord& rec) {
+    if (g_report_faults)
+      for (const Diagnostic& diag : rec.diagnostics) fmt::print(stderr, "{}\n", format_diagnostic(diag));
+    g_pending_fault = g_last_error = static_cast<cudaError_t>(rec.error);
+  };
+  d.release_held = [](void* p) { GlobalMemory::instance().release(p); };
+  return true;
+}();
+}  // namespace
+
 bool stream_is_valid(const void* stream) {
   if (DeviceClock::instance().has_stream(stream)) return true;
   g_last_error = cudaErrorInvalidResourceHandle;
   return false;
 }
 
-void note_untracked_host_write() { RepeatLaunches::instance().forget(); }
+void note_untracked_host_write() {
+  DeferredLaunches::instance().run_all();  // they read the old value
+  RepeatLaunches::instance().forget();
+}
 const void* runtime_view(const void* p) { return GlobalMemory::instance().host_address(p); }
 
 std::size_t dynamic_shared_limit(const void* fn) {
@@ -173,8 +193,14 @@ cudaError_t cudaMalloc(void** ptr, std::size_t bytes) { return device_malloc(ptr
 
 cudaError_t cudaFree(void* ptr) {
   if (!ptr) return cudaSuccess;
-  simt::RepeatLaunches::instance().forget();  // a repeat would use freed memory: let it run and fault
-  return simt::GlobalMemory::instance().release(ptr) ? cudaSuccess : record(cudaErrorInvalidDevicePointer);
+  simt::GlobalMemory& gm = simt::GlobalMemory::instance();
+  simt::DeferredLaunches& deferred = simt::DeferredLaunches::instance();
+  if (deferred.holds(ptr)) deferred.run_all();  // freed twice: release it, so this call fails as it should
+  const simt::Allocation* a = gm.find(reinterpret_cast<std::uintptr_t>(ptr), 1);
+  if (!a || a->base != reinterpret_cast<std::uintptr_t>(ptr)) return record(cudaErrorInvalidDevicePointer);
+  simt::RepeatLaunches::instance().freed(ptr, a->size);  // a repeat would use freed memory: let it run and fault
+  if (deferred.hold_release(ptr, a->size)) return cudaSuccess;  // released when the queue runs, or never needed
+  return gm.release(ptr) ? cudaSuccess : record(cudaErrorInvalidDevicePointer);
 }
 
 // Page-locked on a GPU: copies from it run at the link's rate (the clock tells it
@@ -208,6 +234,9 @@ cudaError_t copy_now(void* dst, const void* src, std::size_t bytes, cudaMemcpyKi
   }
   if ((dst_dev && !is_device_range(dst, bytes)) || (src_dev && !is_device_range(src, bytes)))
     return record(cudaErrorInvalidValue);  // past the end of the allocation
+  simt::DeferredLaunches& deferred = simt::DeferredLaunches::instance();
+  if (src_dev) deferred.before_host_access(src, bytes);
+  if (dst_dev) deferred.before_host_access(dst, bytes);
   if (dst_dev) simt::RepeatLaunches::instance().host_wrote(dst, bytes);
   // Device bytes through their host mapping: the device view may be guarded.
   const simt::GlobalMemory& gm = simt::GlobalMemory::instance();
@@ -246,6 +275,7 @@ cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_
   if (!simt::DeviceClock::instance().has_stream(stream)) return record(cudaErrorInvalidResourceHandle);
   if (bytes == 0) return cudaSuccess;
   if (!is_device_range(dst, bytes)) return record(cudaErrorInvalidValue);
+  simt::DeferredLaunches::instance().before_host_access(dst, bytes);
   simt::RepeatLaunches::instance().host_wrote(dst, bytes);
   std::memset(simt::GlobalMemory::instance().host_address(dst), value, bytes);
   place_transfer(simt::WorkKind::Memset, bytes, stream, "cudaMemset");
@@ -256,6 +286,7 @@ cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_
 cudaError_t cudaMemset(void* dst, int value, std::size_t bytes) { return cudaMemsetAsync(dst, value, bytes, nullptr); }
 
 cudaError_t cudaMallocManaged(void** ptr, std::size_t bytes, unsigned) {
+  simt::DeferredLaunches::instance().run_all();  // the host reads managed memory without a call
   simt::RepeatLaunches::instance().disable_for_managed_memory();
   return device_malloc(ptr, bytes, true);
 }
@@ -265,6 +296,7 @@ cudaError_t cudaDeviceSynchronize() {
   return record(take_fault());
 }
 cudaError_t cudaDeviceReset() {
+  simt::DeferredLaunches::instance().run_all();
   g_pending_fault = g_last_error = cudaSuccess;
   simt::RepeatLaunches::instance().forget();
   return cudaSuccess;

@@ -7,6 +7,8 @@
 #include "sim/cuda/device_output.hpp"
 #include "sim/exec/launch_checks.hpp"
 #include "sim/exec/repeat_launch.hpp"
+#include "sim/exec/deferred_launches.hpp"
+#include "sim/exec/memory_snapshot.hpp"
 #include "sim/exec/worker_pool.hpp"
 #include "sim/exec/grid_sync.hpp"
 
@@ -16,6 +18,9 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <optional>
+
+#include <unistd.h>
 
 namespace simt {
 
@@ -70,35 +75,153 @@ std::size_t kernel_static_shared_bytes(const void* kernel_fn) {
   return module_of(kernel_fn).shared_bytes_of(full);
 }
 
+namespace {
+
+// A launch as it ran: its record's index, the number its shadows used (0 when it was
+// refused and ran nothing) and the sectors it touched.
+struct Ran {
+  int code = 0;
+  std::uint32_t serial = 0;
+  std::size_t index = 0;
+  LaunchFootprint footprint;
+};
+
+Ran run_tracked(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody& body, bool keep_footprint) {
+  Ran r;
+  const std::uint64_t output_before = device_output_calls();
+  r.code = run_launch(kernel_fn, cfg, body, r.serial);
+  r.index = launch_records().size() - 1;
+  mutable_launch_record(r.index).printed = device_output_calls() != output_before;
+  if (r.serial) r.footprint = take_launch_footprint(r.serial, keep_footprint);
+  return r;
+}
+
+// Tells the repeat rule what the launch did: its writes change the launches kept,
+// and it is kept itself when its arguments are known.
+void note_for_repeats(const void* kernel_fn, std::optional<LaunchKey> key, Ran& r) {
+  RepeatLaunches& repeats = RepeatLaunches::instance();
+  if (!r.serial || repeats.mode() == RepeatMode::Never) return;
+  const LaunchRecord& rec = launch_records()[r.index];
+  std::string impure = record_impurity(rec);
+  if (impure.empty() && !checks().races) impure = "ran without the race checks, which rule out races between its blocks";
+  // A kernel the compiler pass did not build (the f32 front end's, `simt bench`'s
+  // plain copies) may write memory through pointers the footprint never sees.
+  const bool all_writes_seen = instrumented_kernel(kernel_fn);
+  repeats.executed(std::move(key), r.index, rec.error == 0 && !rec.printed, std::move(impure), r.footprint,
+                   all_writes_seen);
+}
+
+// A launch queued behind deferred work, run when something reads what it writes.
+class DeferredKernel final : public DeferredWork {
+ public:
+  DeferredKernel(const void* kernel_fn, const LaunchConfig& cfg, std::unique_ptr<KernelBody> body,
+                 std::size_t record, LaunchFootprint assumed)
+      : kernel_fn_(kernel_fn), cfg_(cfg), body_(std::move(body)), record_(record), assumed_(std::move(assumed)) {}
+
+  void run() override {
+    Ran r = run_tracked(kernel_fn_, cfg_, *body_, true);
+    LaunchRecord ran = take_last_launch_record();
+    LaunchRecord& rec = mutable_launch_record(record_);
+    rec.ran_late = true;
+    if (ran.error) {
+      rec.error = ran.error;
+      rec.diagnostics = std::move(ran.diagnostics);
+      if (DeferredLaunches::instance().late_error) DeferredLaunches::instance().late_error(rec);
+    } else if (!same_footprint(r.footprint, assumed_)) {
+      // Its addresses depend on data that changed since the launch its sectors were
+      // assumed from: the order of what ran since may not have been a GPU's.
+      fmt::print(stderr,
+                 "simt: launch {} ({}) was deferred and ran late, and touched other memory than it was assumed to "
+                 "(its addresses depend on data that changed): device memory may differ from a GPU's from here on; "
+                 "run with --no-skip-repeats for an exact run\n",
+                 record_ + 1, rec.kernel);
+    }
+  }
+
+ private:
+  const void* kernel_fn_;
+  LaunchConfig cfg_;
+  std::unique_ptr<KernelBody> body_;
+  std::size_t record_;
+  LaunchFootprint assumed_;
+};
+
+// A snapshot of device memory costs a copy of it: taken only while it is small
+// beside this machine's memory.
+bool snapshot_affordable() {
+  static const std::uint64_t physical = std::uint64_t(sysconf(_SC_PHYS_PAGES)) * std::uint64_t(sysconf(_SC_PAGESIZE));
+  return GlobalMemory::instance().bytes_in_use() <= physical / 4;
+}
+
+// A new launch while work is deferred: run it on memory as it is, for its counters.
+// If it neither reads what the queue writes nor writes what the queue touches, it is
+// done; otherwise it is undone and queued behind the rest — unless it failed or
+// printed, when the queue runs first and then it runs for real.
+int execute_ahead(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody& body, LaunchKey key,
+                  std::unique_ptr<KernelBody> copy) {
+  DeferredLaunches& deferred = DeferredLaunches::instance();
+  const MemorySnapshot before = MemorySnapshot::take();
+  hold_device_output();
+  Ran r = run_tracked(kernel_fn, cfg, body, true);
+  if (!r.serial || !deferred.conflicts_with(r.footprint)) {
+    release_device_output(true);
+    note_for_repeats(kernel_fn, std::move(key), r);
+    return r.code;
+  }
+  release_device_output(false);
+  const LaunchRecord& rec = launch_records()[r.index];
+  if (rec.error || rec.printed || !r.footprint.known) {
+    before.restore_all();
+    take_last_launch_record();
+    deferred.run_all();
+    Ran again = run_tracked(kernel_fn, cfg, body, true);
+    note_for_repeats(kernel_fn, std::move(key), again);
+    return again.code;
+  }
+  before.restore(r.footprint.written);
+  mutable_launch_record(r.index).deferred = true;
+  note_for_repeats(kernel_fn, std::move(key), r);
+  deferred.add(std::make_unique<DeferredKernel>(kernel_fn, cfg, std::move(copy), r.index, r.footprint), r.footprint);
+  return 0;
+}
+
+}  // namespace
+
 int execute_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody& body) {
   LaunchKey key{kernel_fn, cfg.grid, cfg.block, cfg.dynamic_shared, cfg.stream, {}};
   // A cooperative launch is never taken for a repeat, nor a plain launch for one of it
   // (grid.is_valid() tells them apart).
   const bool known_args = !cfg.cooperative && body.argument_bytes(key.args);
   RepeatLaunches& repeats = RepeatLaunches::instance();
+  DeferredLaunches& deferred = DeferredLaunches::instance();
+  // While a freed buffer waits for the queue, nothing new is deferred or run ahead:
+  // the queue runs, the buffer is released, and a use after free faults as it should.
+  const bool may_defer = repeats.mode() == RepeatMode::Defer && !deferred.holding_releases();
   if (known_args)
     if (auto prev = repeats.repeat_of(key)) {
-      append_repeat_record(*prev);
-      return 0;
+      if (!prev->defer) {
+        append_repeat_record(*prev);
+        return 0;
+      }
+      if (auto copy = may_defer ? body.clone() : nullptr) {
+        append_repeat_record(*prev);
+        const std::size_t index = launch_records().size() - 1;
+        mutable_launch_record(index).deferred = true;
+        repeats.deferred(prev->footprint);
+        deferred.add(std::make_unique<DeferredKernel>(kernel_fn, cfg, std::move(copy), index, prev->footprint),
+                     prev->footprint);
+        return 0;
+      }
     }
-  const std::uint64_t output_before = device_output_calls();
-  std::uint32_t serial = 0;
-  const int code = run_launch(kernel_fn, cfg, body, serial);
-  const std::size_t index = launch_records().size() - 1;
-  LaunchRecord& rec = mutable_launch_record(index);
-  rec.printed = device_output_calls() != output_before;
-  if (serial == 0) return code;  // refused: it ran nothing
-  const bool tracked = repeats.mode() != RepeatMode::Never;
-  LaunchFootprint footprint = take_launch_footprint(serial, tracked);
-  std::string impure = record_impurity(rec);
-  if (impure.empty() && !checks().races) impure = "ran without the race checks, which rule out races between its blocks";
-  // A kernel the compiler pass did not build (the f32 front end's, `simt bench`'s
-  // plain copies) may write memory through pointers the footprint never sees.
-  const bool all_writes_seen = instrumented_kernel(kernel_fn);
-  if (tracked)
-    repeats.executed(known_args ? std::optional<LaunchKey>(std::move(key)) : std::nullopt, index,
-                     rec.error == 0 && !rec.printed, std::move(impure), std::move(footprint), all_writes_seen);
-  return code;
+  if (!deferred.empty()) {
+    std::unique_ptr<KernelBody> copy;
+    if (may_defer && known_args && instrumented_kernel(kernel_fn) && snapshot_affordable() && (copy = body.clone()))
+      return execute_ahead(kernel_fn, cfg, body, std::move(key), std::move(copy));
+    deferred.run_all();
+  }
+  Ran r = run_tracked(kernel_fn, cfg, body, repeats.mode() != RepeatMode::Never);
+  note_for_repeats(kernel_fn, known_args ? std::optional<LaunchKey>(std::move(key)) : std::nullopt, r);
+  return r.code;
 }
 
 namespace {

@@ -20,6 +20,9 @@ struct KernelBody {
   // Appends the bytes of the argument values; false when they cannot be told
   // apart by bytes (then the launch is never taken for a repeat).
   virtual bool argument_bytes(std::vector<unsigned char>& out) const { (void)out; return false; }
+  // A copy that can run later (a deferred launch, sim/exec/deferred_launches.hpp); null
+  // when the body cannot be copied.
+  virtual std::unique_ptr<KernelBody> clone() const { return nullptr; }
 };
 
 struct LaunchConfig {
@@ -41,6 +44,7 @@ int execute_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelB
 struct RepeatMatch;
 void append_repeat_record(const RepeatMatch& match);
 void append_launch_record(LaunchRecord r);  // settings.cpp; read with launch_records()
+LaunchRecord take_last_launch_record();     // removes it: a launch run again, or run late
 LaunchRecord& mutable_launch_record(std::size_t index);  // the runtime adds the clock's times
 
 // Settings of the simulated device and of the executor.

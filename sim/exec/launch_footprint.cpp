@@ -59,6 +59,29 @@ bool overlaps(const SectorRuns& a, const SectorRuns& b) {
   return false;
 }
 
+SectorRuns merge_runs(const SectorRuns& a, const SectorRuns& b) {
+  SectorRuns all(a.size() + b.size());
+  std::merge(a.begin(), a.end(), b.begin(), b.end(), all.begin(),
+             [](const SectorRun& x, const SectorRun& y) { return x.begin < y.begin; });
+  SectorRuns out;
+  for (const SectorRun& r : all) {
+    if (!out.empty() && r.begin <= out.back().end) out.back().end = std::max(out.back().end, r.end);
+    else out.push_back(r);
+  }
+  return out;
+}
+
+namespace {
+bool same_runs(const SectorRuns& a, const SectorRuns& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const SectorRun& x, const SectorRun& y) { return x.begin == y.begin && x.end == y.end; });
+}
+}  // namespace
+
+bool same_footprint(const LaunchFootprint& a, const LaunchFootprint& b) {
+  return a.known && b.known && same_runs(a.touched, b.touched) && same_runs(a.written, b.written);
+}
+
 bool overlaps_bytes(const SectorRuns& a, std::uintptr_t begin, std::uint64_t bytes) {
   if (bytes == 0) return false;
   const std::uint64_t first = begin >> 5, last = (begin + bytes + 31) >> 5;

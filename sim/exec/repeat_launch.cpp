@@ -16,7 +16,11 @@ RepeatMode mode_from_env() {
   const char* v = std::getenv("SIMT_SKIP_REPEATS");
   if (v && std::strcmp(v, "0") == 0) return RepeatMode::Never;
   if (v && std::strcmp(v, "all") == 0) return RepeatMode::All;
-  return RepeatMode::Pure;
+  // `simt validate` digests memory after every launch: a deferred one would show
+  // memory it has not written yet.
+  const char* digests = std::getenv("SIMT_VALIDATE_DIGESTS");
+  if ((v && std::strcmp(v, "pure") == 0) || (digests && *digests)) return RepeatMode::Pure;
+  return RepeatMode::Defer;
 }
 
 }  // namespace
@@ -53,32 +57,48 @@ std::string record_impurity(const LaunchRecord& r) {
 std::optional<RepeatMatch> RepeatLaunches::repeat_of(const LaunchKey& key) {
   if (mode_ == RepeatMode::Never || managed_) return std::nullopt;
   auto it = std::find_if(kept_.rbegin(), kept_.rend(), [&](const Kept& k) { return k.key == key; });
-  if (it == kept_.rend()) return std::nullopt;
-  if (it->clean && it->impure.empty()) return RepeatMatch{it->record_index, true, {}};
-  if (mode_ == RepeatMode::All && it->clean) return RepeatMatch{it->record_index, false, it->impure};
+  if (it == kept_.rend() || !it->clean) return std::nullopt;
+  if (it->unchanged && it->impure.empty()) return RepeatMatch{it->record_index, true, false, {}, {}};
+  const std::string why = it->impure.empty() ? "reads memory written since it ran" : it->impure;
+  // --skip-all-repeats still runs a repeat whose sectors something else wrote since:
+  // a validation after it would read stale values.
+  if (mode_ == RepeatMode::All && it->unchanged) return RepeatMatch{it->record_index, false, false, why, {}};
+  if (mode_ == RepeatMode::Defer && it->footprint.known && it->all_writes_seen) return RepeatMatch{it->record_index, true, true, why, it->footprint};
   return std::nullopt;
 }
 
+void RepeatLaunches::changed_by(const SectorRuns& written) {
+  for (Kept& k : kept_) k.unchanged = k.unchanged && !overlaps(written, k.footprint.touched);
+}
+
+void RepeatLaunches::deferred(const LaunchFootprint& footprint) { changed_by(footprint.written); }
+
 void RepeatLaunches::executed(std::optional<LaunchKey> key, std::size_t record_index, bool clean, std::string impure,
                               LaunchFootprint footprint, bool all_writes_seen) {
-  std::erase_if(kept_, [&](const Kept& k) {
-    return !all_writes_seen || !footprint.known || !k.footprint.known ||
-           overlaps(footprint.written, k.footprint.touched) || (key && k.key == *key);
-  });
+  if (key) std::erase_if(kept_, [&](const Kept& k) { return k.key == *key; });
+  if (!all_writes_seen || !footprint.known)
+    for (Kept& k : kept_) k.unchanged = false;
+  else
+    changed_by(footprint.written);
   if (!key || mode_ == RepeatMode::Never) return;
   if (impure.empty() && !footprint.known) impure = "touches memory too scattered to keep track of";
   if (impure.empty() && footprint.read_then_written) impure = "reads what it writes";
-  kept_.push_back(Kept{std::move(*key), record_index, clean, std::move(impure), std::move(footprint)});
+  kept_.push_back(Kept{std::move(*key), record_index, clean, std::move(impure), std::move(footprint), all_writes_seen});
   if (kept_.size() > kKept) kept_.erase(kept_.begin());
 }
 
+void RepeatLaunches::freed(const void* p, std::size_t bytes) {
+  const auto addr = reinterpret_cast<std::uintptr_t>(p);
+  std::erase_if(kept_, [&](const Kept& k) { return !k.footprint.known || overlaps_bytes(k.footprint.touched, addr, bytes); });
+}
+
 // A write into sectors a kept launch touched (read or written) may change what it
-// reads, or undo what it wrote: its next identical launch must run.
+// reads, or undo what it wrote: its next identical launch is no longer a pure repeat.
 void RepeatLaunches::host_wrote(const void* p, std::size_t bytes) {
   if (kept_.empty() || bytes == 0) return;
   const auto addr = reinterpret_cast<std::uintptr_t>(p);
   if (!GlobalMemory::instance().contains(addr)) return;  // host memory: not the kernel's
-  std::erase_if(kept_, [&](const Kept& k) { return !k.footprint.known || overlaps_bytes(k.footprint.touched, addr, bytes); });
+  for (Kept& k : kept_) k.unchanged = k.unchanged && k.footprint.known && !overlaps_bytes(k.footprint.touched, addr, bytes);
 }
 
 }  // namespace simt

@@ -38,17 +38,20 @@ struct LaunchKey {
   bool operator==(const LaunchKey& o) const;
 };
 
-// Which repeats are skipped: none (`simt exec --no-skip-repeats`, $SIMT_SKIP_REPEATS=0),
-// those that cannot change memory (the default), or also those that do
-// (`--skip-all-repeats`, $SIMT_SKIP_REPEATS=all: for timing benchmarks of in-place
-// or atomic kernels; from the first such skip on, device memory is not what a GPU
-// would hold, and the report says so).
-enum class RepeatMode { Never, Pure, All };
+// Which repeats are skipped: none (`simt exec --no-skip-repeats`, $SIMT_SKIP_REPEATS=0);
+// those that cannot change memory ($SIMT_SKIP_REPEATS=pure); those, and the rest
+// deferred until something reads what they write (the default: Defer,
+// sim/exec/deferred_launches.hpp); or also those that change memory, never run
+// (`--skip-all-repeats`, $SIMT_SKIP_REPEATS=all: from the first such skip on,
+// device memory is not what a GPU would hold, and the report says so).
+enum class RepeatMode { Never, Pure, Defer, All };
 
 struct RepeatMatch {
   std::size_t record_index = 0;
   bool exact = true;  // false: the launch changes memory and was skipped anyway (RepeatMode::All)
-  std::string why;    // when not exact: why re-running it could change memory
+  bool defer = false; // it changes memory: queue it (RepeatMode::Defer), its sectors those of `footprint`
+  std::string why;    // when not exact or deferred: why re-running it could change memory
+  LaunchFootprint footprint;
 };
 
 class RepeatLaunches {
@@ -58,10 +61,12 @@ class RepeatLaunches {
   void set_mode(RepeatMode m);
   RepeatMode mode() const { return mode_; }
 
-  // The launch this one repeats, if it may be skipped.
+  // The launch this one repeats, if it may be skipped or deferred.
   std::optional<RepeatMatch> repeat_of(const LaunchKey& key);
-  // A launch was executed. Its writes end the kept launches they touch; with a key it
-  // is kept (the oldest of kKept goes). `clean`: no error and no printf; `impure`: a
+  // A repeat was deferred: to the launches kept, its writes are as good as done.
+  void deferred(const LaunchFootprint& footprint);
+  // A launch was executed. Its writes change the kept launches they touch (their
+  // repeats are no longer exact); with a key it is kept (the oldest of kKept goes). `clean`: no error and no printf; `impure`: a
   // reason its repeats could change memory known from its record (atomics, no race
   // checks), or empty; `all_writes_seen`: the compiler pass built the kernel, so the
   // footprint has every write (otherwise every other kept launch ends).
@@ -69,10 +74,12 @@ class RepeatLaunches {
                 LaunchFootprint footprint, bool all_writes_seen);
 
   // Device memory [p, p + bytes) was written outside a launch (a copy, a memset, a
-  // library product): ends the kept launches that touched it.
+  // library product): changes the kept launches that touched it.
   void host_wrote(const void* p, std::size_t bytes);
-  // Something whose effect is not bounded (cudaFree, a __constant__ write).
+  // Something whose effect is not bounded (a __constant__ write, a device reset).
   void forget() { kept_.clear(); }
+  // cudaFree: a repeat of a launch that touched these bytes must run (and fault).
+  void freed(const void* p, std::size_t bytes);
   // Managed memory: the host may write device memory without a call we see.
   void disable_for_managed_memory();
 
@@ -85,9 +92,12 @@ class RepeatLaunches {
     bool clean = false;  // ran without error and printed nothing
     std::string impure;  // why a repeat could change memory; empty: it cannot
     LaunchFootprint footprint;
+    bool all_writes_seen = false;  // the compiler pass built it: its footprint has every write
+    bool unchanged = true;  // nothing wrote its sectors since it ran: a pure repeat is exact
   };
+  void changed_by(const SectorRuns& written);
 
-  RepeatMode mode_ = RepeatMode::Pure;
+  RepeatMode mode_ = RepeatMode::Defer;
   bool managed_ = false;
   std::vector<Kept> kept_;  // oldest first
 };

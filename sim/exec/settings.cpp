@@ -2,6 +2,7 @@
 // the runtime and the workers share.
 #include "sim/exec/executor.hpp"
 #include "sim/report/launch_digest.hpp"
+#include "sim/exec/deferred_launches.hpp"
 #include "sim/exec/repeat_launch.hpp"
 #include "sim/exec/worker.hpp"
 
@@ -38,6 +39,7 @@ unsigned g_workers = 0;
 const std::vector<LaunchRecord>& launch_records() { return records(); }
 // The repeat candidate is an index into the records: it goes with them.
 void clear_launch_records() {
+  DeferredLaunches::instance().run_all();  // they update their records
   records().clear();
   RepeatLaunches::instance().forget();
 }
@@ -69,5 +71,10 @@ void append_launch_record(LaunchRecord r) {
   records().push_back(std::move(r));
 }
 LaunchRecord& mutable_launch_record(std::size_t index) { return records().at(index); }
+LaunchRecord take_last_launch_record() {
+  LaunchRecord r = std::move(records().back());
+  records().pop_back();
+  return r;
+}
 
 }  // namespace simt

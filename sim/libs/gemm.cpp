@@ -12,6 +12,7 @@
 #include "sim/libs/tf32.hpp"
 #include "sim/cuda/runtime.hpp"
 #include "sim/libs/gemm_repeat.hpp"
+#include "sim/exec/deferred_launches.hpp"
 #include "sim/memory/global_memory.hpp"
 
 #include <Eigen/Core>
@@ -117,9 +118,26 @@ void compute(const GemmCall& g) {
   }
 }
 
+// A product queued behind deferred launches (sim/exec/deferred_launches.hpp): it
+// reads what they write, and runs when they do.
+class DeferredGemm final : public DeferredWork {
+ public:
+  DeferredGemm(const GemmCall& on_host, std::size_t record) : call_(on_host), record_(record) {}
+  void run() override {
+    compute(call_);
+    mutable_launch_record(record_).ran_late = true;
+  }
+
+ private:
+  GemmCall call_;
+  std::size_t record_;
+};
+
 }  // namespace
 
 int gemm(const GemmCall& g) {
+  DeferredLaunches& deferred = DeferredLaunches::instance();
+  if (deferred.holding_releases()) deferred.run_all();  // a product on a freed buffer must be refused
   if (std::string why = check(g); !why.empty()) {
     fmt::print(stderr, "simtlab: {}: {} (no product computed)\n", g.api, why);
     return 7;  // CUBLAS_STATUS_INVALID_VALUE
@@ -130,17 +148,26 @@ int gemm(const GemmCall& g) {
   h.a.ptr = gm.host_address(g.a.ptr), h.b.ptr = gm.host_address(g.b.ptr);
   h.c.ptr = gm.host_address(g.c.ptr), h.d.ptr = gm.host_address(g.d.ptr);
   h.bias = gm.host_address(g.bias);
-  // The same product on buffers nothing changed since: not computed again (a
-  // benchmark's repeats), as a kernel's identical launch is not executed again.
+  // The same product again, as a kernel's identical launch: not computed again when
+  // nothing changed its buffers (a benchmark's repeats), deferred when its output
+  // was changed since (a bias added to it in place) and nothing has read it yet.
   RepeatLaunches& repeats = RepeatLaunches::instance();
   LaunchKey key = gemm_key(g);
+  const LaunchFootprint footprint = gemm_footprint(g);
   if (auto prev = repeats.repeat_of(key)) {
     append_repeat_record(*prev);
+    if (prev->defer) {
+      const std::size_t index = launch_records().size() - 1;
+      mutable_launch_record(index).deferred = true;
+      repeats.deferred(footprint);
+      deferred.add(std::make_unique<DeferredGemm>(h, index), footprint);
+    }
   } else {
+    if (deferred.conflicts_with(footprint)) deferred.run_all();
     compute(h);
     record_gemm_launch(g);
     if (repeats.mode() != RepeatMode::Never)
-      repeats.executed(std::move(key), launch_records().size() - 1, true, {}, gemm_footprint(g), true);
+      repeats.executed(std::move(key), launch_records().size() - 1, true, {}, footprint, true);
   }
   note_launch_result(0, g.stream);  // on its stream's timeline, like a kernel
   return 0;

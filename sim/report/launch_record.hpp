@@ -31,6 +31,12 @@ struct LaunchRecord {
   bool cooperative = false;
   std::uint32_t grid_barriers = 0;
   bool repeat_inexact = false; // skipped although it changes memory (simt exec --skip-all-repeats)
+  // Deferred (sim/exec/deferred_launches.hpp): counted and timed but not executed when
+  // launched; `ran_late` once something read what it writes and it ran. A repeat
+  // takes its counters from `repeat_of`; a launch run ahead of deferred ones was
+  // counted on memory they had not yet written.
+  bool deferred = false;
+  bool ran_late = false;
   // On the simulated clock (sim/clock/device_clock.hpp): stream 0 is the legacy default.
   int stream = 0;
   double clock_start_s = 0, clock_seconds = 0;

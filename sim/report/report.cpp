@@ -71,13 +71,30 @@ std::string format_diagnostic(const Diagnostic& d) {
   return s;
 }
 
+std::string deferral_summary(const std::vector<LaunchRecord>& records) {
+  std::size_t deferred = 0, ran = 0;
+  for (const LaunchRecord& r : records)
+    if (r.deferred) ++deferred, ran += r.ran_late;
+  if (!deferred) return "";
+  return fmt::format("{} launch{} deferred (they change memory; counted and timed when launched, executed only once "
+                     "something reads what they write): {} ran then, {} never ran because nothing did\n",
+                     deferred, deferred == 1 ? " was" : "es were", ran, deferred - ran);
+}
+
 std::string counter_table(const LaunchRecord& r) {
   std::string s = fmt::format("kernel {}  grid {}  block {}  dynamic shared {} B  static shared {} B", r.kernel,
                               dim(r.grid), dim(r.block), r.dynamic_shared_bytes, r.static_shared_bytes);
   if (r.cooperative) s += fmt::format("  cooperative, {} grid barrier{}", r.grid_barriers, r.grid_barriers == 1 ? "" : "s");
+  if (r.repeat_of && r.deferred)  // sim/exec/deferred_launches.hpp
+    return s + fmt::format("  (repeat of launch {}, same counters: it changes memory, so it was deferred until "
+                           "something read what it writes; {})\n",
+                           r.repeat_of, r.ran_late ? "it ran then" : "nothing did, and it never ran");
   if (r.repeat_of)  // its counters are the launch it repeats: no table again
     return s + fmt::format("  (repeat of launch {}: not re-executed, same counters{})\n", r.repeat_of,
                            r.repeat_inexact ? "; it changes memory: skipped by --skip-all-repeats" : "");
+  if (r.deferred)
+    s += fmt::format("\n  (counted ahead of deferred launches, on memory they had not yet written, then undone: {})",
+                     r.ran_late ? "it ran again after them when its output was read" : "nothing read its output");
   s += "\n";
   s += fmt::format("  {:<58} {:>14}  {}\n", "metric", "value", "fidelity");
   int hidden = 0;
@@ -178,6 +195,8 @@ nlohmann::json launch_json(const LaunchRecord& r) {
           {"stream", r.stream},
           {"repeat_of", r.repeat_of},
           {"repeat_inexact", r.repeat_inexact},
+          {"deferred", r.deferred},
+          {"ran_late", r.ran_late},
           {"wall_seconds", r.wall_seconds},  // the simulator's own time to run it (0 for a skipped repeat)
           {"clock", {{"start_s", r.clock_start_s}, {"seconds", r.clock_seconds}, {"bound", r.clock_bound}}},
           {"metrics", metrics},

@@ -10,6 +10,8 @@
 namespace simt {
 
 std::string format_diagnostic(const Diagnostic& d);
+// One line on deferred launches (sim/exec/deferred_launches.hpp), or empty.
+std::string deferral_summary(const std::vector<LaunchRecord>& records);
 std::string counter_table(const LaunchRecord& r);
 std::string hot_lines_table(const LaunchRecord& r, std::size_t max_lines = 8);
 nlohmann::json launch_json(const LaunchRecord& r);

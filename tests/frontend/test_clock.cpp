@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <unistd.h>
 
 namespace {
@@ -32,7 +33,7 @@ struct Exec {
 };
 
 // simt exec FILE [flags]: stdout, stderr, the launches' JSON and the timeline.
-Exec exec(const std::string& file, const std::string& flags = "") {
+Exec exec(const std::string& file, const std::string& flags = "", int want_status = 0) {
   const std::string json = temp("launches.json"), err = temp("stderr.txt"), trace = temp("timeline.json");
   const std::string cmd = std::string(SIMT_BIN) + " exec " + flags + " --json=" + json + " --timeline=" + trace + " " +
                           kDir + file + " 2>" + err;
@@ -49,7 +50,7 @@ Exec exec(const std::string& file, const std::string& flags = "") {
   e.timeline = t.empty() ? nlohmann::json::object() : nlohmann::json::parse(t);
   for (const std::string& f : {json, err, trace}) std::remove(f.c_str());
   INFO(e.err);
-  REQUIRE(e.status == 0);
+  REQUIRE(e.status == want_status);
   return e;
 }
 
@@ -116,13 +117,23 @@ TEST_CASE("a copy from pageable host memory runs at the rate measured for it; th
 TEST_CASE("alternating launches: a repeat a few launches back is skipped unless something since wrote its footprint") {
   Exec skipped = exec("repeat_alternating.cu");
   Exec executed = exec("repeat_alternating.cu", "--no-skip-repeats");
+  Exec pure = exec("repeat_alternating.cu", "--no-defer-repeats");
   CHECK(skipped.out == "out 220.0 t 18.0 x 7.0 out2 210.0\n");
   CHECK(executed.out == skipped.out);
+  CHECK(pure.out == skipped.out);
   REQUIRE(skipped.launches.size() == 13);
-  const std::size_t want[13] = {0, 0, 1, 2, 1, 2, 0, 0, 0, 0, 0, 0, 0};
+  REQUIRE(pure.launches.size() == 13);
+  // Skipped: 3-6 (nothing wrote their footprints). Deferred, and run when the host
+  // copied their outputs back: 9 and 10 (bump wrote what triple reads, and its own
+  // input), 13 (fill overwrote what twice wrote).
+  const std::size_t want[13] = {0, 0, 1, 2, 1, 2, 0, 0, 7, 8, 0, 0, 11};
+  const std::size_t want_pure[13] = {0, 0, 1, 2, 1, 2, 0, 0, 0, 0, 0, 0, 0};
   for (std::size_t i = 0; i < 13; ++i) {
     INFO("launch " << i + 1);
     CHECK(repeat_of(skipped.launches[i]) == want[i]);
+    CHECK(skipped.launches[i].value("deferred", false) == (i == 8 || i == 9 || i == 12));
+    CHECK(skipped.launches[i].value("ran_late", false) == (i == 8 || i == 9 || i == 12));
+    CHECK(repeat_of(pure.launches[i]) == want_pure[i]);
     CHECK(repeat_of(executed.launches[i]) == 0);
     CHECK(skipped.launches[i]["metrics"] == executed.launches[i]["metrics"]);
   }
@@ -140,11 +151,13 @@ TEST_CASE("alternating launches: a repeat a few launches back is skipped unless 
   CHECK(all.out == "out 220.0 t 18.0 x 6.0 out2 210.0\n");  // the second bump was skipped: x stays 6
 }
 
-TEST_CASE("a cuBLAS product into a kernel's input between two identical launches makes the second run") {
+TEST_CASE("a cuBLAS product into a kernel's input between two identical launches: the second runs before the host reads") {
   Exec e = exec("repeat_after_gemm.cu");
   CHECK(e.out == "out 32.0 32.0\n");
   REQUIRE(e.launches.size() == 4);  // scale, the product, scale, the product again
-  CHECK(repeat_of(e.launches[2]) == 0);
+  CHECK(repeat_of(e.launches[2]) == 1);  // deferred: the product changed its input
+  CHECK(e.launches[2]["deferred"] == true);
+  CHECK(e.launches[2]["ran_late"] == true);
   CHECK(repeat_of(e.launches[3]) == 2);  // nothing wrote A or C since: not computed again
   // A product takes its time on the stream's timeline, as a kernel does.
   const double gemm_s = e.launches[1]["clock"]["seconds"];
@@ -154,11 +167,50 @@ TEST_CASE("a cuBLAS product into a kernel's input between two identical launches
         e.launches[1]["clock"]["start_s"].get<double>() + gemm_s - 1e-12);
 }
 
-TEST_CASE("an in-place kernel repeated is executed every time") {
+TEST_CASE("an in-place kernel repeated is deferred, and runs every time before the host reads its output") {
   Exec e = exec("repeat_in_place.cu");
   CHECK(e.out == "x[0] = 4.0 x[1000] = 1004.0\n");
   REQUIRE(e.launches.size() == 4);
-  for (const auto& l : e.launches) CHECK(repeat_of(l) == 0);
+  for (int i = 1; i < 4; ++i) {
+    CHECK(repeat_of(e.launches[i]) == 1);
+    CHECK(e.launches[i]["deferred"] == true);
+    CHECK(e.launches[i]["ran_late"] == true);
+  }
+  CHECK(e.err.find("3 launches were deferred") != std::string::npos);
+  Exec pure = exec("repeat_in_place.cu", "--no-defer-repeats");
+  CHECK(pure.out == e.out);
+  for (const auto& l : pure.launches) CHECK(repeat_of(l) == 0);
+}
+
+TEST_CASE("deferred repeats run, in order, before anything that could see what they did, and never when nothing does") {
+  // Exit 1: launch 16 is a use after free (simt exec's code for a launch error).
+  Exec e = exec("deferred_repeats.cu", "", 1);
+  Exec executed = exec("deferred_repeats.cu", "--no-skip-repeats", 1);
+  CHECK(e.out ==
+        "phase 1: y[7] = 24.0\nphase 2: w[7] = 21.0\nx[7] on the device: 15.0\nphase 4: cudaErrorIllegalAddress\n");
+  CHECK(executed.out == e.out);
+  REQUIRE(e.launches.size() == 20);
+  auto flags = [&](std::size_t n) {
+    const auto& l = e.launches[n - 1];
+    return std::tuple(repeat_of(l), l.value("deferred", false), l.value("ran_late", false));
+  };
+  for (std::size_t n : {2, 3, 4, 5, 8, 9, 10, 12, 13, 14, 15}) {
+    INFO("launch " << n);
+    CHECK(flags(n) == std::tuple(std::size_t{1}, true, true));
+  }
+  CHECK(flags(6) == std::tuple(std::size_t{0}, true, true));     // counted ahead of 2-5, undone, run after them
+  CHECK(flags(7) == std::tuple(std::size_t{0}, false, false));   // independent of the queue: done at once
+  CHECK(flags(11) == std::tuple(std::size_t{0}, false, false));  // prints: never ahead of the queue
+  CHECK(e.launches[15]["error"] != 0);                            // the use after free is still caught
+  for (std::size_t n : {18, 19, 20}) CHECK(flags(n) == std::tuple(std::size_t{17}, true, false));
+  // Counted and timed as the launches they repeat; a launch counted ahead of the
+  // queue (6) saw x before the bumps, which does not change what it counts here.
+  for (std::size_t i = 0; i < 20; ++i) {
+    INFO("launch " << i + 1);
+    CHECK(e.launches[i]["metrics"] == executed.launches[i]["metrics"]);
+  }
+  CHECK(e.err.find("15 launches were deferred") != std::string::npos);
+  CHECK(e.err.find("12 ran then, 3 never ran") != std::string::npos);
 }
 
 TEST_CASE("--skip-all-repeats skips the in-place repeats too, and says that memory now differs") {
@@ -175,18 +227,22 @@ TEST_CASE("--skip-all-repeats skips the in-place repeats too, and says that memo
   CHECK(e.err.find("they change memory: --skip-all-repeats") != std::string::npos);
 }
 
-TEST_CASE("a kernel with atomics is never skipped") {
+TEST_CASE("a kernel with atomics is never skipped, only deferred") {
   Exec e = exec("repeat_atomic.cu");
   CHECK(e.out == "sum = 1536.0\n");
   REQUIRE(e.launches.size() == 3);
-  for (const auto& l : e.launches) CHECK(repeat_of(l) == 0);
+  CHECK(repeat_of(e.launches[0]) == 0);
+  for (int i = 1; i < 3; ++i) CHECK(e.launches[i]["ran_late"] == true);
 }
 
-TEST_CASE("a host copy into the input between launches, or a printf, prevents the skip") {
+TEST_CASE("a host copy into the input between launches makes the repeat run before the host reads; a printf prevents the skip") {
   Exec e = exec("repeat_after_copy.cu");
   CHECK(e.out == "out[3] = 60.0\ndevice says 10.0\ndevice says 10.0\n");
   REQUIRE(e.launches.size() == 4);
-  for (const auto& l : e.launches) CHECK(repeat_of(l) == 0);
+  CHECK(repeat_of(e.launches[1]) == 1);
+  CHECK(e.launches[1]["ran_late"] == true);
+  CHECK(repeat_of(e.launches[2]) == 0);
+  CHECK(repeat_of(e.launches[3]) == 0);
 }
 
 TEST_CASE("cudaEventElapsedTime reads the simulated clock: kernels, copies, overlap of streams") {

@@ -47,6 +47,9 @@ TEST_CASE("a pure launch repeated is skipped until its input changes") {
   CHECK(launch_records().back().repeat_of == 0);
 }
 
+// These kernels are the f32 front end's: the compiler pass did not build them, so
+// their footprints may miss writes, and their repeats are never deferred
+// (sim/exec/deferred_launches.hpp; tests/frontend/deferred_repeats.cu defers).
 TEST_CASE("an in-place launch repeated runs every time; with skipping off every launch runs") {
   clear_launch_records();
   DeviceArray<float> x(128);
@@ -60,6 +63,6 @@ TEST_CASE("an in-place launch repeated runs every time; with skipping off every 
   RepeatLaunches::instance().set_mode(RepeatMode::Never);
   simt::launch(twice, 1, 128)(in.ptr, out.ptr);
   simt::launch(twice, 1, 128)(in.ptr, out.ptr);
-  RepeatLaunches::instance().set_mode(RepeatMode::Pure);
+  RepeatLaunches::instance().set_mode(RepeatMode::Defer);
   CHECK(launch_records().back().repeat_of == 0);
 }
