@@ -1,8 +1,13 @@
 // The GPU side of `simt validate`: preloaded (LD_PRELOAD) into a program built by
 // nvcc with `-cudart shared`, it follows cudaMalloc/cudaFree and, after every kernel
 // launch, synchronises and writes a digest of every live allocation to
-// $SIMT_VALIDATE_DIGESTS, in the format of sim/report/launch_digest.hpp. Built on the
-// GPU machine by cli/program_support/validate_gpu.sh; not part of simtlab's build.
+// $SIMT_VALIDATE_DIGESTS, in the format of sim/report/launch_digest.hpp, and, with
+// $SIMT_VALIDATE_DUMP_DIR, the bytes of the allocations that changed
+// (sim/report/launch_dump.hpp, shared with the simulator's writer). Built on the GPU
+// machine by cli/program_support/validate_gpu.sh (-I the tree's root, for that header);
+// not part of simtlab's build.
+#include "sim/report/launch_dump.hpp"
+
 #include <cuda_runtime_api.h>
 #include <cxxabi.h>
 #include <dlfcn.h>
@@ -40,12 +45,6 @@ F real(const char* name) {
   return reinterpret_cast<F>(f);
 }
 
-std::uint64_t fnv1a(const unsigned char* p, std::size_t n) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
-  return h;
-}
-
 // "void matmul<16>(float const*, ...)" -> "matmul<16>": the simulator's spelling.
 std::string kernel_name(const void* func) {
   const char* mangled = nullptr;
@@ -72,19 +71,23 @@ void track(void* p, std::size_t bytes) {
 cudaError_t after_launch(const void* func, cudaError_t launched) {
   const char* path = std::getenv("SIMT_VALIDATE_DIGESTS");
   cudaError_t status = launched != cudaSuccess ? launched : cudaDeviceSynchronize();
-  if (!path) return launched;
+  static simt::validate_dump::LaunchDump dump;  // $SIMT_VALIDATE_DUMP_DIR
+  if (!path && !dump.enabled()) return launched;
   std::lock_guard lock(g_mutex);
-  std::FILE* f = std::fopen(path, g_launch == 0 ? "w" : "a");
-  if (!f) return launched;
-  std::fprintf(f, "launch %u error %d kernel %s\n", ++g_launch, int(status), kernel_name(func).c_str());
+  const unsigned launch = ++g_launch;
+  std::FILE* f = path ? std::fopen(path, launch == 1 ? "w" : "a") : nullptr;
+  if (f) std::fprintf(f, "launch %u error %d kernel %s\n", launch, int(status), kernel_name(func).c_str());
   std::vector<unsigned char> host;
   for (const Live& a : g_live) {
     host.resize(a.bytes);
     if (a.bytes && cudaMemcpy(host.data(), a.ptr, a.bytes, cudaMemcpyDeviceToHost) != cudaSuccess) continue;
-    std::fprintf(f, "alloc %llu %zu %016llx\n", static_cast<unsigned long long>(a.id), a.bytes,
-                 static_cast<unsigned long long>(fnv1a(host.data(), a.bytes)));
+    const std::uint64_t hash = simt::validate_dump::fnv1a(host.data(), a.bytes);
+    if (f)
+      std::fprintf(f, "alloc %llu %zu %016llx\n", static_cast<unsigned long long>(a.id), a.bytes,
+                   static_cast<unsigned long long>(hash));
+    dump.allocation(launch, a.id, host.data(), a.bytes, hash);
   }
-  std::fclose(f);
+  if (f) std::fclose(f);
   return launched;
 }
 

@@ -7,6 +7,16 @@
 #
 #   usage: validate_gpu.sh OUTDIR FILE.cu [nvcc flags: -I DIR -D NAME=VAL ...] [-- ARGS]
 #   writes OUTDIR/{gpu.digests, gpu.stdout, ncu.csv (if ncu), build.log, gpu.txt}
+#   and OUTDIR/dumps/launch-N-alloc-ID.bin: the bytes of every allocation whose digest
+#   changed at launch N (sim/report/launch_dump.hpp), which `simt validate` reads to
+#   compare a differing allocation element by element, in ulps (--max-ulp, --elem).
+#
+# The dumps are written by default, in the same run as the digests: a second run just
+# to dump could disagree with the first (float atomics, anything timing-dependent),
+# and `simt validate --gpu-results` can only compare what this directory holds. They
+# are bounded: an allocation over SIMT_VALIDATE_DUMP_MAX_BYTES (256 MiB) is skipped,
+# and dumping stops after SIMT_VALIDATE_DUMP_BUDGET (4 GiB) in all; skips are listed
+# in OUTDIR/dumps/dump-notes.txt. SIMT_VALIDATE_DUMP=0 writes no dumps (digests only).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:?usage: validate_gpu.sh OUTDIR FILE.cu [flags] [-- ARGS]}; shift
@@ -25,9 +35,12 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$out/gpu.txt
 metrics=${SIMT_VALIDATE_METRICS:-l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,smsp__sass_thread_inst_executed_op_fadd_pred_on.sum,smsp__sass_thread_inst_executed_op_fmul_pred_on.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum}
 {
   "$nvcc" -O2 --fmad=false -arch=native -cudart shared -lineinfo "${flags[@]}" -o "$out/gpu_prog" "$file" -lcublas -lcublasLt &&
-  "$nvcc" -O2 -shared -Xcompiler -fPIC -cudart shared -o "$out/gpu_launch_digest.so" "$here/gpu_launch_digest.cpp" -ldl
+  "$nvcc" -O2 -shared -Xcompiler -fPIC -cudart shared -I "$here/../.." -o "$out/gpu_launch_digest.so" "$here/gpu_launch_digest.cpp" -ldl
 } > "$out/build.log" 2>&1 || { echo "nvcc failed:"; cat "$out/build.log"; exit 1; }
-SIMT_VALIDATE_DIGESTS="$out/gpu.digests" LD_PRELOAD="$out/gpu_launch_digest.so" "$out/gpu_prog" "${args[@]}" > "$out/gpu.stdout"
+rm -rf "$out/dumps"
+dumps=()
+[ "${SIMT_VALIDATE_DUMP:-1}" != 0 ] && dumps=("SIMT_VALIDATE_DUMP_DIR=$out/dumps")
+env "${dumps[@]}" SIMT_VALIDATE_DIGESTS="$out/gpu.digests" LD_PRELOAD="$out/gpu_launch_digest.so" "$out/gpu_prog" "${args[@]}" > "$out/gpu.stdout"
 status=$?
 if [ -n "$ncu" ]; then
   "$ncu" --clock-control none --csv --print-units base --metrics "$metrics" "$out/gpu_prog" "${args[@]}" \
