@@ -1,7 +1,9 @@
 // simt validate FILE.cu: the same program built by nvcc and run on the GPU, and built
 // by simtlab and run on the simulator; device memory compared after every launch,
-// bit for bit, and the exactly-counted metrics compared with Nsight Compute's.
-// The GPU half is cli/program_support/validate_gpu.sh (docs/validation/simt-validate.md).
+// bit for bit, and the exactly-counted metrics compared with Nsight Compute's. Where
+// an allocation differs, both sides' dumps of it are compared element by element and
+// the distance reported in ulps; --max-ulp N accepts launches within N.
+// The GPU half is cli/program_support/validate_gpu.sh (docs/validation/h200-simt-validate.md).
 #include "commands.hpp"
 #include "compile_options.hpp"
 #include "exit_codes.hpp"
@@ -12,9 +14,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <sstream>
 #include <unistd.h>
@@ -31,6 +36,8 @@ struct ValidateArgs {
   std::string file, gpu_results, keep;
   CompileArgs compile;
   std::vector<std::string> program_args;
+  std::optional<std::uint64_t> max_ulp;  // --max-ulp; none: every differing bit fails
+  ElementKind elem = ElementKind::F32;   // --elem
 };
 
 std::string read_text(const fs::path& p) {
@@ -70,16 +77,46 @@ int run_gpu_half(const ValidateArgs& a, const fs::path& dir) {
   return run_program(cmd[0], {cmd.begin() + 1, cmd.end()});
 }
 
-// Builds and runs the simulated program; its digests and JSON land in `dir`.
+// Builds and runs the simulated program; its digests, dumps (sim-dumps/) and JSON land
+// in `dir`. Like validate_gpu.sh, it always dumps the allocations that changed, in the
+// same run as the digests: a rerun only for the dumps would double the time of the
+// slower half, and its digests need not be the first run's (float atomics, anything
+// timing-dependent); the dumps are bounded (sim/report/launch_dump.hpp) and go away
+// with the work directory unless --keep.
 int run_sim_half(const ValidateArgs& a, const fs::path& dir) {
   BuildProduct p = build_program(build_request(a.file, false, a.compile));
+  fs::remove_all(dir / "sim-dumps");
+  setenv("SIMT_VALIDATE_DUMP_DIR", (dir / "sim-dumps").c_str(), 1);
   setenv("SIMT_VALIDATE_DIGESTS", (dir / "sim.digests").c_str(), 1);
   setenv("SIMT_REPORT_JSON", (dir / "sim.json").c_str(), 1);
   setenv("SIMT_REPORT", "none", 1);
   return run_program(p.path, a.program_args);
 }
 
-void print_verdicts(const std::vector<LaunchVerdict>& verdicts, bool with_counters) {
+std::string memory_text(const LaunchVerdict& v, std::optional<std::uint64_t> bound) {
+  switch (v.memory()) {
+    case MemoryVerdict::Same: return "same: " + v.memory_detail;
+    case MemoryVerdict::WithinUlp: return fmt::format("within {}: {}", format_ulp(bound.value_or(0)), v.memory_detail);
+    case MemoryVerdict::Different: break;
+  }
+  return "DIFFERENT: " + v.memory_detail;
+}
+
+// "; max 2 ulp over the run": the largest distance measured in any launch's memory.
+std::string max_ulp_text(const std::vector<LaunchVerdict>& verdicts) {
+  std::uint64_t max = 0;
+  int unmeasured = 0;
+  for (const LaunchVerdict& v : verdicts) {
+    if (v.max_ulp) max = std::max(max, *v.max_ulp);
+    if (!v.memory_same && !v.max_ulp) ++unmeasured;
+  }
+  std::string s = fmt::format("; max {} over the run", format_ulp(max));
+  if (unmeasured)
+    s += fmt::format(" ({} differing launch{} not measured)", unmeasured, unmeasured == 1 ? "" : "es");
+  return s;
+}
+
+void print_verdicts(const std::vector<LaunchVerdict>& verdicts, bool with_counters, std::optional<std::uint64_t> bound) {
   fmt::print("{:>6}  {:<28} {:<44} {}\n", "launch", "kernel", "memory after the launch",
              with_counters ? "counters vs ncu" : "");
   for (std::size_t i = 0; i < verdicts.size(); ++i) {
@@ -91,7 +128,7 @@ void print_verdicts(const std::vector<LaunchVerdict>& verdicts, bool with_counte
                      ? fmt::format("{}/{} equal", v.counters_equal, v.counters_compared)
                      : fmt::format("{}/{} equal; {}", v.counters_equal, v.counters_compared, v.counter_detail);
     fmt::print("{:>6}  {:<28} {:<44} {}\n", i + 1, v.kernel.substr(0, 28),
-               (v.memory_same ? "same: " : "DIFFERENT: ") + v.memory_detail, counters);
+               memory_text(v, bound), counters);
   }
 }
 
@@ -116,19 +153,34 @@ int run_validate(const ValidateArgs& a) {
                                          gpu.string(), (gpu / "build.log").string()));
   fmt::print(stderr, "simt validate: building and running {} on the simulator\n", a.file);
   const int sim_status = run_sim_half(a, work);
-  auto verdicts = compare_memory(parse_digests(read_text(work / "sim.digests"), "sim.digests"),
-                                 parse_digests(read_text(gpu / "gpu.digests"), (gpu / "gpu.digests").string()));
+  const auto sim_digests = parse_digests(read_text(work / "sim.digests"), "sim.digests");
+  const auto gpu_digests = parse_digests(read_text(gpu / "gpu.digests"), (gpu / "gpu.digests").string());
+  auto verdicts = compare_memory(sim_digests, gpu_digests);
+  DumpComparison dumps{work / "sim-dumps", gpu / "dumps", a.elem, a.max_ulp};
+  if (!fs::is_directory(dumps.gpu_dir)) {
+    if (std::any_of(verdicts.begin(), verdicts.end(), [](const LaunchVerdict& v) { return !v.differing_allocations.empty(); }))
+      fmt::print(stderr,
+                 "simt validate: {} has no dumps/ (validate_gpu.sh run with SIMT_VALIDATE_DUMP=0, or before it wrote "
+                 "dumps): differing allocations are not compared in ulps\n",
+                 gpu.string());
+    dumps.gpu_dir.clear();
+  }
+  compare_dumps(verdicts, sim_digests, gpu_digests, dumps);
   const bool with_counters = fs::exists(gpu / "ncu.csv") && fs::file_size(gpu / "ncu.csv") > 0;
   if (with_counters)
     compare_counters(verdicts, nlohmann::json::parse(read_text(work / "sim.json")),
                      parse_ncu_csv(read_text(gpu / "ncu.csv")), exact_metrics());
-  print_verdicts(verdicts, with_counters);
+  print_verdicts(verdicts, with_counters, a.max_ulp);
   const auto same = std::count_if(verdicts.begin(), verdicts.end(), [](const LaunchVerdict& v) { return v.same(); });
-  fmt::print("simt validate: {}/{} launches identical{}{}\n", same, verdicts.size(),
+  const auto accepted =
+      std::count_if(verdicts.begin(), verdicts.end(), [](const LaunchVerdict& v) { return v.accepted(); });
+  fmt::print("simt validate: {}/{} launches identical{}{}{}{}\n", same, verdicts.size(),
+             accepted > same ? fmt::format(", {} within {}", accepted - same, format_ulp(*a.max_ulp)) : "",
              with_counters ? " (memory and counters)" : " (memory; no ncu here, counters not compared)",
+             max_ulp_text(verdicts),
              sim_status != 0 ? fmt::format("; the simulated program exited {}", sim_status) : "");
   if (a.keep.empty()) fs::remove_all(work);
-  return same == static_cast<long>(verdicts.size()) && !verdicts.empty() ? kExitOk : kExitFailed;
+  return accepted == static_cast<long>(verdicts.size()) && !verdicts.empty() ? kExitOk : kExitFailed;
 }
 
 [[noreturn]] void finish(int code) { throw CLI::RuntimeError(code); }
@@ -145,9 +197,21 @@ void add_validate_command(CLI::App& app) {
   cmd->add_option("--gpu-results", args->gpu_results,
                   "a directory written by validate_gpu.sh on a GPU machine, instead of running the GPU half here")
       ->check(CLI::ExistingDirectory);
-  cmd->add_option("--keep", args->keep, "keep the builds, digests and reports in this directory");
+  cmd->add_option("--keep", args->keep, "keep the builds, digests, dumps and reports in this directory");
+  auto max_ulp = std::make_shared<std::uint64_t>(0);
+  CLI::Option* max_ulp_option = cmd->add_option(
+      "--max-ulp", *max_ulp,
+      "accept a launch whose memory differs only by at most N ulp per element (read as --elem); without it every "
+      "differing bit fails, with 0 only -0 vs +0 and NaNs of other payloads pass");
+  auto elem = std::make_shared<std::string>("f32");
+  cmd->add_option("--elem", *elem, "how to read a differing allocation's bytes (default f32)")
+      ->check(CLI::IsMember({"f32", "f64", "f16", "bf16", "bytes"}));
   cmd->add_option("args", args->program_args, "arguments for the program (after --)");
-  cmd->callback([args] { finish(run_validate(*args)); });
+  cmd->callback([args, max_ulp, max_ulp_option, elem] {
+    if (max_ulp_option->count() > 0) args->max_ulp = *max_ulp;
+    args->elem = *parse_element_kind(*elem);
+    finish(run_validate(*args));
+  });
 }
 
 }  // namespace simt::cli
