@@ -9,11 +9,14 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <iterator>
 #include <span>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
@@ -246,4 +249,57 @@ TEST_CASE("compare_dumps: --max-ulp 0 accepts only differences no ulp apart (sig
   compare_dumps(v, sim, gpu2, {tmp.path / "s", tmp.path / "g", ElementKind::F32, 0});
   CHECK(v[0].max_ulp == 1);
   CHECK(!v[0].accepted());
+}
+
+// The whole of `simt validate --gpu-results` without a GPU: the simulator's own digests
+// and dumps of tests/cuda/ulp_probe.cu, planted as the GPU's with allocation #2 (the
+// lgammaf launch's output) moved by 1 and 3 ulp, must read as within 3 ulp and no less.
+TEST_CASE("simt validate --gpu-results --max-ulp on a planted GPU directory") {
+  TempDir tmp;
+  const fs::path sim = tmp.path / "sim", gpu = tmp.path / "gpu";
+  const std::string probe = std::string(SIMT_SOURCE_DIR) + "/tests/cuda/ulp_probe.cu";
+  const std::string env = "SIMT_CACHE_DIR=" + (tmp.path / "cache").string() + " ";
+  auto run = [](const std::string& cmd) {
+    const int st = std::system(cmd.c_str());
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  };
+  REQUIRE(run(env + "SIMT_REPORT=none SIMT_VALIDATE_DIGESTS=" + (tmp.path / "sim.digests").string() +
+              " SIMT_VALIDATE_DUMP_DIR=" + sim.string() + " " SIMT_BIN " exec " + probe + " > /dev/null 2>&1") == 0);
+  // Only changed allocations are dumped: all six after launch 1 (zeroed, #1 written), then one a launch.
+  CHECK(fs::exists(sim / "launch-1-alloc-6.bin"));
+  CHECK(fs::exists(sim / "launch-2-alloc-2.bin"));
+  CHECK(!fs::exists(sim / "launch-2-alloc-1.bin"));
+
+  std::ifstream in(sim / "launch-2-alloc-2.bin", std::ios::binary);
+  std::vector<unsigned char> lgamma((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  REQUIRE(lgamma.size() == 4 << 14);
+  for (auto [i, ulps] : {std::pair{10, 1}, std::pair{517, 3}}) {
+    std::uint32_t bits;
+    std::memcpy(&bits, lgamma.data() + 4 * i, 4);
+    bits += ulps;
+    std::memcpy(lgamma.data() + 4 * i, &bits, 4);
+  }
+  fs::create_directories(gpu / "dumps");
+  for (const auto& e : fs::directory_iterator(sim)) fs::copy_file(e.path(), gpu / "dumps" / e.path().filename());
+  write_dump(gpu / "dumps", 2, 2, lgamma);
+  std::ifstream digests(tmp.path / "sim.digests");
+  std::ofstream planted(gpu / "gpu.digests");
+  std::string line;
+  int launch = 0;
+  while (std::getline(digests, line)) {
+    if (line.rfind("launch ", 0) == 0) launch = std::stoi(line.substr(7));
+    if (launch >= 2 && line.rfind("alloc 2 ", 0) == 0) line = "alloc 2 65536 " + digest(lgamma);
+    planted << line << "\n";
+  }
+  planted.close();
+
+  const std::string validate = env + SIMT_BIN " validate " + probe + " --gpu-results " + gpu.string();
+  CHECK(run(validate + " --max-ulp 3 > " + (tmp.path / "out.txt").string() + " 2>&1") == 0);
+  std::ifstream out_file(tmp.path / "out.txt");
+  const std::string out((std::istreambuf_iterator<char>(out_file)), std::istreambuf_iterator<char>());
+  CHECK(out.find("within 3 ulp: alloc #2: 2 of 16384 floats differ, max 3 ulp at [517]") != std::string::npos);
+  CHECK(out.find("1/6 launches identical, 5 within 3 ulp") != std::string::npos);
+  CHECK(out.find("max 3 ulp over the run") != std::string::npos);
+  CHECK(run(validate + " --max-ulp 2 > /dev/null 2>&1") == 1);
+  CHECK(run(validate + " > /dev/null 2>&1") == 1);
 }
