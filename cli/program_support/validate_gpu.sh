@@ -37,7 +37,7 @@ metrics=${SIMT_VALIDATE_METRICS:-l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
   "$nvcc" -O2 --fmad=false -arch=native -cudart shared -lineinfo "${flags[@]}" -o "$out/gpu_prog" "$file" -lcublas -lcublasLt &&
   "$nvcc" -O2 -shared -Xcompiler -fPIC -cudart shared -I "$here/../.." -o "$out/gpu_launch_digest.so" "$here/gpu_launch_digest.cpp" -ldl
 } > "$out/build.log" 2>&1 || { echo "nvcc failed:"; cat "$out/build.log"; exit 1; }
-rm -rf "$out/dumps"
+rm -rf "$out/dumps"; unset SIMT_VALIDATE_DUMP_DIR
 dumps=()
 [ "${SIMT_VALIDATE_DUMP:-1}" != 0 ] && dumps=("SIMT_VALIDATE_DUMP_DIR=$out/dumps")
 env "${dumps[@]}" SIMT_VALIDATE_DIGESTS="$out/gpu.digests" LD_PRELOAD="$out/gpu_launch_digest.so" "$out/gpu_prog" "${args[@]}" > "$out/gpu.stdout"
