@@ -20,7 +20,7 @@
 #include <cstdio>
 #include <optional>
 
-#include <unistd.h>
+#include <cinttypes>
 
 namespace simt {
 
@@ -146,11 +146,17 @@ class DeferredKernel final : public DeferredWork {
   LaunchFootprint assumed_;
 };
 
-// A snapshot of device memory costs a copy of it: taken only while it is small
-// beside this machine's memory.
+// A snapshot of device memory costs a copy of it: taken only while the machine has
+// room for it twice over (otherwise the queue runs, and the launch after it).
 bool snapshot_affordable() {
-  static const std::uint64_t physical = std::uint64_t(sysconf(_SC_PHYS_PAGES)) * std::uint64_t(sysconf(_SC_PAGESIZE));
-  return GlobalMemory::instance().bytes_in_use() <= physical / 4;
+  std::uint64_t available_kb = 0;
+  if (std::FILE* f = std::fopen("/proc/meminfo", "r")) {
+    char line[256];
+    while (std::fgets(line, sizeof line, f))
+      if (std::sscanf(line, "MemAvailable: %" SCNu64 " kB", &available_kb) == 1) break;
+    std::fclose(f);
+  }
+  return GlobalMemory::instance().bytes_in_use() <= available_kb * 1024 / 2;
 }
 
 // A new launch while work is deferred: run it on memory as it is, for its counters.

@@ -10,12 +10,13 @@
 //     that it also wrote afterwards (an in-place `x[i] += 1` does);
 //   - since then nothing wrote a sector that launch read or wrote: no launch in
 //     between (their written sectors are known, sim/exec/launch_footprint.hpp), no
-//     cuBLAS product, cudaMemcpy or cudaMemset into them; nothing was freed, no
-//     __constant__ symbol written, and the program has no managed memory (the host
-//     may write it directly).
+//     deferred one, no cuBLAS product, cudaMemcpy or cudaMemset into them; none of
+//     them was freed, no __constant__ symbol written, and the program has no managed
+//     memory (the host may write it directly).
 // Then its outputs are a function of inputs nobody changed, and its outputs are still
-// in place: running it again would write the same values. Anything not known for
-// certain runs the launch.
+// in place: running it again would write the same values. A clean repeat of a launch
+// the compiler pass built that fails the rest (it changes memory) is deferred
+// instead (sim/exec/deferred_launches.hpp); anything else runs.
 #pragma once
 #include "sim/cuda/vector_types.hpp"
 #include "sim/exec/launch_footprint.hpp"

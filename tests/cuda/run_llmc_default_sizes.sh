@@ -1,7 +1,8 @@
 #!/bin/bash
 # llm.c dev/cuda files built by `simt cc`, run at their default sizes on a bigger
 # machine's CPUs (the simulator, not a GPU): every block size's validation, then the
-# benchmark with identical repeats skipped. docs/validation/llmc-default-sizes.md.
+# benchmark, whose repeats are skipped or deferred (docs/exec.md, "Deferred repeats").
+# docs/validation/llmc-default-sizes.md.
 #
 # Prepare a folder DIR here (simtlab built in build/, llm.c's dev/cuda in SRC):
 #   bash tests/cuda/run_llmc_default_sizes.sh prepare SRC DIR softmax_forward classifier_fused
@@ -24,7 +25,7 @@ fi
 cd "$(dirname "$0")"
 L=$PWD/lib
 nproc; free -g | head -2; ldd --version | head -1
-export SIMT_RACES=${SIMT_RACES:-0} SIMT_SKIP_REPEATS=all SIMT_THREADS=${SIMT_THREADS:-4}
+export SIMT_RACES=${SIMT_RACES:-0} SIMT_SKIP_REPEATS=${SIMT_SKIP_REPEATS:-1} SIMT_THREADS=${SIMT_THREADS:-4}
 one() {  # program kernel
   local log=$OUT/$1_k$2.log
   local t0=$(date +%s)
