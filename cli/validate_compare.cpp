@@ -366,11 +366,23 @@ void compare_dumps(std::vector<LaunchVerdict>& verdicts, const std::vector<Launc
     LaunchVerdict& v = verdicts[i];
     if (v.memory_same || v.differing_allocations.empty()) continue;
     const unsigned launch = static_cast<unsigned>(i + 1);
-    // Each allocation's comparison; the launch reads as its worst one (unmeasured first).
+    // Each allocation's comparison; the launch reads as its worst one (unmeasured first)
+    // among those this launch wrote, on either side: an allocation that differs since
+    // an earlier launch is that launch's finding, only counted here.
+    auto written_here = [&](std::uint64_t id) {
+      if (i == 0) return true;
+      const AllocationDigest *before_s = find_allocation(sim[i - 1], id), *before_g = find_allocation(gpu[i - 1], id);
+      const AllocationDigest *now_s = find_allocation(sim[i], id), *now_g = find_allocation(gpu[i], id);
+      return !before_s || !before_g || before_s->hash != now_s->hash || before_g->hash != now_g->hash;
+    };
+    std::vector<std::uint64_t> order = v.differing_allocations;
+    std::stable_partition(order.begin(), order.end(), written_here);
+    const bool any_written_here = !order.empty() && written_here(order.front());
     std::string worst_detail, unmeasured;
     std::optional<std::uint64_t> launch_max;
     std::uint64_t others_max = 0;
-    for (std::uint64_t id : v.differing_allocations) {
+    bool headline_set = false;
+    for (std::uint64_t id : order) {
       const AllocationDigest *a = find_allocation(sim[i], id), *b = find_allocation(gpu[i], id);
       if (!a || !b) continue;  // compare_memory only lists allocations both sides have
       std::string why;
@@ -381,15 +393,17 @@ void compare_dumps(std::vector<LaunchVerdict>& verdicts, const std::vector<Launc
         continue;
       }
       const ElementComparison c = compare_elements(*s, *g, how.kind);
-      const std::string detail = fmt::format("alloc #{}: {}", id, describe(c, how.kind));
-      if (!launch_max || c.max_ulp > *launch_max) {
+      const bool may_headline = !any_written_here || written_here(id);
+      if (may_headline && (!headline_set || c.max_ulp > *launch_max)) {
         if (launch_max) others_max = std::max(others_max, *launch_max);
         launch_max = c.max_ulp;
-        worst_detail = detail;
+        worst_detail = fmt::format("alloc #{}: {}", id, describe(c, how.kind));
+        headline_set = true;
       } else {
         others_max = std::max(others_max, c.max_ulp);
       }
     }
+    if (launch_max) launch_max = std::max(*launch_max, others_max);
     v.max_ulp = launch_max;
     v.within_bound = unmeasured.empty() && launch_max && how.max_ulp && *launch_max <= *how.max_ulp;
     const std::size_t n = v.differing_allocations.size();
