@@ -13,12 +13,12 @@
 # SIMT_RACES defaults to 0 here (the race shadow of 411 M-element buffers).
 set -u
 if [ "${1:-}" = prepare ]; then
-  src=$2 dir=$3; shift 3
+  src=$2 dir=$(realpath -m "$3"); shift 3
   root=$(cd "$(dirname "$0")/../.." && pwd)
   mkdir -p "$dir/lib"
   cp "$0" "$dir/"
   for f in "$@"; do (cd "$src" && "$root/build/cli/simt" cc "$f.cu" -o "$dir/$f") || exit 1; done
-  ldd "$dir/$1" | awk '/=>/ {print $3} /ld-linux/ {print $1}' | xargs -I{} cp -L {} "$dir/lib/"
+  for f in "$@"; do ldd "$dir/$f"; done | awk '/=>/ {print $3} /ld-linux/ {print $1}' | xargs -I{} cp -L {} "$dir/lib/"
   cp /usr/libexec/coreutils/libstdbuf.so "$dir/lib/"
   exit 0
 fi
