@@ -292,6 +292,18 @@ TEST_CASE("divisions, square roots and math functions count as nvcc's instructio
   CHECK(e.run.out == "4.0311 0.061538\n");  // sqrt(16.25), 1 / 16.25
 }
 
+TEST_CASE("sqrtf of zero skips the refinement, as on the H200") {
+  // The H200's ncu of tests/cuda/ulp_probe.cu's first kernel, sqrtf over 16384 values
+  // from 0 to 1000 (docs/validation/data/ulp_probe_h200/ncu.csv): FFMA 114686 and FMUL
+  // 49150, two fewer of each than 16384 full sequences, for the one zero.
+  Exec e = exec(kSource + "/tests/cuda/ulp_probe.cu");
+  REQUIRE(e.launches.size() == 6);
+  CHECK(e.launches[0]["kernel"] == "probe_sqrtf");
+  CHECK(metric(e.launches[0], "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum") == 114686);
+  CHECK(metric(e.launches[0], kFmul) == 49150);
+  CHECK(metric(e.launches[0], "simt__thread_inst_fsqrt.sum") == 16384);
+}
+
 // ---- fp16/bf16 and cooperative groups (issue 10) ---------------------------------
 
 const std::string kHadd = "smsp__sass_thread_inst_executed_op_hadd_pred_on.sum";

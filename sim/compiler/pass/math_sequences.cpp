@@ -115,8 +115,10 @@ FpSequence math_sequence(const Instruction& i) {
   const auto* call = dyn_cast<CallInst>(&i);
   const Function* callee = call ? call->getCalledFunction() : nullptr;
   if (!callee) return {};
-  if (callee->getIntrinsicID() == Intrinsic::sqrt)
+  if (callee->getIntrinsicID() == Intrinsic::sqrt) {
+    if (i.getType()->isFloatTy()) return {};  // a scalar float root: math_slow_path (0 skips it)
     return single ? FpSequence{{FMul, 2}, {FFma, 2}} : FpSequence{{DMul, 3}, {DFma, 5}};
+  }
   auto it = by_name().find(cuda_name(*callee));
   return it == by_name().end() ? FpSequence{} : it->second;
 }
@@ -133,6 +135,11 @@ SlowPath math_slow_path(Instruction& i) {
   if (!callee || !i.getType()->isFloatTy()) return {};
   const std::string name = cuda_name(*callee);
   IRBuilder<> b(&i);
+  // sqrt.rn's refinement after MUFU.RSQ (FMUL 2, FFMA 2) runs for every argument but
+  // zero, which the H200 returns at once (tests/cuda/ulp_probe.cu's sqrtf of 0 to 1000:
+  // FFMA and FMUL 2 short for its one zero, docs/validation/h200-simt-validate.md).
+  if (callee->getIntrinsicID() == Intrinsic::sqrt)
+    return {{{FMul, 2}, {FFma, 2}}, b.CreateFCmpUNE(call->getArgOperand(0), ConstantFP::get(b.getFloatTy(), 0.0))};
   auto below = [&](Value* v, float bound) { return b.CreateFCmpULT(v, ConstantFP::get(b.getFloatTy(), bound)); };
   auto magnitude = [&](Value* v) { return b.CreateUnaryIntrinsic(Intrinsic::fabs, v); };
   constexpr float kFltMin = 1.175494350822287508e-38f;
