@@ -302,6 +302,30 @@ TEST_CASE("sqrtf of zero skips the refinement, as on the H200") {
   CHECK(metric(e.launches[0], "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum") == 114686);
   CHECK(metric(e.launches[0], kFmul) == 49150);
   CHECK(metric(e.launches[0], "simt__thread_inst_fsqrt.sum") == 16384);
+  // Its input, lo + (hi - lo) * t from a helper called with 0 and 1000: nvcc inlines
+  // the helper and folds hi - lo, and so does simtlab now; the addition stays.
+  CHECK(metric(e.launches[0], kFadd) == 16384);
+}
+
+TEST_CASE("operations nvcc removes are not counted: x * 1, x - 0, x + (-0), an integer + 0") {
+  // Per thread, from the H200 build's SASS and PTX (docs/validation/data/add_zero_h200/).
+  Exec e = exec(kSource + "/tests/cuda/add_zero.cu");
+  struct Expect {
+    const char* kernel;
+    long fadd, fmul;
+  };
+  REQUIRE(e.launches.size() == 13);
+  for (std::size_t i = 0; const Expect& x :
+       {Expect{"k_lerp", 1, 1}, Expect{"k_loaded", 1, 0}, Expect{"k_int", 0, 0}, Expect{"k_uint", 0, 0},
+        Expect{"k_square", 1, 1}, Expect{"k_fabs", 1, 0}, Expect{"k_scaled", 2, 0}, Expect{"k_int_scaled", 1, 1},
+        Expect{"k_sum", 2, 0}, Expect{"k_const_left", 1, 0}, Expect{"k_sub_zero", 0, 0}, Expect{"k_mul_one", 0, 0},
+        Expect{"k_negzero", 0, 0}}) {
+    INFO(x.kernel);
+    const nlohmann::json& l = e.launches[i++];
+    CHECK(l["kernel"] == x.kernel);
+    CHECK(metric(l, kFadd) == 32 * x.fadd);
+    CHECK(metric(l, kFmul) == 32 * x.fmul);
+  }
 }
 
 // ---- fp16/bf16 and cooperative groups (issue 10) ---------------------------------

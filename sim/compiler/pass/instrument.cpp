@@ -10,6 +10,7 @@
 #include "canonical_nan.hpp"
 #include "count_fp.hpp"
 #include "math_sequences.hpp"
+#include "inline_device.hpp"
 #include "count_insts.hpp"
 #include "host_entry.hpp"
 #include "device_code.hpp"
@@ -292,6 +293,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo llvmGetPassPluginIn
   return {LLVM_PLUGIN_API_VERSION, "simt-instrument", "1", [](llvm::PassBuilder& pb) {
             pb.registerPipelineStartEPCallback([](llvm::ModulePassManager& mpm, llvm::OptimizationLevel) {
               mpm.addPass(simt::pass::KeepKernelsOutOfLine());
+              mpm.addPass(simt::pass::InlineDeviceFunctions());
               if (!simt::pass::uninstrumented()) mpm.addPass(simt::pass::count_fp_pass());
             });
             pb.registerPeepholeEPCallback([](llvm::FunctionPassManager& fpm, llvm::OptimizationLevel) {
