@@ -56,8 +56,13 @@ std::string record_impurity(const LaunchRecord& r) {
 
 std::optional<RepeatMatch> RepeatLaunches::repeat_of(const LaunchKey& key) {
   if (mode_ == RepeatMode::Never || managed_) return std::nullopt;
-  auto it = std::find_if(kept_.rbegin(), kept_.rend(), [&](const Kept& k) { return k.key == key; });
-  if (it == kept_.rend() || !it->clean) return std::nullopt;
+  auto found = std::find_if(kept_.rbegin(), kept_.rend(), [&](const Kept& k) { return k.key == key; });
+  if (found == kept_.rend() || !found->clean) return std::nullopt;
+  // The most recently repeated goes last, so a cycle of launches repeated in turn
+  // (a product, then a bias added to its output) keeps every member while a new
+  // launch takes the place of the one least recently seen.
+  std::rotate(std::prev(found.base()), found.base(), kept_.end());
+  const auto it = std::prev(kept_.end());
   if (it->unchanged && it->impure.empty()) return RepeatMatch{it->record_index, true, false, {}, {}};
   const std::string why = it->impure.empty() ? "reads memory written since it ran" : it->impure;
   // --skip-all-repeats still runs a repeat whose sectors something else wrote since:

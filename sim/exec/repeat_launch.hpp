@@ -84,7 +84,7 @@ class RepeatLaunches {
   // Managed memory: the host may write device memory without a call we see.
   void disable_for_managed_memory();
 
-  static constexpr std::size_t kKept = 4;
+  static constexpr std::size_t kKept = 4;  // the least recently launched or repeated goes
 
  private:
   struct Kept {
@@ -100,7 +100,7 @@ class RepeatLaunches {
 
   RepeatMode mode_ = RepeatMode::Defer;
   bool managed_ = false;
-  std::vector<Kept> kept_;  // oldest first
+  std::vector<Kept> kept_;  // least recently launched or repeated first
 };
 
 // Why the launch's own record rules out an exact repeat: "uses atomics", or empty.
