@@ -57,6 +57,7 @@ void append_repeat_record(const RepeatMatch& m) {
   LaunchRecord r = launch_records()[m.record_index];
   r.repeat_of = m.record_index + 1;
   r.repeat_inexact = !m.exact;
+  r.deferred = r.ran_late = false;  // the launch repeated may have been; the caller says if this one is
   r.wall_seconds = 0;
   static bool warned = false;
   if (!m.exact && !warned) {

@@ -35,20 +35,21 @@ int main() {
   scale<<<n / 256, 256>>>(w, z, 3.0f, n);                          // 7: independent: done at once
   cudaMemcpy(h, y, sizeof h, cudaMemcpyDeviceToHost);              // runs 2-6 in order
   printf("phase 1: y[7] = %.1f\n", h[7]);                          // 2 * (7 + 5) = 24
+  scale<<<n / 256, 256>>>(y, x, 2.0f, n);                          // 8: a pure repeat of 6: skipped
   cudaMemcpy(h, w, sizeof h, cudaMemcpyDeviceToHost);
   printf("phase 2: w[7] = %.1f\n", h[7]);                          // 21
 
-  for (int rep = 0; rep < 3; ++rep) bump<<<n / 256, 256>>>(x, n);  // 8-10: all three repeat 1, deferred
-  show<<<1, 1>>>(x);                                               // 11: prints: the queue runs first
+  for (int rep = 0; rep < 3; ++rep) bump<<<n / 256, 256>>>(x, n);  // 9-11: all three repeat 1, deferred
+  show<<<1, 1>>>(x);                                               // 12: prints: the queue runs first
   cudaDeviceSynchronize();
 
-  for (int rep = 0; rep < 4; ++rep) bump<<<n / 256, 256>>>(x, n);  // 12-15: deferred
+  for (int rep = 0; rep < 4; ++rep) bump<<<n / 256, 256>>>(x, n);  // 13-16: deferred
   cudaFree(x);                                                     // waits for the queue: never needed
-  bump<<<n / 256, 256>>>(x, n);                                    // 16: use after free
+  bump<<<n / 256, 256>>>(x, n);                                    // 17: use after free
   cudaError_t e = cudaDeviceSynchronize();
   printf("phase 4: %s\n", cudaGetErrorName(e));
 
-  for (int rep = 0; rep < 4; ++rep) bump<<<n / 256, 256>>>(z, n);  // 17-20: 18-20 deferred, never run
+  for (int rep = 0; rep < 4; ++rep) bump<<<n / 256, 256>>>(z, n);  // 18-21: 19-21 deferred, never run
   cudaFree(z);
   return 0;
 }
