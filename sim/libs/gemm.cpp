@@ -162,6 +162,14 @@ int gemm(const GemmCall& g) {
       repeats.deferred(footprint);
       deferred.add(std::make_unique<DeferredGemm>(h, index), footprint);
     }
+  } else if (deferred.conflicts_with(footprint) && repeats.mode() == RepeatMode::Defer) {
+    // A new product on what deferred launches write: its counters and time follow
+    // from its shape, so it is recorded now and computed in its turn, behind them.
+    record_gemm_launch(g);
+    const std::size_t index = launch_records().size() - 1;
+    mutable_launch_record(index).deferred = true;
+    repeats.executed(std::move(key), index, true, {}, footprint, true);
+    deferred.add(std::make_unique<DeferredGemm>(h, index), footprint);
   } else {
     if (deferred.conflicts_with(footprint)) deferred.run_all();
     compute(h);

@@ -235,6 +235,24 @@ TEST_CASE("a product and an in-place bias repeated at several block sizes: nothi
   CHECK(ran_late == 0);
 }
 
+TEST_CASE("a cuBLAS product on what deferred launches write is queued behind them, not run ahead of them") {
+  Exec e = exec("deferred_gemm.cu");
+  Exec executed = exec("deferred_gemm.cu", "--no-skip-repeats");
+  CHECK(e.out == "c 256.5 256.5\n");
+  CHECK(executed.out == e.out);
+  REQUIRE(e.launches.size() == 9);
+  // 4: the first product reads what 2 and 3 (deferred bumps) write: recorded, queued.
+  CHECK(repeat_of(e.launches[3]) == 0);
+  CHECK(e.launches[3]["deferred"] == true);
+  CHECK(e.launches[3]["ran_late"] == true);
+  for (std::size_t i = 4; i < 9; ++i) {
+    INFO("launch " << i + 1);
+    CHECK(e.launches[i]["deferred"] == true);  // the bias counted ahead, then repeats of both
+    CHECK(e.launches[i]["ran_late"] == true);  // the host read c
+  }
+  for (std::size_t i = 0; i < 9; ++i) CHECK(e.launches[i]["metrics"] == executed.launches[i]["metrics"]);
+}
+
 TEST_CASE("--skip-all-repeats skips the in-place repeats too, and says that memory now differs") {
   Exec e = exec("repeat_in_place.cu", "--skip-all-repeats");
   CHECK(e.out == "x[0] = 1.0 x[1000] = 1001.0\n");  // only the first launch ran
