@@ -1,5 +1,7 @@
 #include "validate_compare.hpp"
 
+#include "sim/report/launch_dump.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -80,12 +82,6 @@ std::string allocation_difference(const LaunchDigest& s, const LaunchDigest& g, 
   }
   if (differing.size() > 1) first += fmt::format(" (and {} more)", differing.size() - 1);
   return first;
-}
-
-std::uint64_t fnv1a(const unsigned char* p, std::size_t n) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
-  return h;
 }
 
 // The format of an element kind: total bits, exponent bits.
@@ -343,7 +339,7 @@ struct DumpIndex {
       why = fmt::format("{} is not {} bytes long", path.string(), bytes);
       return std::nullopt;
     }
-    if (fmt::format("{:016x}", fnv1a(data.data(), data.size())) != hash) {
+    if (fmt::format("{:016x}", validate_dump::fnv1a(data.data(), data.size())) != hash) {
       why = fmt::format("the {}'s dump {} does not match its digest after launch {}", side, path.string(), launch);
       return std::nullopt;
     }

@@ -98,8 +98,8 @@ bool folded_by_nvcc(const Instruction& i) {
 // like a write to any memory, and the loads around an FP operation could no longer
 // be merged or hoisted as nvcc merges them (HW4's LayerNorm would read s_mean
 // again after every subtraction). bind_fp_counts() swaps in the hook at the end.
-// One declaration per type of counted value (a variadic one upsets LLVM 14's ADCE):
-// __simt_fp_deferred(i32 op, i8* site[, T value]).
+// One declaration per type of counted value: __simt_fp_deferred.T(i32 op, i8* site,
+// T value), or __simt_fp_deferred(i32 op, i8* site) for a count that carries none.
 FunctionCallee deferred_fp_count(Module& m, Type* value) {
   LLVMContext& c = m.getContext();
   std::vector<Type*> params{Type::getInt32Ty(c), Type::getInt8PtrTy(c)};

@@ -288,7 +288,10 @@ struct SimtInstrumentPass : PassInfoMixin<SimtInstrumentPass> {
 }  // namespace simt::pass
 
 // Floating-point operations are counted where the source has them, before any
-// optimization (count_fp.cpp); memory accesses where they remain after it.
+// optimization (count_fp.cpp), each count carrying its operation's value so that one
+// the optimizer folds to a constant is dropped at the end, as nvcc folds it; __device__
+// functions are inlined as nvcc inlines them (inline_device.cpp); memory accesses are
+// counted where they remain after optimization.
 extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "simt-instrument", "1", [](llvm::PassBuilder& pb) {
             pb.registerPipelineStartEPCallback([](llvm::ModulePassManager& mpm, llvm::OptimizationLevel) {
