@@ -273,6 +273,7 @@ BuildProduct build_program(const BuildRequest& req) {
   key_hash.add(unit).add(fingerprint).add(req.shared ? "shared" : "exe").add(clang ? "clang" : "port");
   for (const auto& [rel, header_text] : headers) key_hash.add(rel.string()).add(header_text);
   for (const auto& f : user_flags) key_hash.add(f);
+  for (const auto& f : common_flags()) key_hash.add(f);  // e.g. -mfma, which depends on this CPU
   std::set<fs::path> seen_headers;
   hash_headers_in_include_dirs(text, req.include_dirs, key_hash, seen_headers);
   std::string key = key_hash.hex();

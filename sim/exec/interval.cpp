@@ -86,6 +86,24 @@ Counters& Worker::site_counters(Site site) {
   return *slot.counters;
 }
 
+std::span<const FoldedFpOp> Worker::folded_ops(Site block) {
+  FoldedSlot& slot = folded_cache_[(reinterpret_cast<std::uintptr_t>(block) >> 3) % folded_cache_.size()];
+  if (slot.site != block) slot = {block, folded_fp_ops(block)};
+  return slot.ops;
+}
+
+namespace {
+
+// `sum` executions of FP operation `op` over a warp's lanes, `max` by its busiest lane.
+void add_fp(Counters& c, std::uint32_t op, std::uint64_t sum, std::uint64_t max) {
+  c[fp_counter(op)] += sum;
+  if (packed_half(op)) c[unpacked_counter(op)] += sum;
+  c[Counter::WarpInst] += max;
+  c[Counter::ThreadInst] += sum;
+}
+
+}  // namespace
+
 // Per warp and site: thread-level count = sum over lanes, warp-level = max.
 void Worker::count_operations(BlockState& b) {
   std::vector<OpTotal>& agg = op_scratch_;
@@ -103,6 +121,11 @@ void Worker::count_operations(BlockState& b) {
       });
     }
     for (const OpTotal& a : agg) {
+      if (a.kind >= kBlockKind)  // the FP operations that run with the group, as many times per run
+        for (const FoldedFpOp& op : folded_ops(a.site)) {
+          add_fp(totals, op.op, a.sum * op.times, a.max * op.times);
+          add_fp(site_counters(op.site), op.op, a.sum * op.times, a.max * op.times);
+        }
       Counters& s = site_counters(a.site);
       for (Counters* c : {&totals, &s}) {
         if (a.kind >= kBlockKind) {  // a group of basic blocks: its instructions, warp-level = the busiest lane's
@@ -112,9 +135,10 @@ void Worker::count_operations(BlockState& b) {
           continue;
         }
         if (a.kind < static_cast<std::uint32_t>(kFpOpCount)) {
-          (*c)[fp_counter(a.kind)] += a.sum;
-          if (packed_half(a.kind)) (*c)[unpacked_counter(a.kind)] += a.sum;
-        } else (*c)[Counter::WarpCollectives] += a.max;
+          add_fp(*c, a.kind, a.sum, a.max);
+          continue;
+        }
+        (*c)[Counter::WarpCollectives] += a.max;
         (*c)[Counter::WarpInst] += a.max;
         (*c)[Counter::ThreadInst] += a.sum;
       }

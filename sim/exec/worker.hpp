@@ -1,6 +1,7 @@
 // A worker is one host thread that runs blocks one after another. It owns the
 // fiber stacks, the per-thread state and the counters of the blocks it ran.
 #pragma once
+#include "sim/compiler/block_ops.hpp"
 #include "sim/exec/block.hpp"
 #include "sim/exec/executor.hpp"
 #include "sim/exec/grid_sync.hpp"
@@ -15,6 +16,7 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -108,6 +110,13 @@ class Worker {
     std::uint64_t sum, max;
   };
   std::vector<OpTotal> op_scratch_;
+  // Block records' folded FP operations (sim/compiler/block_ops.hpp), by site.
+  struct FoldedSlot {
+    Site site = nullptr;
+    std::span<const FoldedFpOp> ops;
+  };
+  std::array<FoldedSlot, 64> folded_cache_{};
+  std::span<const FoldedFpOp> folded_ops(Site block);
 
 };
 

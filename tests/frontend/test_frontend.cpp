@@ -506,3 +506,45 @@ TEST_CASE("tests/cuda/halfcg_validate.cu: every output equals the H200's, bit fo
   CHECK(compared >= 150);
   run("rm -rf " + dir);
 }
+
+TEST_CASE("FP operations folded into their block's record count exactly what separate counts did") {
+  const std::string file = kTests + "fold_fp_counts.cu";
+  Exec folded = exec(file);
+  // The pass reads $SIMT_PASS_NO_FOLD_FP while simt exec builds the program; the -D
+  // gives it another key in the program cache, so the folded build is not reused.
+  const Run r = run("env SIMT_PASS_NO_FOLD_FP=1 " + std::string(SIMT_BIN) + " exec " + file +
+                    " -D SIMT_TEST_NO_FOLD=1 --json=" + temp("nofold.json") + " 2>/dev/null");
+  REQUIRE(r.status == 0);
+  const nlohmann::json nofold = nlohmann::json::parse(read(temp("nofold.json")));
+  std::remove(temp("nofold.json").c_str());
+  CHECK(folded.run.out == "0.75 24.5156 1.50195\n");
+  // The folded build carries the table; the unfolded one has none.
+  const std::string bin = temp("folded");
+  REQUIRE(run(std::string(SIMT_BIN) + " cc " + file + " -o " + bin + " 2>&1").status == 0);
+  CHECK(run("readelf -S " + bin + " | grep -c simt_block_ops").out == "1\n");
+  std::remove(bin.c_str());
+  CHECK(r.out == folded.run.out);
+  REQUIRE(folded.launches.size() == 5);
+  REQUIRE(nofold.size() == 5);
+  const std::string kFfma = "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum";
+  struct Expect {
+    const char* kernel;
+    long ffma, fmul, fadd, dmul, dadd;
+  };
+  for (std::size_t i = 0; const Expect& x :
+       {Expect{"per_lane_trips", 992, 992, 0, 0, 0}, Expect{"branches", 0, 22, 64, 0, 0},
+        Expect{"unrolled", 0, 1024, 1024, 0, 0}, Expect{"early_exit", 0, 40, 40, 0, 0},
+        Expect{"doubles", 0, 0, 0, 448, 512}}) {  // acc * 0.5 with acc = 0 folds, as in nvcc's unrolled loop
+    INFO(std::string(x.kernel));
+    const nlohmann::json& l = folded.launches[i];
+    CHECK(l["kernel"] == x.kernel);
+    CHECK(metric(l, kFfma) == x.ffma);
+    CHECK(metric(l, kFmul) == x.fmul);
+    CHECK(metric(l, kFadd) == x.fadd);
+    CHECK(metric(l, kDmul) == x.dmul);
+    CHECK(metric(l, kDadd) == x.dadd);
+    CHECK(l["metrics"] == nofold[i]["metrics"]);  // warp-level counts (the busiest lane's) too
+    CHECK(l["lines"] == nofold[i]["lines"]);      // and per source line
+    ++i;
+  }
+}

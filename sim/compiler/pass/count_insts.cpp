@@ -301,7 +301,7 @@ unsigned sass_estimate(const Instruction& i, const RuntimeFiles& runtime, const 
 }
 
 BlockCounter::BlockCounter(Module& m, const RuntimeFiles& runtime, SiteTable& sites)
-    : runtime_(runtime), sites_(sites), estimate_(runtime), debug_(std::getenv("SIMT_PASS_DEBUG_INSTS")) {
+    : runtime_(runtime), sites_(sites), estimate_(runtime), folder_(m), debug_(std::getenv("SIMT_PASS_DEBUG_INSTS")) {
   LLVMContext& c = m.getContext();
   hook_ = entry_point(m, "__simt_block",
                       FunctionType::get(Type::getVoidTy(c), {Type::getInt32Ty(c), Type::getInt8PtrTy(c)}, false));
@@ -343,6 +343,7 @@ void BlockCounter::run(Function& f) {
         break;
       }
   }
+  std::map<BasicBlock*, Constant*> group_site;
   for (BasicBlock* b : order) {
     if (head[b] != b || total[b] == 0 || b->isEHPad()) continue;
     Instruction* at = &*b->getFirstInsertionPt();
@@ -355,7 +356,9 @@ void BlockCounter::run(Function& f) {
     if (!where)
       if (DISubprogram* sp = f.getSubprogram()) where = DILocation::get(f.getContext(), 0, 0, sp);
     builder.CreateCall(hook_, {builder.getInt32(total[b]), site})->setDebugLoc(where);
+    group_site[b] = site;
   }
+  if (!std::getenv("SIMT_PASS_NO_FOLD_FP")) folder_.fold(f, group_site, head);  // unset: to measure (docs/perf-log.md)
 }
 
 }  // namespace simt::pass

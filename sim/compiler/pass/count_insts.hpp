@@ -3,6 +3,7 @@
 // instructions its IR instructions would become, recorded by one inlined call per
 // group of blocks that always run together.
 #pragma once
+#include "fold_fp_counts.hpp"
 #include "sites.hpp"
 
 #include <llvm/Analysis/LoopInfo.h>
@@ -43,13 +44,16 @@ class BlockCounter {
   BlockCounter(llvm::Module& m, const RuntimeFiles& runtime, SiteTable& sites);
   // Puts __simt_block(q, site) at the head of each group of control-equivalent
   // blocks (same executions per thread), q = the group's estimate in quarters.
+  // Then folds the FP counts that run as often as a group into its record.
   void run(llvm::Function& f);
+  void finish() { folder_.emit_registration(); }
 
  private:
   const RuntimeFiles& runtime_;
   SiteTable& sites_;
   SassEstimate estimate_;
   llvm::FunctionCallee hook_;
+  FpCountFolder folder_;
   unsigned next_ = 0;  // numbers blocks: each block is its own site
   bool debug_;         // $SIMT_PASS_DEBUG_INSTS: print each instruction's estimate (quarters)
 };

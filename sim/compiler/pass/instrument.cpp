@@ -109,7 +109,10 @@ class Instrumenter {
   // __simt_NAME_at(args, site): barriers, collectives and atomics learn their site.
   void bind_marked_calls(Function& f);
   void redirect_assert(Function& f);
-  void finish() { sites_.emit_registration(); }
+  void finish() {
+    sites_.emit_registration();
+    blocks_.finish();
+  }
   std::size_t sites() const { return sites_.size(); }
 
  private:

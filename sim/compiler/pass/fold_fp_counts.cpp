@@ -1,0 +1,88 @@
+#include "fold_fp_counts.hpp"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/Transforms/Utils/ModuleUtils.h>
+
+#include <set>
+#include <tuple>
+
+namespace simt::pass {
+
+using namespace llvm;
+
+namespace {
+
+// A bound FP count: __simt_fp(op, site), or its inlined fast path.
+CallInst* fp_count(Instruction& i) {
+  auto* call = dyn_cast<CallInst>(&i);
+  const Function* callee = call ? call->getCalledFunction() : nullptr;
+  if (!callee) return nullptr;
+  const StringRef name = callee->getName();
+  return name == "__simt_fp" || name == "__simt_fp_inline" ? call : nullptr;
+}
+
+}  // namespace
+
+// A site folds only when every one of its counts in the function lies in one group:
+// the warp-level count of a site is its busiest lane's, and a site the optimizer
+// copied into two branches must keep summing both copies per lane before that max.
+void FpCountFolder::fold(Function& f, const std::map<BasicBlock*, Constant*>& group_site,
+                         const std::map<BasicBlock*, BasicBlock*>& head) {
+  std::map<Value*, std::set<BasicBlock*>> groups_of;  // FP site -> the groups its counts lie in
+  std::vector<std::pair<CallInst*, BasicBlock*>> counts;
+  for (Instruction& i : instructions(f))
+    if (CallInst* call = fp_count(i); call && isa<ConstantInt>(call->getArgOperand(0))) {
+      BasicBlock* g = head.at(call->getParent());
+      groups_of[call->getArgOperand(1)].insert(g);
+      counts.push_back({call, g});
+    }
+  // (group, FP site, op) -> how many counts per execution of the group
+  std::map<std::tuple<BasicBlock*, Value*, std::uint64_t>, unsigned> times;
+  for (auto [call, g] : counts) {
+    Value* site = call->getArgOperand(1);
+    if (!group_site.count(g) || groups_of[site].size() != 1) continue;
+    ++times[{g, site, cast<ConstantInt>(call->getArgOperand(0))->getZExtValue()}];
+    call->eraseFromParent();
+  }
+  LLVMContext& c = m_.getContext();
+  Type* i8p = Type::getInt8PtrTy(c);
+  Type* i32 = Type::getInt32Ty(c);
+  StructType* ty = StructType::get(c, {i8p, i8p, i32, i32});
+  for (const auto& [key, n] : times) {
+    const auto& [g, site, op] = key;
+    // { const void* block; const void* site; uint32 op; uint32 times; } = 24 bytes
+    // (sim/compiler/block_ops.hpp)
+    Constant* init = ConstantStruct::get(ty, {group_site.at(g), cast<Constant>(site), ConstantInt::get(i32, op),
+                                              ConstantInt::get(i32, n)});
+    auto* gv = new GlobalVariable(m_, ty, true, GlobalValue::PrivateLinkage, init, "simt.block_op");
+    gv->setSection("simt_block_ops");
+    gv->setAlignment(Align(8));
+    records_.push_back(gv);
+  }
+}
+
+// As SiteTable::emit_registration: a constructor hands the runtime this module's
+// slice of the section.
+void FpCountFolder::emit_registration() {
+  if (records_.empty()) return;
+  appendToCompilerUsed(m_, records_);
+  LLVMContext& c = m_.getContext();
+  Type* i8 = Type::getInt8Ty(c);
+  Type* i8p = Type::getInt8PtrTy(c);
+  auto bound = [&](const char* name) {
+    auto* gv = cast<GlobalVariable>(m_.getOrInsertGlobal(name, i8));
+    gv->setVisibility(GlobalValue::HiddenVisibility);
+    return gv;
+  };
+  FunctionCallee reg = m_.getOrInsertFunction("__simt_register_block_ops", Type::getVoidTy(c), i8p, i8p);
+  auto* ctor = Function::Create(FunctionType::get(Type::getVoidTy(c), false), GlobalValue::InternalLinkage,
+                                "simt.register_block_ops", m_);
+  IRBuilder<> b(BasicBlock::Create(c, "", ctor));
+  b.CreateCall(reg, {bound("__start_simt_block_ops"), bound("__stop_simt_block_ops")});
+  b.CreateRetVoid();
+  appendToGlobalCtors(m_, ctor, 0);
+}
+
+}  // namespace simt::pass
