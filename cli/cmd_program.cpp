@@ -33,6 +33,8 @@ struct ExecArgs {
   CompileArgs compile;
   bool json_flag = false;
   bool no_skip_repeats = false, no_defer_repeats = false, skip_all_repeats = false, no_races = false;
+  bool exact = false;
+  double sample_budget = 0;
   unsigned long long watchdog_insts = 0;  // 0: the program's default (sim/compiler/spin_watch.hpp)
   std::vector<std::string> program_args;
 };
@@ -124,6 +126,9 @@ int run_exec(const ExecArgs& a) {
   setenv("SIMT_SKIP_REPEATS",
          a.no_skip_repeats ? "0" : a.no_defer_repeats ? "pure" : a.skip_all_repeats ? "all" : "1", 1);
   setenv("SIMT_RACES", a.no_races ? "0" : "1", 1);
+  if (a.exact && a.sample_budget > 0) throw std::invalid_argument("--exact and --sample-budget contradict each other");
+  if (a.exact) setenv("SIMT_EXACT", "1", 1);
+  if (a.sample_budget > 0) setenv("SIMT_SAMPLE_BUDGET", fmt::format("{}", a.sample_budget).c_str(), 1);
   int status = run_program(p.path, a.program_args);
   const std::size_t failed_launches = launches_with_errors(report);
   report_kernel_times(report, timeline, a.device, a.json_flag && a.json == "-", to_file);
@@ -174,6 +179,12 @@ void add_program_commands(CLI::App& app) {
   exec->add_flag("--no-races", exec_args->no_races,
                  "skip race detection: faster, and no race shadow (16 bytes per word of device memory touched), "
                  "for programs too large to check on this machine");
+  exec->add_flag("--exact", exec_args->exact,
+                 "count every block of every launch, however long it takes (by default a launch whose exact run "
+                 "would exceed the sample budget counts a sample of its blocks; docs/exec.md, 'Sampled launches')");
+  exec->add_option("--sample-budget", exec_args->sample_budget,
+                   "seconds a launch may take to count every block before it is sampled (default 60)")
+      ->check(CLI::PositiveNumber);
   exec->add_option("--watchdog-insts", exec_args->watchdog_insts,
                    "instructions a thread may run between two barriers before the watchdog stops its block "
                    "(default 2^32; compiler front end)")

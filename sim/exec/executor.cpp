@@ -7,6 +7,7 @@
 #include "sim/cuda/device_output.hpp"
 #include "sim/exec/launch_checks.hpp"
 #include "sim/exec/repeat_launch.hpp"
+#include "sim/exec/sampling.hpp"
 #include "sim/exec/deferred_launches.hpp"
 #include "sim/exec/memory_snapshot.hpp"
 #include "sim/exec/worker_pool.hpp"
@@ -94,6 +95,7 @@ Ran run_tracked(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody
   r.index = launch_records().size() - 1;
   mutable_launch_record(r.index).printed = device_output_calls() != output_before;
   if (r.serial) r.footprint = take_launch_footprint(r.serial, keep_footprint);
+  if (launch_records()[r.index].counted_blocks) widen_to_allocations(r.footprint);
   return r;
 }
 
@@ -309,16 +311,19 @@ int run_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody&
   // Managed memory is device memory while the kernel runs: only its instrumented
   // accesses may reach it (they use the host mapping).
   GlobalMemory::instance().set_launch_running(true, instrumented_kernel(kernel_fn));
-  const std::vector<Worker*> workers =
-      cfg.cooperative ? WorkerPool::instance().run_cooperative(launch) : WorkerPool::instance().run(launch, n);
+  launch.blocks = {BlockSequence::Kind::All, 1, launch.nblocks};
+  if (cfg.cooperative) {
+    for (Worker* w : WorkerPool::instance().run_cooperative(launch)) {
+      rec.totals += w->totals;
+      for (auto& [site, c] : w->per_site) rec.per_site[site] += c;
+      w->totals = {};
+      w->per_site.clear();
+    }
+  } else {
+    run_blocks(launch, n, rec);  // sampled when an exact run would take too long (sim/exec/sampling.hpp)
+  }
   GlobalMemory::instance().set_launch_running(false);
   if (grid) rec.grid_barriers = grid->barriers();
-  for (Worker* w : workers) {
-    rec.totals += w->totals;
-    for (auto& [site, c] : w->per_site) rec.per_site[site] += c;
-    w->totals = {};
-    w->per_site.clear();
-  }
   rec.workers = n;
   if (progress_callback() && std::chrono::steady_clock::now() - launch.started >= std::chrono::milliseconds(500))
     progress_callback()(launch.kernel, launch.nblocks, launch.nblocks);  // let the display finish its line

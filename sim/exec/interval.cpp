@@ -106,43 +106,38 @@ void add_fp(Counters& c, std::uint32_t op, std::uint64_t sum, std::uint64_t max)
 
 // Per warp and site: thread-level count = sum over lanes, warp-level = max.
 void Worker::count_operations(BlockState& b) {
-  std::vector<OpTotal>& agg = op_scratch_;
-  for (unsigned w = 0; w < b.nwarps; ++w) {
-    agg.clear();
-    for (unsigned l = 0; l < 32 && w * 32 + l < b.nthreads; ++l) {
-      threads_[w * 32 + l].ops.for_each([&](const SiteCounts::Entry& e) {
-        for (OpTotal& a : agg)  // a warp touches few sites: a linear search beats a map
-          if (a.site == e.site) {
-            a.sum += e.count;
-            a.max = std::max(a.max, e.count);
-            return;
-          }
-        agg.push_back({e.site, e.kind, e.count, e.count});
-      });
-    }
-    for (const OpTotal& a : agg) {
-      if (a.kind >= kBlockKind)  // the FP operations that run with the group, as many times per run
-        for (const FoldedFpOp& op : folded_ops(a.site)) {
-          add_fp(totals, op.op, a.sum * op.times, a.max * op.times);
-          add_fp(site_counters(op.site), op.op, a.sum * op.times, a.max * op.times);
-        }
-      Counters& s = site_counters(a.site);
-      for (Counters* c : {&totals, &s}) {
-        if (a.kind >= kBlockKind) {  // a group of basic blocks: its instructions, warp-level = the busiest lane's
-          const std::uint64_t quarters = a.kind - kBlockKind;
-          (*c)[Counter::InstExecuted] += (a.max * quarters + 2) / 4;
-          (*c)[Counter::ThreadInstExecuted] += (a.sum * quarters + 2) / 4;
-          continue;
-        }
-        if (a.kind < static_cast<std::uint32_t>(kFpOpCount)) {
-          add_fp(*c, a.kind, a.sum, a.max);
-          continue;
-        }
-        (*c)[Counter::WarpCollectives] += a.max;
-        (*c)[Counter::WarpInst] += a.max;
-        (*c)[Counter::ThreadInst] += a.sum;
+  for (unsigned w = 0; w < b.nwarps; ++w)
+    warp_ops_[w].for_each([&](const WarpSiteCounts::Entry& e) {
+      std::uint64_t sum = 0, max = 0;
+      for (std::uint64_t c : e.count) {
+        sum += c;
+        max = std::max(max, c);
       }
+      count_site(e.site, e.kind, sum, max);
+    });
+}
+
+void Worker::count_site(Site site, std::uint32_t kind, std::uint64_t sum, std::uint64_t max) {
+  if (kind >= kBlockKind)  // the FP operations that run with the group, as many times per run
+    for (const FoldedFpOp& op : folded_ops(site)) {
+      add_fp(totals, op.op, sum * op.times, max * op.times);
+      add_fp(site_counters(op.site), op.op, sum * op.times, max * op.times);
     }
+  Counters& s = site_counters(site);
+  for (Counters* c : {&totals, &s}) {
+    if (kind >= kBlockKind) {  // a group of basic blocks: its instructions, warp-level = the busiest lane's
+      const std::uint64_t quarters = kind - kBlockKind;
+      (*c)[Counter::InstExecuted] += (max * quarters + 2) / 4;
+      (*c)[Counter::ThreadInstExecuted] += (sum * quarters + 2) / 4;
+      continue;
+    }
+    if (kind < static_cast<std::uint32_t>(kFpOpCount)) {
+      add_fp(*c, kind, sum, max);
+      continue;
+    }
+    (*c)[Counter::WarpCollectives] += max;
+    (*c)[Counter::WarpInst] += max;
+    (*c)[Counter::ThreadInst] += sum;
   }
 }
 

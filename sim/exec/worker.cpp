@@ -5,6 +5,7 @@
 #include "sim/check/global_checks.hpp"
 #include "sim/memory/global_memory.hpp"
 #include "sim/check/shared_checks.hpp"
+#include "sim/exec/sampling.hpp"
 #include "sim/exec/worker.hpp"
 
 #include <fmt/format.h>
@@ -37,6 +38,7 @@ Worker::Worker() {
   stacks_ = reinterpret_cast<std::uintptr_t>(p);
   threads_.resize(kMaxThreads);
   to_thread.resize(kMaxThreads);
+  warp_ops_.resize(kMaxThreads / 32);
 }
 
 Worker::~Worker() { munmap(reinterpret_cast<void*>(stacks_), kMaxThreads * (kStackBytes + kGuardBytes)); }
@@ -77,9 +79,10 @@ void Worker::run_launch(LaunchContext& launch) {
   const bool reports_progress = this == launch.progress_worker && progress_callback();
   for (;;) {
     if (launch.failed.load(std::memory_order_relaxed)) break;
-    std::uint64_t b = launch.next_block.fetch_add(1);
-    if (b >= launch.nblocks) break;
-    run_block(launch, b);
+    const std::uint64_t k = launch.next_block.fetch_add(1);
+    if (k >= launch.blocks.count) break;
+    if (launch.uncounted) run_uncounted_block(launch, launch.blocks.block(k));
+    else run_block(launch, launch.blocks.block(k));
     if (reports_progress) report_progress(launch);
   }
   end_launch();
@@ -124,7 +127,8 @@ void Worker::report_progress(LaunchContext& launch) {
   if (now - launch.started < std::chrono::milliseconds(500) || now - launch.last_report < std::chrono::milliseconds(100))
     return;
   launch.last_report = now;
-  std::uint64_t started = std::min(launch.next_block.load(std::memory_order_relaxed), launch.nblocks);
+  std::uint64_t started =
+      std::min(launch.blocks_before + launch.next_block.load(std::memory_order_relaxed), launch.nblocks);
   progress_callback()(launch.kernel, started, launch.nblocks);
 }
 
@@ -153,7 +157,10 @@ void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
   b.threads = threads_.data();
   b.run.assign(b.nthreads, Run::Runnable);
   b.warps.assign(b.nwarps, WarpState{});
-  for (unsigned w = 0; w < b.nwarps; ++w) logs_[w].reset_block();
+  for (unsigned w = 0; w < b.nwarps; ++w) {
+    logs_[w].reset_block();
+    warp_ops_[w].clear();
+  }
   b.logs = logs_.data();
   b.barrier_site.assign(b.nthreads, nullptr);
   b.barrier_value.assign(b.nthreads, 0);
@@ -168,35 +175,15 @@ void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
     ts.lane = t % 32;
     ts.warp = t / 32;
     ts.block = &b;
-    ts.stack_lo = stacks_ + t * (kStackBytes + kGuardBytes) + kGuardBytes;
     ts.stack_size = kStackBytes;
     ts.log = &logs_[ts.warp];
-    ts.ops.clear();
+    ts.ops.bind(&warp_ops_[ts.warp], ts.lane);
     renew_inst_budget(&ts);
     ts.abandoned = false;
     b.warps[ts.warp].present |= 1u << ts.lane;
-    ctx::stack_context sc;
-    sc.size = kStackBytes;
-    sc.sp = reinterpret_cast<void*>(ts.stack_lo + kStackBytes);
-    to_thread[t] = ctx::fiber(std::allocator_arg, PoolStack{sc}, [this, &b, &launch, t](ctx::fiber&& from) {
-      accept(std::move(from));
-      set_current_thread(&threads_[t]);
-      try {
-        launch.body->run();
-      } catch (const KernelFault& f) {
-        b.fail(f.diag);
-      } catch (const ctx::detail::forced_unwind&) {
-        throw;
-      } catch (const std::exception& e) {
-        b.fail(b.make_diag(DiagKind::DeviceAssert, fmt::format("kernel threw: {}", e.what()), &threads_[t], nullptr));
-      }
-      b.run[t] = Run::Done;
-      b.warps[t / 32].exited |= 1u << (t % 32);
-      set_current_thread(nullptr);
-      switched_from = kFinished;
-      return std::move(next_context(b, t));
-    });
   }
+  started_.assign(b.nthreads, 0);
+  next_stack_ = 0;
 
   // A round: the first runnable thread runs until it parks or ends, then hands
   // control straight to the next runnable one, and the last back here. When none
@@ -204,7 +191,7 @@ void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
   while (!b.failed && !b.stopped) {
     if (unsigned t = next_runnable(b, 0); t < b.nthreads) {
       switched_from = kFromScheduler;
-      accept(std::move(to_thread[t]).resume());
+      accept(std::move(context_of(b, t)).resume());
       set_current_thread(nullptr);
     }
     if (b.failed || std::all_of(b.run.begin(), b.run.end(), [](Run r) { return r == Run::Done; })) break;
@@ -229,14 +216,77 @@ void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
   count_operations(b);
 }
 
+// What a plain block records (its atomics, shuffles, barriers) is dropped: the launch's
+// counters are the counted blocks', scaled (sim/exec/sampling.cpp). Nor is it checked
+// for races or uninitialised shared reads: its plain stores are not seen, so a
+// recorded access (a shared atomic) would find its word unwritten.
+void Worker::run_uncounted_block(LaunchContext& launch, std::uint64_t linear) {
+  Counters kept = totals;
+  SiteCounters kept_sites;
+  kept_sites.swap(per_site);
+  site_cache_.fill({});  // it points into the map
+  AddressMap& m = t_address_map;
+  const bool races = m.races, uninitialized = m.uninitialized;
+  m.races = m.uninitialized = false;
+  __simt_plain_block = 1;
+  run_block(launch, linear);
+  __simt_plain_block = 0;
+  m.races = races;
+  m.uninitialized = uninitialized;
+  totals = kept;
+  per_site.swap(kept_sites);
+  site_cache_.fill({});
+}
+
 unsigned Worker::next_runnable(const BlockState& b, unsigned from) const {
   while (from < b.nthreads && b.run[from] != Run::Runnable) ++from;
   return from;
 }
 
-boost::context::fiber& Worker::next_context(const BlockState& b, unsigned after) {
+boost::context::fiber& Worker::next_context(BlockState& b, unsigned after) {
   const unsigned next = b.failed ? b.nthreads : next_runnable(b, after + 1);
-  return next < b.nthreads ? to_thread[next] : to_scheduler;
+  return next < b.nthreads ? context_of(b, next) : to_scheduler;
+}
+
+boost::context::fiber& Worker::context_of(BlockState& b, unsigned first) {
+  if (started_[first]) return to_thread[first];
+  started_[first] = 1;
+  const std::uintptr_t lo = stacks_ + next_stack_++ * (kStackBytes + kGuardBytes) + kGuardBytes;
+  ctx::stack_context sc;
+  sc.size = kStackBytes;
+  sc.sp = reinterpret_cast<void*>(lo + kStackBytes);
+  to_thread[first] = ctx::fiber(std::allocator_arg, PoolStack{sc}, [this, &b, first, lo](ctx::fiber&& from) {
+    accept(std::move(from));
+    for (unsigned t = first;;) {
+      run_thread(b, t, lo);
+      const unsigned next = b.failed ? b.nthreads : next_runnable(b, t + 1);
+      if (next < b.nthreads && !started_[next]) {  // it starts here, on this stack
+        started_[next] = 1;
+        t = next;
+        continue;
+      }
+      switched_from = kFinished;
+      return std::move(next < b.nthreads ? to_thread[next] : to_scheduler);
+    }
+  });
+  return to_thread[first];
+}
+
+void Worker::run_thread(BlockState& b, unsigned t, std::uintptr_t stack_lo) {
+  threads_[t].stack_lo = stack_lo;
+  set_current_thread(&threads_[t]);
+  try {
+    b.launch->body->run();
+  } catch (const KernelFault& f) {
+    b.fail(f.diag);
+  } catch (const ctx::detail::forced_unwind&) {
+    throw;
+  } catch (const std::exception& e) {
+    b.fail(b.make_diag(DiagKind::DeviceAssert, fmt::format("kernel threw: {}", e.what()), &threads_[t], nullptr));
+  }
+  b.run[t] = Run::Done;
+  b.warps[t / 32].exited |= 1u << (t % 32);
+  set_current_thread(nullptr);
 }
 
 void Worker::accept(boost::context::fiber&& from) {

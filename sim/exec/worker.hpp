@@ -5,6 +5,7 @@
 #include "sim/exec/block.hpp"
 #include "sim/exec/executor.hpp"
 #include "sim/exec/grid_sync.hpp"
+#include "sim/exec/block_sequence.hpp"
 #include "sim/memory/global_memory.hpp"
 #include "sim/report/symbols.hpp"
 #include "sim/count/warp_grouping.hpp"
@@ -34,7 +35,13 @@ struct LaunchContext {
   unsigned threads_per_block = 0;
   std::uint32_t serial = 0;      // launch number, for global shadows
   std::uint16_t tag = 0;         // serial folded to 16 bits, never 0
+  // Workers take the blocks of `blocks` in order, counting through next_block: all of
+  // them, or one part of a sampled launch (sim/exec/sampling.hpp), whose blocks in
+  // the part `uncounted` run their kernel's plain twin.
+  BlockSequence blocks;
   std::atomic<std::uint64_t> next_block{0};
+  std::uint64_t blocks_before = 0;  // run in earlier parts (for the progress display)
+  bool uncounted = false;
   GridSync* grid = nullptr;  // a cooperative launch's grid barrier; null otherwise
   const Worker* progress_worker = nullptr;  // the calling thread's worker
   std::chrono::steady_clock::time_point started, last_report;
@@ -74,10 +81,11 @@ class Worker {
   unsigned switched_from = kFromScheduler;
   void accept(boost::context::fiber&& from);
   // The next runnable thread after `after` in this round, or the scheduler.
-  boost::context::fiber& next_context(const BlockState& b, unsigned after);
+  boost::context::fiber& next_context(BlockState& b, unsigned after);
 
  private:
   void run_block(LaunchContext& launch, std::uint64_t linear);
+  void run_uncounted_block(LaunchContext& launch, std::uint64_t linear);  // through the plain twin
   void report_progress(LaunchContext& launch);
   bool settle(BlockState& b);  // no thread runnable: complete what can complete
   void release_barrier(BlockState& b);
@@ -90,11 +98,21 @@ class Worker {
   Counters& site_counters(Site site);  // per_site[site], through a small cache
   void count_instruction(const WarpAccess& a, const InstructionCost& cost);  // in totals and per site
   void count_operations(BlockState& b);
+  // One site's count over a warp: summed over the lanes, and the busiest lane's.
+  void count_site(Site site, std::uint32_t kind, std::uint64_t sum, std::uint64_t max);
   void stop_fibers(BlockState& b);
+  // Thread t's fiber; one that has not started gets a fiber on the next free stack,
+  // which then runs every following thread that has not started, one after another,
+  // while none parks: a kernel without barriers needs one fiber per block, not one
+  // per thread.
+  boost::context::fiber& context_of(BlockState& b, unsigned t);
+  void run_thread(BlockState& b, unsigned t, std::uintptr_t stack_lo);  // to its end (or the block's failure)
   unsigned next_runnable(const BlockState& b, unsigned from) const;  // nthreads if none
 
   std::uintptr_t stacks_ = 0;
   unsigned guarded_ = 0;  // stacks with their guard page in place (placed as blocks need them)
+  unsigned next_stack_ = 0;        // stacks given to this block's fibers so far
+  std::vector<std::uint8_t> started_;  // per thread of the block: it has run (on some fiber)
   std::vector<ThreadState> threads_;
   std::array<WarpLog, 32> logs_;  // a block has at most 32 warps
   std::vector<WarpAccess> scratch_;
@@ -104,12 +122,7 @@ class Worker {
   };
   std::array<SiteSlot, 16> site_cache_{};
   SharedPatternCache shared_patterns_;
-  struct OpTotal {
-    Site site;
-    std::uint32_t kind;
-    std::uint64_t sum, max;
-  };
-  std::vector<OpTotal> op_scratch_;
+  std::vector<WarpSiteCounts> warp_ops_;  // per warp of the block: its lanes' per-site counts
   // Block records' folded FP operations (sim/compiler/block_ops.hpp), by site.
   struct FoldedSlot {
     Site site = nullptr;

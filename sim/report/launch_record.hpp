@@ -37,6 +37,9 @@ struct LaunchRecord {
   // counted on memory they had not yet written.
   bool deferred = false;
   bool ran_late = false;
+  // Sampled (sim/exec/sampling.hpp): only this many of its blocks were counted and the
+  // counters are estimated from them; 0: every block was counted.
+  std::uint64_t counted_blocks = 0;
   // On the simulated clock (sim/clock/device_clock.hpp): stream 0 is the legacy default.
   int stream = 0;
   double clock_start_s = 0, clock_seconds = 0;

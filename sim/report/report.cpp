@@ -95,6 +95,10 @@ std::string counter_table(const LaunchRecord& r) {
   if (r.deferred)
     s += fmt::format("\n  (counted ahead of deferred launches, on memory they had not yet written, then undone: {})",
                      r.ran_late ? "it ran again after them when its output was read" : "nothing read its output");
+  if (r.counted_blocks)  // sim/exec/sampling.hpp
+    s += fmt::format("\n  (sampled: {} of its {} blocks counted, the others run uncounted; every counter is estimated "
+                     "from the counted ones; --exact counts them all)",
+                     r.counted_blocks, volume(r.grid));
   s += "\n";
   s += fmt::format("  {:<58} {:>14}  {}\n", "metric", "value", "fidelity");
   int hidden = 0;
@@ -104,7 +108,7 @@ std::string counter_table(const LaunchRecord& r) {
       ++hidden;
       continue;
     }
-    s += fmt::format("  {:<58} {:>14}  {}\n", m.name, v, fidelity_name(m.fidelity));
+    s += fmt::format("  {:<58} {:>14}  {}\n", m.name, v, r.counted_blocks ? "sampled" : fidelity_name(m.fidelity));
   }
   const Counters& c = r.totals;
   std::uint64_t moved = 32 * (c[Counter::GlobalLdSectors] + c[Counter::GlobalStSectors]);
@@ -203,6 +207,7 @@ nlohmann::json launch_json(const LaunchRecord& r) {
           {"lines", lines},
           {"global_sites", global_sites_json(r)},
           {"diagnostics", diags}};
+  if (r.counted_blocks) record["counted_blocks"] = r.counted_blocks;  // sampled: counters are estimates
   if (r.cooperative) {
     record["cooperative"] = true;
     record["grid_barriers"] = r.grid_barriers;

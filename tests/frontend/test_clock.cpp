@@ -33,10 +33,10 @@ struct Exec {
   nlohmann::json launches, timeline;
 };
 
-// simt exec FILE [flags]: stdout, stderr, the launches' JSON and the timeline.
-Exec exec(const std::string& file, const std::string& flags = "", int want_status = 0) {
+// [env VAR=VALUE ...] simt exec FILE [flags]: stdout, stderr, the launches' JSON and the timeline.
+Exec exec(const std::string& file, const std::string& flags = "", int want_status = 0, const std::string& env = "") {
   const std::string json = temp("launches.json"), err = temp("stderr.txt"), trace = temp("timeline.json");
-  const std::string cmd = std::string(SIMT_BIN) + " exec " + flags + " --json=" + json + " --timeline=" + trace + " " +
+  const std::string cmd = (env.empty() ? "" : "env " + env) + std::string(SIMT_BIN) + " exec " + flags + " --json=" + json + " --timeline=" + trace + " " +
                           kDir + file + " 2>" + err;
   Exec e;
   FILE* p = popen(cmd.c_str(), "r");
@@ -364,4 +364,32 @@ TEST_CASE("two loads on one line are two sites, and the report's time is the pro
     if (t.at("name") == "load_chain") CHECK(t.at("detail").get<std::string>().find("128 load rounds") != std::string::npos);
   CHECK(l.at("time").at("predicted_s").get<double>() == doctest::Approx(l.at("clock").at("seconds").get<double>()).epsilon(1e-12));
   CHECK(e.err.find("the program's clock says") == std::string::npos);
+}
+
+TEST_CASE("a sampled launch runs its uncounted blocks through the plain twin: same output, counters estimated") {
+  const std::string tiny = "SIMT_SAMPLE_PROBE=0.01 SIMT_SAMPLE_BUDGET=0.02 ";
+  Exec sampled = exec("sampled_launches.cu", "", 0, tiny);
+  Exec exact = exec("sampled_launches.cu", "--exact", 0, tiny);
+  CHECK(sampled.out == exact.out);
+  REQUIRE(sampled.launches.size() == 6);
+  REQUIRE(exact.launches.size() == 6);
+  for (std::size_t i : {0, 1, 2, 5}) {  // scale, reverse_blocks, the first halve and the histogram ran sampled
+    INFO("launch " << i + 1);
+    const auto counted = sampled.launches[i].value("counted_blocks", std::uint64_t{0});
+    CHECK(counted > 0);
+    CHECK(counted < 4096);
+    CHECK(!exact.launches[i].contains("counted_blocks"));
+    // Every block does the same work: the estimate is the exact count.
+    for (const char* m : {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
+                          "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "simt__global_st_bytes_requested.sum"})
+      CHECK(sampled.launches[i]["metrics"].value(m, -1L) == exact.launches[i]["metrics"].value(m, -1L));
+  }
+  CHECK(sampled.err.find("(sampled: ") != std::string::npos);
+  // The in-place repeats read what they write: never skipped, run (late or at once).
+  for (std::size_t i = 3; i < 5; ++i) CHECK((repeat_of(sampled.launches[i]) == 0 || sampled.launches[i]["deferred"] == true));
+}
+
+TEST_CASE("--exact and --sample-budget contradict each other") {
+  Exec e = exec("sampled_launches.cu", "--exact --sample-budget 5", 2);
+  CHECK(e.err.find("contradict") != std::string::npos);
 }

@@ -11,6 +11,7 @@
 #include "count_fp.hpp"
 #include "math_sequences.hpp"
 #include "inline_device.hpp"
+#include "plain_twin.hpp"
 #include "count_insts.hpp"
 #include "host_entry.hpp"
 #include "device_code.hpp"
@@ -268,10 +269,23 @@ struct SimtInstrumentPass : PassInfoMixin<SimtInstrumentPass> {
     std::set<Function*> helpers;
     std::set<Function*> device = device_functions(marked, runtime, &helpers);
     for (Function* f : device) canonicalize_nans(*f);
+    // Each kernel's uncounted twin, copied before it is instrumented, for the blocks
+    // a sampled launch does not count (plain_twin.hpp).
+    std::vector<std::pair<Function*, Function*>> twins;
+    if (!uninstrumented() && !std::getenv("SIMT_PASS_NO_TWINS"))
+      for (Function* k : marked.kernels)
+        if (k->getReturnType()->isVoidTy()) twins.push_back({k, make_plain_twin(*k)});
     if (!uninstrumented()) {
       for (Function* f : device) inst.run(*f);
       for (Function* f : helpers) inst.run_translate_only(*f);
+      for (auto [kernel, twin] : twins) inst.run_translate_only(*twin);
     }
+    std::vector<Function*> twinned;
+    for (auto [kernel, twin] : twins) {
+      dispatch_to_twin(*kernel, *twin);  // before everything the instrumented kernel does
+      twinned.push_back(kernel);
+    }
+    register_twins(m, twinned);
     // Marked calls are bound in every function: host code reaches barriers only by
     // mistake, and the runtime diagnoses that; a site keeps the message precise.
     for (Function& f : m)

@@ -1,0 +1,23 @@
+// Each kernel's uncounted twin (plain_twin.cpp), for the blocks a sampled launch runs
+// without counting (sim/exec/sampling.hpp).
+#pragma once
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Module.h>
+
+#include <vector>
+
+namespace simt::pass {
+
+// A copy of `kernel` taken before it is instrumented, with its FP counts removed: the
+// caller makes its accesses go through the host mapping only (translated, not
+// counted or checked). Barriers, collectives and atomics stay the runtime's calls.
+llvm::Function* make_plain_twin(llvm::Function& kernel);
+
+// The kernel's first act: when the runtime has set __simt_plain_block for this
+// block, it hands its arguments to the twin and returns.
+void dispatch_to_twin(llvm::Function& kernel, llvm::Function& twin);
+
+// A constructor that names the kernels that have a twin (sim/exec/sampling.hpp).
+void register_twins(llvm::Module& m, const std::vector<llvm::Function*>& kernels);
+
+}  // namespace simt::pass

@@ -1,0 +1,185 @@
+#include "sim/exec/sampling.hpp"
+
+#include "sim/exec/worker.hpp"
+#include "sim/exec/worker_pool.hpp"
+#include "sim/memory/global_memory.hpp"
+#include "sim/report/launch_record.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <unordered_set>
+
+extern "C" {
+thread_local constinit std::uint8_t __simt_plain_block SIMT_FAST_TLS = 0;
+}
+
+namespace simt {
+
+namespace {
+
+std::mutex g_mutex;
+std::unordered_set<const void*> g_twinned;
+
+constexpr double kSampleShare = 0.1;  // counted blocks after the prefix: about this share of the budget
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// One part of the launch: the blocks of `seq` on n workers; their counters go to
+// `totals` and `per_site`.
+void run_part(LaunchContext& launch, unsigned n, BlockSequence seq, bool uncounted, Counters& totals,
+              SiteCounters& per_site) {
+  if (seq.count == 0) return;
+  launch.blocks = seq;
+  launch.uncounted = uncounted;
+  launch.next_block = 0;
+  for (Worker* w : WorkerPool::instance().run(launch, n)) {
+    totals += w->totals;
+    for (auto& [site, c] : w->per_site) per_site[site] += c;
+    w->totals = {};
+    w->per_site.clear();
+  }
+  launch.blocks_before += seq.count;
+}
+
+std::uint64_t scaled(std::uint64_t v, double factor) { return static_cast<std::uint64_t>(std::llround(v * factor)); }
+
+void add_scaled(Counters& to, const Counters& from, double factor) {
+  for (std::size_t i = 0; i < to.v.size(); ++i) to.v[i] += scaled(from.v[i], factor);
+}
+
+}  // namespace
+
+bool has_plain_twin(const void* kernel_fn) {
+  std::lock_guard lock(g_mutex);
+  return g_twinned.count(kernel_fn) != 0;
+}
+
+bool sampling_enabled() {
+  static const bool on = [] {
+    const char* exact = std::getenv("SIMT_EXACT");
+    const char* digests = std::getenv("SIMT_VALIDATE_DIGESTS");  // simt validate compares counters with ncu
+    return !(exact && std::strcmp(exact, "0") != 0) && !(digests && *digests);
+  }();
+  return on;
+}
+
+// The exact prefix runs at least this long before a projection: a second
+// ($SIMT_SAMPLE_PROBE, for tests that sample small launches).
+double probe_seconds() {
+  static const double probe = [] {
+    const char* v = std::getenv("SIMT_SAMPLE_PROBE");
+    const double s = v ? std::atof(v) : 0;
+    return s > 0 ? s : 1.0;
+  }();
+  return probe;
+}
+
+double sample_budget_seconds() {
+  static const double budget = [] {
+    const char* v = std::getenv("SIMT_SAMPLE_BUDGET");
+    const double s = v ? std::atof(v) : 0;
+    return s > 0 ? s : 60.0;
+  }();
+  return budget;
+}
+
+// Counted first: the middle block of each window of s blocks, s a power of 3 that
+// gives each worker a few; then, while the time allows, the middles of windows a third
+// as wide (which include the first ones). Middles spread the sample over the grid and
+// keep it unbiased where work grows along it (a causal attention's rows). Then the
+// projected exact time decides: the rest counted, or the rest through the twin.
+void run_blocks(LaunchContext& launch, unsigned n, LaunchRecord& rec) {
+  const std::uint64_t total = launch.nblocks;
+  using Kind = BlockSequence::Kind;
+  if (!sampling_enabled() || !has_plain_twin(launch.kernel_fn)) {
+    run_part(launch, n, {Kind::All, 1, total}, false, rec.totals, rec.per_site);
+    return;
+  }
+  std::uint64_t s = 1;
+  while (total / (3 * s) >= 2 * std::uint64_t(n)) s *= 3;
+  const Clock::time_point start = Clock::now();
+  run_part(launch, n, {Kind::Middles, s, middles(total, s)}, false, rec.totals, rec.per_site);
+  const double budget = sample_budget_seconds();
+  for (;;) {
+    if (launch.failed.load()) return;
+    const std::uint64_t counted = middles(total, s);
+    const double elapsed = since(start), per_block = elapsed / double(counted);
+    const BlockSequence rest{Kind::NotMiddles, s, total - counted};
+    if (s == 1) return;
+    if (per_block * double(total) <= budget) {  // exact within the budget
+      run_part(launch, n, rest, false, rec.totals, rec.per_site);
+      return;
+    }
+    // Three times the sample costs about three times the time so far.
+    if (elapsed < probe_seconds() || 3 * elapsed <= kSampleShare * budget) {
+      s /= 3;
+      run_part(launch, n, {Kind::NewMiddles, s, middles(total, s) - counted}, false, rec.totals, rec.per_site);
+      continue;
+    }
+    Counters unused;
+    SiteCounters unused_sites;
+    run_part(launch, n, rest, true, unused, unused_sites);
+    const double factor = double(total) / double(counted);
+    Counters sample = rec.totals;
+    SiteCounters sample_sites = std::move(rec.per_site);
+    rec.totals = {};
+    rec.per_site.clear();
+    add_scaled(rec.totals, sample, factor);
+    for (const auto& [site, c] : sample_sites) add_scaled(rec.per_site[site], c, factor);
+    rec.counted_blocks = counted;
+    return;
+  }
+}
+
+void widen_to_allocations(LaunchFootprint& fp) {
+  if (!fp.known) return;
+  const GlobalMemory& gm = GlobalMemory::instance();
+  // Per allocation (by base sector): sectors touched and written by the counted blocks.
+  struct Use {
+    std::uint64_t begin = 0, end = 0, touched = 0, written = 0;
+  };
+  std::map<std::uint64_t, Use> uses;
+  auto allocation_runs = [&](const SectorRuns& runs, bool written) {
+    for (const SectorRun& r : runs)
+      for (std::uint64_t s = r.begin; s < r.end;) {
+        const Allocation* a = gm.find(s * 32, 1);
+        if (!a) {  // not in an allocation (cannot happen for a counted access): keep the run as it is
+          Use& u = uses[s];
+          u.begin = s, u.end = r.end;
+          (written ? u.written : u.touched) += r.end - s;
+          break;
+        }
+        Use& u = uses[a->base / 32];
+        u.begin = a->base / 32;
+        u.end = (a->base + a->size + 31) / 32;
+        const std::uint64_t upto = std::min(r.end, u.end);
+        (written ? u.written : u.touched) += upto - s;
+        s = upto;
+      }
+  };
+  allocation_runs(fp.touched, false);
+  allocation_runs(fp.written, true);
+  SectorRuns touched, written;
+  for (const auto& [base, u] : uses) {
+    touched.push_back({u.begin, u.end});
+    if (u.written) written.push_back({u.begin, u.end});
+    // Sectors read and not written, in an array it writes elsewhere: other blocks may
+    // read what these write.
+    if (u.written && u.touched > u.written) fp.read_then_written = true;
+  }
+  fp.touched = merge_runs(touched, {});
+  fp.written = merge_runs(written, {});
+}
+
+}  // namespace simt
+
+extern "C" void __simt_register_twins(const void* const* kernels, unsigned count) {
+  std::lock_guard lock(simt::g_mutex);
+  simt::g_twinned.insert(kernels, kernels + count);
+}
