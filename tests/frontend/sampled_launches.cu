@@ -4,7 +4,9 @@
 // shared memory, an in-place update repeated three times (its repeats change
 // memory, so they are never skipped), and a histogram of shared and global atomics
 // (an uncounted block's plain stores are not seen, so its shared atomics must not
-// be checked for reading unwritten words).
+// be checked for reading unwritten words). Last, a ramp: block b adds b / 2 times, as
+// a causal attention's later rows are longer; its sampled FADD count must come close
+// to the exact one (the counted blocks are spread over the grid, not its start).
 #include <cstdio>
 
 constexpr int kBlocks = 4096, kThreads = 256, kN = kBlocks * kThreads;
@@ -36,6 +38,12 @@ __global__ void histogram(const float* x, unsigned* bins) {
   if (threadIdx.x < 16) atomicAdd(&bins[threadIdx.x], local[threadIdx.x]);
 }
 
+__global__ void ramp(float* out) {
+  float acc = 0.0f;
+  for (unsigned i = 0; i < blockIdx.x / 2; ++i) acc += 0.5f;
+  out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
 double sum(const float* d) {
   static float h[kN];
   cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
@@ -61,5 +69,8 @@ int main() {
   histogram<<<kBlocks, kThreads>>>(x, bins);
   unsigned hb[16];
   cudaMemcpy(hb, bins, sizeof hb, cudaMemcpyDeviceToHost);
-  printf("y %.1f z %.1f bins %u %u %u\n", sum(y), sum(z), hb[0], hb[7], hb[15]);
+  ramp<<<729, 64>>>(y);
+  float last;
+  cudaMemcpy(&last, y + 729 * 64 - 1, sizeof last, cudaMemcpyDeviceToHost);
+  printf("y %.1f z %.1f bins %u %u %u ramp %.1f\n", sum(y), sum(z), hb[0], hb[7], hb[15], last);
 }

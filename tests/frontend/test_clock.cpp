@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -371,8 +372,8 @@ TEST_CASE("a sampled launch runs its uncounted blocks through the plain twin: sa
   Exec sampled = exec("sampled_launches.cu", "", 0, tiny);
   Exec exact = exec("sampled_launches.cu", "--exact", 0, tiny);
   CHECK(sampled.out == exact.out);
-  REQUIRE(sampled.launches.size() == 6);
-  REQUIRE(exact.launches.size() == 6);
+  REQUIRE(sampled.launches.size() == 7);
+  REQUIRE(exact.launches.size() == 7);
   for (std::size_t i : {0, 1, 2, 5}) {  // scale, reverse_blocks, the first halve and the histogram ran sampled
     INFO("launch " << i + 1);
     const auto counted = sampled.launches[i].value("counted_blocks", std::uint64_t{0});
@@ -385,6 +386,12 @@ TEST_CASE("a sampled launch runs its uncounted blocks through the plain twin: sa
       CHECK(sampled.launches[i]["metrics"].value(m, -1L) == exact.launches[i]["metrics"].value(m, -1L));
   }
   CHECK(sampled.err.find("(sampled: ") != std::string::npos);
+  // The ramp: 64 threads x the sum of b / 2 over 729 blocks, exactly; sampled within 1%.
+  const long fadd_exact = exact.launches[6]["metrics"].value("smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", 0L);
+  const long fadd_sampled = sampled.launches[6]["metrics"].value("smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", 0L);
+  CHECK(fadd_exact == 64L * 132496);
+  CHECK(sampled.launches[6].value("counted_blocks", 0) > 0);
+  CHECK(std::abs(double(fadd_sampled) / double(fadd_exact) - 1.0) < 0.01);
   // The in-place repeats read what they write: never skipped, run (late or at once).
   for (std::size_t i = 3; i < 5; ++i) CHECK((repeat_of(sampled.launches[i]) == 0 || sampled.launches[i]["deferred"] == true));
 }
