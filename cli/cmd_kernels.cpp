@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <cstdlib>
 #include <memory>
 #include <stdexcept>
 
@@ -94,6 +95,7 @@ struct RunOptions {
   unsigned threads = 0;
   std::size_t lines = 6;
   bool no_races = false;
+  bool exact = false;
   std::vector<std::string> extras;
 };
 
@@ -104,6 +106,7 @@ int run_kernel(const RunOptions& o) {
   device_limits() = limits_of(dev);
   set_worker_count(o.threads);
   checks().races = !o.no_races;
+  if (o.exact) setenv("SIMT_EXACT", "1", 1);  // before the first launch reads it (sim/exec/sampling.hpp)
   set_report_faults(false);
   if (!o.json) show_progress_on_terminal();
   clear_launch_records();
@@ -180,6 +183,9 @@ void add_kernel_commands(CLI::App& app) {
   add_count_option(run, "--threads", o->threads, "Host threads to run blocks on (0 = all cores)", 0, 4096);
   add_count_option(run, "--lines", o->lines, "Hottest source lines to show", 0, 1000);
   run->add_flag("--no-races", o->no_races, "Skip race detection (faster)");
+  run->add_flag("--exact", o->exact,
+                "Count every block of a launch however long it takes (else a launch past 60 s is sampled; "
+                "docs/exec.md, 'Sampled launches')");
   run->allow_extras();
   run->footer("Kernel parameters follow as --name value (simt list shows each kernel's).");
   run->callback([o, run] {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <bit>
-#include <map>
+#include <unordered_map>
 
 namespace simt {
 
@@ -52,15 +52,27 @@ void group_warp_accesses(std::span<const std::vector<MemEvent>* const> lanes,
     return;
   }
   // Divergent: the k-th execution of a site by each lane is the same instruction.
-  std::map<std::pair<Site, std::size_t>, std::size_t> index;
+  // Per site, the instruction of each execution so far, in a vector indexed by k (a
+  // lane's executions of a site come in order): one lookup of the site per event, no
+  // ordered map of (site, k) — a lane between two barriers may make 10^5 accesses.
+  struct SiteRuns {
+    std::vector<std::size_t> instruction;  // out[] index of the k-th execution
+    std::size_t seen = 0;                  // executions by the current lane
+  };
+  std::unordered_map<Site, SiteRuns> runs;
+  Site last_site = nullptr;
+  SiteRuns* last = nullptr;
   for (unsigned lane = 0; lane < lanes.size(); ++lane) {
     if (!lanes[lane]) continue;
-    std::map<Site, std::size_t> seen;
+    for (auto& [site, r] : runs) r.seen = 0;
     for (const MemEvent& e : *lanes[lane]) {
-      std::size_t k = seen[e.site]++;
-      auto [it, fresh] = index.try_emplace({e.site, k}, out.size());
-      if (fresh) out.push_back(start_access(e));
-      add_lane(out[it->second], lane, e);
+      if (e.site != last_site) last_site = e.site, last = &runs[e.site];
+      const std::size_t k = last->seen++;
+      if (k == last->instruction.size()) {
+        last->instruction.push_back(out.size());
+        out.push_back(start_access(e));
+      }
+      add_lane(out[last->instruction[k]], lane, e);
     }
   }
 }

@@ -90,7 +90,7 @@ double sample_budget_seconds() {
 }
 
 // Counted first: the middle block of each window of s blocks, s a power of 3 that
-// gives each worker a few; then, while the time allows, the middles of windows a third
+// gives each worker one to three; then, while the time allows, the middles of windows a third
 // as wide (which include the first ones). Middles spread the sample over the grid and
 // keep it unbiased where work grows along it (a causal attention's rows). Then the
 // projected exact time decides: the rest counted, or the rest through the twin.
@@ -101,8 +101,10 @@ void run_blocks(LaunchContext& launch, unsigned n, LaunchRecord& rec) {
     run_part(launch, n, {Kind::All, 1, total}, false, rec.totals, rec.per_site);
     return;
   }
+  // One to three blocks per worker at first: a grid of few heavy blocks (llm.c's naive
+  // flash attention: 96 blocks of 10^8 operations) must not spend minutes on the probe.
   std::uint64_t s = 1;
-  while (total / (3 * s) >= 2 * std::uint64_t(n)) s *= 3;
+  while (total / (3 * s) >= std::uint64_t(n)) s *= 3;
   const Clock::time_point start = Clock::now();
   run_part(launch, n, {Kind::Middles, s, middles(total, s)}, false, rec.totals, rec.per_site);
   const double budget = sample_budget_seconds();

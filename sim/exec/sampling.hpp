@@ -4,7 +4,7 @@
 // Output stays exact; counters are estimated (docs/exec.md, "Sampled launches").
 //
 // How: the middle block of every window of s blocks is counted first (s a power of 3,
-// a few blocks per worker), then, while the first second lasts or the sample has
+// one to three blocks per worker), then, while the first second lasts or the sample has
 // taken less than a tenth of the budget, the middles of windows a third as wide. From
 // the time the counted blocks took, the whole launch's exact time is projected:
 // within the budget (SIMT_SAMPLE_BUDGET seconds, 60 by default) the other blocks are
