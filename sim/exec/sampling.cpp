@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -69,29 +70,39 @@ bool sampling_enabled() {
   return on;
 }
 
-// The exact prefix runs at least this long before a projection: a second
+namespace {
+
+// Seconds from the environment, or `fallback` when unset; a value that is not a
+// positive number is an error the user must see, not a silent default.
+double env_seconds(const char* name, double fallback) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return fallback;
+  char* end = nullptr;
+  const double s = std::strtod(v, &end);
+  if (*end || !(s > 0)) {
+    std::fprintf(stderr, "simtlab: $%s=%s is not a positive number of seconds; using %g\n", name, v, fallback);
+    return fallback;
+  }
+  return s;
+}
+
+// The first counted blocks run at least this long before a projection: a second
 // ($SIMT_SAMPLE_PROBE, for tests that sample small launches).
 double probe_seconds() {
-  static const double probe = [] {
-    const char* v = std::getenv("SIMT_SAMPLE_PROBE");
-    const double s = v ? std::atof(v) : 0;
-    return s > 0 ? s : 1.0;
-  }();
+  static const double probe = env_seconds("SIMT_SAMPLE_PROBE", 1.0);
   return probe;
 }
 
+}  // namespace
+
 double sample_budget_seconds() {
-  static const double budget = [] {
-    const char* v = std::getenv("SIMT_SAMPLE_BUDGET");
-    const double s = v ? std::atof(v) : 0;
-    return s > 0 ? s : 60.0;
-  }();
+  static const double budget = env_seconds("SIMT_SAMPLE_BUDGET", 60.0);
   return budget;
 }
 
 // Counted first: the middle block of each window of s blocks, s a power of 3 that
-// gives each worker one to three; then, while the time allows, the middles of windows a third
-// as wide (which include the first ones). Middles spread the sample over the grid and
+// gives each worker one to three; then, while the time allows, the middles of
+// windows a third as wide (which include the first ones). Middles spread the sample over the grid and
 // keep it unbiased where work grows along it (a causal attention's rows). Then the
 // projected exact time decides: the rest counted, or the rest through the twin.
 void run_blocks(LaunchContext& launch, unsigned n, LaunchRecord& rec) {

@@ -1,5 +1,7 @@
 #include "fold_fp_counts.hpp"
 
+#include "startup_calls.hpp"
+
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
@@ -63,26 +65,10 @@ void FpCountFolder::fold(Function& f, const std::map<BasicBlock*, Constant*>& gr
   }
 }
 
-// As SiteTable::emit_registration: a constructor hands the runtime this module's
-// slice of the section.
 void FpCountFolder::emit_registration() {
   if (records_.empty()) return;
   appendToCompilerUsed(m_, records_);
-  LLVMContext& c = m_.getContext();
-  Type* i8 = Type::getInt8Ty(c);
-  Type* i8p = Type::getInt8PtrTy(c);
-  auto bound = [&](const char* name) {
-    auto* gv = cast<GlobalVariable>(m_.getOrInsertGlobal(name, i8));
-    gv->setVisibility(GlobalValue::HiddenVisibility);
-    return gv;
-  };
-  FunctionCallee reg = m_.getOrInsertFunction("__simt_register_block_ops", Type::getVoidTy(c), i8p, i8p);
-  auto* ctor = Function::Create(FunctionType::get(Type::getVoidTy(c), false), GlobalValue::InternalLinkage,
-                                "simt.register_block_ops", m_);
-  IRBuilder<> b(BasicBlock::Create(c, "", ctor));
-  b.CreateCall(reg, {bound("__start_simt_block_ops"), bound("__stop_simt_block_ops")});
-  b.CreateRetVoid();
-  appendToGlobalCtors(m_, ctor, 0);
+  register_section_at_startup(m_, "simt_block_ops", "__simt_register_block_ops");
 }
 
 }  // namespace simt::pass

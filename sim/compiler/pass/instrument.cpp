@@ -16,6 +16,7 @@
 #include "host_entry.hpp"
 #include "device_code.hpp"
 #include "sites.hpp"
+#include "startup_calls.hpp"
 
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
@@ -237,21 +238,7 @@ void Instrumenter::bind_marked_calls(Function& f) {
 // and lists the module's kernels as instrumented: every module built with simtlab's
 // headers, kernels or not, since its host code may hold device pointers too.
 void guard_device_memory(Module& m, const std::vector<Function*>& kernels) {
-  LLVMContext& c = m.getContext();
-  Type* i8p = Type::getInt8PtrTy(c);
-  std::vector<Constant*> entries;
-  for (Function* k : kernels) entries.push_back(ConstantExpr::getPointerCast(k, i8p));
-  auto* type = ArrayType::get(i8p, entries.size());
-  auto* table = new GlobalVariable(m, type, true, GlobalValue::PrivateLinkage, ConstantArray::get(type, entries),
-                                   "simt.instrumented_kernels");
-  FunctionCallee guard = m.getOrInsertFunction("__simt_guard_device_memory", Type::getVoidTy(c),
-                                               PointerType::getUnqual(i8p), Type::getInt32Ty(c));
-  auto* ctor = Function::Create(FunctionType::get(Type::getVoidTy(c), false), GlobalValue::InternalLinkage,
-                                "simt.guard_device_memory", m);
-  IRBuilder<> b(BasicBlock::Create(c, "", ctor));
-  b.CreateCall(guard, {b.CreatePointerCast(table, PointerType::getUnqual(i8p)), b.getInt32(unsigned(entries.size()))});
-  b.CreateRetVoid();
-  appendToGlobalCtors(m, ctor, 0);
+  register_functions_at_startup(m, kernels, "__simt_guard_device_memory");
 }
 
 // $SIMT_PASS_UNINSTRUMENTED set: device code keeps its barriers, warp collectives

@@ -1,11 +1,12 @@
 #include "plain_twin.hpp"
 
+#include "startup_calls.hpp"
+
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/Transforms/Utils/Cloning.h>
-#include <llvm/Transforms/Utils/ModuleUtils.h>
 
 namespace simt::pass {
 
@@ -63,23 +64,7 @@ void dispatch_to_twin(Function& kernel, Function& twin) {
 }
 
 void register_twins(Module& m, const std::vector<Function*>& kernels) {
-  if (kernels.empty()) return;
-  LLVMContext& c = m.getContext();
-  Type* i8p = Type::getInt8PtrTy(c);
-  std::vector<Constant*> entries;
-  for (Function* k : kernels) entries.push_back(ConstantExpr::getPointerCast(k, i8p));
-  auto* type = ArrayType::get(i8p, entries.size());
-  auto* table = new GlobalVariable(m, type, true, GlobalValue::PrivateLinkage, ConstantArray::get(type, entries),
-                                   "simt.twinned_kernels");
-  FunctionCallee reg = m.getOrInsertFunction("__simt_register_twins", Type::getVoidTy(c), PointerType::getUnqual(i8p),
-                                             Type::getInt32Ty(c));
-  auto* ctor = Function::Create(FunctionType::get(Type::getVoidTy(c), false), GlobalValue::InternalLinkage,
-                                "simt.register_twins", m);
-  IRBuilder<> b(BasicBlock::Create(c, "", ctor));
-  b.CreateCall(reg, {ConstantExpr::getPointerCast(table, PointerType::getUnqual(i8p)),
-                     b.getInt32(static_cast<unsigned>(entries.size()))});
-  b.CreateRetVoid();
-  appendToGlobalCtors(m, ctor, 0);
+  if (!kernels.empty()) register_functions_at_startup(m, kernels, "__simt_register_twins");
 }
 
 }  // namespace simt::pass

@@ -1,5 +1,7 @@
 #include "sites.hpp"
 
+#include "startup_calls.hpp"
+
 #include <llvm/IR/Constants.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Transforms/Utils/ModuleUtils.h>
@@ -108,22 +110,7 @@ Constant* SiteTable::site_of(const Instruction& inst, const std::string& kind) {
 // A constructor that hands the runtime this module's slice of simt_sites; the
 // linker's __start_/__stop_ symbols bound it within each executable or library.
 void SiteTable::emit_registration() {
-  if (sites_.empty()) return;
-  LLVMContext& c = m_.getContext();
-  Type* i8 = Type::getInt8Ty(c);
-  Type* i8p = Type::getInt8PtrTy(c);
-  auto bound = [&](const char* name) {
-    auto* gv = cast<GlobalVariable>(m_.getOrInsertGlobal(name, i8));
-    gv->setVisibility(GlobalValue::HiddenVisibility);
-    return gv;
-  };
-  FunctionCallee reg = m_.getOrInsertFunction("__simt_register_sites", Type::getVoidTy(c), i8p, i8p);
-  auto* ctor = Function::Create(FunctionType::get(Type::getVoidTy(c), false), GlobalValue::InternalLinkage,
-                                "simt.register_sites", m_);
-  IRBuilder<> b(BasicBlock::Create(c, "", ctor));
-  b.CreateCall(reg, {bound("__start_simt_sites"), bound("__stop_simt_sites")});
-  b.CreateRetVoid();
-  appendToGlobalCtors(m_, ctor, 0);
+  if (!sites_.empty()) register_section_at_startup(m_, "simt_sites", "__simt_register_sites");
 }
 
 }  // namespace simt::pass
