@@ -20,6 +20,7 @@
 #include <chrono>
 #include <cstdio>
 #include <optional>
+#include <utility>
 
 #include <cinttypes>
 
@@ -248,6 +249,15 @@ int run_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody&
   rec.cooperative = cfg.cooperative;
   const Module& module = module_of(kernel_fn);
   rec.static_shared_bytes = kernel_static_shared_bytes(kernel_fn);
+  if (module.stripped) {  // its __shared__ variables would look like host memory to every access
+    static bool told = false;
+    if (!std::exchange(told, true))
+      fmt::print(stderr,
+                 "simt: {} has no symbol table (it was stripped): kernels cannot be named and their __shared__ "
+                 "variables cannot be found, so accesses to them fault; rebuild it, or strip only debug "
+                 "information (strip --strip-debug)\n",
+                 module.path);
+  }
 
   auto refusal = check_config(kernel_fn, cfg, rec.static_shared_bytes);
   if (refusal.first == 0 && cfg.cooperative) refusal = check_cooperative(cfg, rec.static_shared_bytes);

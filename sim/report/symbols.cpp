@@ -65,8 +65,10 @@ void read_elf_symbols(ModuleData& m) {
   auto* base = static_cast<const char*>(map);
   auto* eh = reinterpret_cast<const Elf64_Ehdr*>(base);
   auto* sections = reinterpret_cast<const Elf64_Shdr*>(base + eh->e_shoff);
+  m.module.stripped = true;
   for (int i = 0; i < eh->e_shnum; ++i) {
     if (sections[i].sh_type != SHT_SYMTAB) continue;
+    m.module.stripped = false;
     auto* syms = reinterpret_cast<const Elf64_Sym*>(base + sections[i].sh_offset);
     const char* strtab = base + sections[sections[i].sh_link].sh_offset;
     std::size_t count = sections[i].sh_size / sizeof(Elf64_Sym);

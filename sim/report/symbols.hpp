@@ -23,6 +23,8 @@ struct Module {
   std::size_t tls_size = 0;
   std::vector<SharedVariable> shared;  // sorted by offset
   std::uintptr_t shared_lo = 0, shared_hi = 0;  // offsets spanning all of them
+  // No symbol table (a full `strip`): kernels go unnamed and __shared__ variables unseen.
+  bool stripped = false;
   // This thread's TLS block of the module (static __shared__ of the worker).
   std::uintptr_t tls_block_of_this_thread() const;
   const SharedVariable* shared_at(std::uintptr_t offset) const;

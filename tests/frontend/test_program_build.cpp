@@ -42,6 +42,17 @@ TEST_CASE("a program that exits 0 after a failed launch makes simt exec exit 1")
   CHECK(e.stderr_.find("exited 0, but 1 launch had errors") != std::string::npos);
 }
 
+TEST_CASE("a program stripped of its symbol table says so at its first launch") {
+  const std::string bin = temp("stripped");
+  REQUIRE(run(std::string(SIMT_BIN) + " cc " + kTests + "no_includes.cu -o " + bin + " 2>&1").status == 0);
+  // strip --strip-debug keeps the symbol table: nothing to say
+  REQUIRE(run("strip --strip-debug " + bin).status == 0);
+  CHECK(run(bin + " 2>&1").out.find("no symbol table") == std::string::npos);
+  REQUIRE(run("strip " + bin).status == 0);
+  CHECK(run(bin + " 2>&1").out.find("has no symbol table (it was stripped)") != std::string::npos);
+  std::remove(bin.c_str());
+}
+
 TEST_CASE("the simulated program dies with simt exec") {
   const std::string pid_file = temp("sleeper.pid");
   // Start simt exec, wait for the program to write its pid, kill simt (not the
