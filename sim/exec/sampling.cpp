@@ -100,11 +100,26 @@ double sample_budget_seconds() {
   return budget;
 }
 
+namespace {
+
+// The counted blocks' counters, each block standing for `factor` blocks of the grid.
+void scale_to_grid(LaunchRecord& rec, double factor) {
+  const Counters sample = rec.totals;
+  const SiteCounters sample_sites = std::move(rec.per_site);
+  rec.totals = {};
+  rec.per_site.clear();
+  add_scaled(rec.totals, sample, factor);
+  for (const auto& [site, c] : sample_sites) add_scaled(rec.per_site[site], c, factor);
+}
+
+}  // namespace
+
 // Counted first: the middle block of each window of s blocks, s a power of 3 that
 // gives each worker one to three; then, while the time allows, the middles of
-// windows a third as wide (which include the first ones). Middles spread the sample over the grid and
-// keep it unbiased where work grows along it (a causal attention's rows). Then the
-// projected exact time decides: the rest counted, or the rest through the twin.
+// windows a third as wide (which include the first ones). Middles spread the sample
+// over the grid and keep it unbiased where work grows along it (a causal attention's
+// rows). Then the projected exact time decides: the rest counted, or the rest
+// through the twin.
 void run_blocks(LaunchContext& launch, unsigned n, LaunchRecord& rec) {
   const std::uint64_t total = launch.nblocks;
   using Kind = BlockSequence::Kind;
@@ -135,16 +150,10 @@ void run_blocks(LaunchContext& launch, unsigned n, LaunchRecord& rec) {
       run_part(launch, n, {Kind::NewMiddles, s, middles(total, s) - counted}, false, rec.totals, rec.per_site);
       continue;
     }
-    Counters unused;
-    SiteCounters unused_sites;
-    run_part(launch, n, rest, true, unused, unused_sites);
-    const double factor = double(total) / double(counted);
-    Counters sample = rec.totals;
-    SiteCounters sample_sites = std::move(rec.per_site);
-    rec.totals = {};
-    rec.per_site.clear();
-    add_scaled(rec.totals, sample, factor);
-    for (const auto& [site, c] : sample_sites) add_scaled(rec.per_site[site], c, factor);
+    Counters uncounted;  // stays empty: a plain block's counts are dropped
+    SiteCounters uncounted_sites;
+    run_part(launch, n, rest, true, uncounted, uncounted_sites);
+    scale_to_grid(rec, double(total) / double(counted));
     rec.counted_blocks = counted;
     return;
   }
