@@ -84,7 +84,10 @@ class RepeatLaunches {
   // Managed memory: the host may write device memory without a call we see.
   void disable_for_managed_memory();
 
-  static constexpr std::size_t kKept = 4;  // the least recently launched or repeated goes
+  // The least recently launched or repeated goes. Enough for a benchmark that first
+  // validates every block size of a few kernels and then times each size again (llm.c:
+  // 3 kernels x 6 sizes): the timed launch is then a repeat of its validation launch.
+  static constexpr std::size_t kKept = 32;
 
  private:
   struct Kept {
