@@ -323,12 +323,7 @@ int run_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody&
   GlobalMemory::instance().set_launch_running(true, instrumented_kernel(kernel_fn));
   launch.blocks = {BlockSequence::Kind::All, 1, launch.nblocks};
   if (cfg.cooperative) {
-    for (Worker* w : WorkerPool::instance().run_cooperative(launch)) {
-      rec.totals += w->totals;
-      for (auto& [site, c] : w->per_site) rec.per_site[site] += c;
-      w->totals = {};
-      w->per_site.clear();
-    }
+    for (Worker* w : WorkerPool::instance().run_cooperative(launch)) w->hand_over_counters(rec.totals, rec.per_site);
   } else {
     run_blocks(launch, n, rec);  // sampled when an exact run would take too long (sim/exec/sampling.hpp)
   }

@@ -26,7 +26,7 @@ namespace {
 std::mutex g_mutex;
 std::unordered_set<const void*> g_twinned;
 
-constexpr double kSampleShare = 0.1;  // counted blocks after the prefix: about this share of the budget
+constexpr double kSampleShare = 0.1;  // refine the counted sample while it has taken less than this share of the budget
 
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
@@ -39,12 +39,7 @@ void run_part(LaunchContext& launch, unsigned n, BlockSequence seq, bool uncount
   launch.blocks = seq;
   launch.uncounted = uncounted;
   launch.next_block = 0;
-  for (Worker* w : WorkerPool::instance().run(launch, n)) {
-    totals += w->totals;
-    for (auto& [site, c] : w->per_site) per_site[site] += c;
-    w->totals = {};
-    w->per_site.clear();
-  }
+  for (Worker* w : WorkerPool::instance().run(launch, n)) w->hand_over_counters(totals, per_site);
   launch.blocks_before += seq.count;
 }
 

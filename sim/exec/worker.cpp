@@ -216,6 +216,13 @@ void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
   count_operations(b);
 }
 
+void Worker::hand_over_counters(Counters& to_totals, SiteCounters& to_per_site) {
+  to_totals += totals;
+  for (auto& [site, c] : per_site) to_per_site[site] += c;
+  totals = {};
+  per_site.clear();
+}
+
 // What a plain block records (its atomics, shuffles, barriers) is dropped: the launch's
 // counters are the counted blocks', scaled (sim/exec/sampling.cpp). Nor is it checked
 // for races or uninitialised shared reads: its plain stores are not seen, so a

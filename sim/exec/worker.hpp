@@ -69,6 +69,8 @@ class Worker {
 
   Counters totals;
   SiteCounters per_site;
+  // Adds this worker's counters to a launch's and clears them for the next part.
+  void hand_over_counters(Counters& to_totals, SiteCounters& to_per_site);
   SharedWindows shared;
   const Allocation* recent_allocations[2] = {};  // lookup cache for global accesses, most recent first
   // Fiber handles: of each parked thread, and of the scheduler while threads run.

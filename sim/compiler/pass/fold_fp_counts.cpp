@@ -2,7 +2,6 @@
 
 #include "startup_calls.hpp"
 
-#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/Transforms/Utils/ModuleUtils.h>
@@ -14,18 +13,13 @@ namespace simt::pass {
 
 using namespace llvm;
 
-namespace {
-
-// A bound FP count: __simt_fp(op, site), or its inlined fast path.
-CallInst* fp_count(Instruction& i) {
+CallInst* fp_count_call(Instruction& i) {
   auto* call = dyn_cast<CallInst>(&i);
   const Function* callee = call ? call->getCalledFunction() : nullptr;
   if (!callee) return nullptr;
   const StringRef name = callee->getName();
   return name == "__simt_fp" || name == "__simt_fp_inline" ? call : nullptr;
 }
-
-}  // namespace
 
 // A site folds only when every one of its counts in the function lies in one group:
 // the warp-level count of a site is its busiest lane's, and a site the optimizer
@@ -35,7 +29,7 @@ void FpCountFolder::fold(Function& f, const std::map<BasicBlock*, Constant*>& gr
   std::map<Value*, std::set<BasicBlock*>> groups_of;  // FP site -> the groups its counts lie in
   std::vector<std::pair<CallInst*, BasicBlock*>> counts;
   for (Instruction& i : instructions(f))
-    if (CallInst* call = fp_count(i); call && isa<ConstantInt>(call->getArgOperand(0))) {
+    if (CallInst* call = fp_count_call(i); call && isa<ConstantInt>(call->getArgOperand(0))) {
       BasicBlock* g = head.at(call->getParent());
       groups_of[call->getArgOperand(1)].insert(g);
       counts.push_back({call, g});

@@ -1,12 +1,16 @@
 // FP counts that ride on the block records (fold_fp_counts.cpp).
 #pragma once
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 
 #include <map>
 #include <vector>
 
 namespace simt::pass {
+
+// A bound FP count: __simt_fp(op, site), or its inlined fast path; null otherwise.
+llvm::CallInst* fp_count_call(llvm::Instruction& i);
 
 // Collects, per group of control-equivalent blocks, the FP counts that run exactly as
 // often as the group's own record, removes their calls and emits a table

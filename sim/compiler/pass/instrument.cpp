@@ -26,7 +26,6 @@
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Passes/PassPlugin.h>
 #include <llvm/Transforms/IPO/AlwaysInliner.h>
-#include <llvm/Transforms/Utils/ModuleUtils.h>
 
 #include <algorithm>
 #include <cstdlib>

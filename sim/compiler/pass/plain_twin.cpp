@@ -1,5 +1,6 @@
 #include "plain_twin.hpp"
 
+#include "fold_fp_counts.hpp"
 #include "startup_calls.hpp"
 
 #include <llvm/IR/Constants.h>
@@ -13,12 +14,6 @@ namespace simt::pass {
 using namespace llvm;
 
 namespace {
-
-bool is_fp_count(const Instruction& i) {
-  const auto* call = dyn_cast<CallInst>(&i);
-  const Function* callee = call ? call->getCalledFunction() : nullptr;
-  return callee && (callee->getName() == "__simt_fp" || callee->getName() == "__simt_fp_inline");
-}
 
 GlobalVariable* plain_flag(Module& m) {
   Type* i8 = Type::getInt8Ty(m.getContext());
@@ -38,7 +33,7 @@ Function* make_plain_twin(Function& kernel) {
   twin->setLinkage(GlobalValue::InternalLinkage);
   std::vector<Instruction*> counts;
   for (Instruction& i : instructions(*twin))
-    if (is_fp_count(i)) counts.push_back(&i);
+    if (fp_count_call(i)) counts.push_back(&i);
   for (Instruction* i : counts) i->eraseFromParent();
   return twin;
 }
