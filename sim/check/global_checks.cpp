@@ -95,9 +95,10 @@ void check_global_row(BlockState& b, unsigned warp, const WarpAccess& row, bool 
   Counters& totals = b.worker->totals;
   for (std::uint32_t i = 0; i < nsectors; ++i) account_dram_sector(totals, b.launch->serial, sectors[i] << 5, row.op);
   if (!races || row.op == MemOp::Atomic) return;
+  const bool repeats = has_repeated_stores(row);
   for (std::uint32_t active = row.active; active; active &= active - 1) {
     const unsigned lane = static_cast<unsigned>(std::countr_zero(active));
-    if (repeats_earlier_store(row, lane)) continue;
+    if (repeats && repeats_earlier_store(row, lane)) continue;
     check_global_race(b, warp * 32 + lane, row.addr[lane], row.size, row.op, row.site);
   }
 }

@@ -76,9 +76,10 @@ void check_shared_row(BlockState& b, unsigned warp, const WarpAccess& row, std::
     return;
   }
   SharedAccessor who{0, sync_count, row.site};
+  const bool repeats = has_repeated_stores(row);
   for (std::uint32_t active = row.active; active; active &= active - 1) {
     const unsigned lane = static_cast<unsigned>(std::countr_zero(active));
-    if (repeats_earlier_store(row, lane)) continue;
+    if (repeats && repeats_earlier_store(row, lane)) continue;
     who.thread = static_cast<std::uint16_t>(warp * 32 + lane);
     check_shared_access(b, sw, row.addr[lane], row.size, row.op, who, on);
   }
