@@ -87,6 +87,12 @@ void* __simt_access(const void* p, unsigned size, unsigned op, Site site) {
   return reinterpret_cast<void*>(simt::detail::host_address(a));
 }
 
+// The out-of-line copy of simt_cuda/hooks.h's __simt_access_nonlocal_inline: the
+// stack test is the only difference, and a local never reaches on_access anyway.
+void* __simt_access_nonlocal(const void* p, unsigned size, unsigned op, Site site) {
+  return __simt_access(p, size, op, site);
+}
+
 // Everything the inlined fast path does not settle. (The spin watchdog sees loads
 // where they open a row of the warp log or are filed for a divergent warp:
 // sim/memory/warp_log.cpp, sim/memory/access.cpp.) A checked access (it returns)

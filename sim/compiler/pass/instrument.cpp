@@ -68,6 +68,21 @@ bool runtime_state(Value* ptr) {
   });
 }
 
+// A pointer that cannot be the simulated thread's local: every object it can come
+// from is a __shared__ variable (a thread_local global the module defines) or a
+// pointer parameter of a kernel (the host passed it; a fiber stack is no address the
+// host can know). Its access skips the stack test (simt_cuda/hooks.h).
+bool never_local(Value* ptr, const Annotated& marked) {
+  SmallVector<const Value*, 4> bases;
+  getUnderlyingObjects(ptr, bases, nullptr, 0);
+  return !bases.empty() && std::all_of(bases.begin(), bases.end(), [&](const Value* base) {
+    if (const auto* gv = dyn_cast<GlobalVariable>(base)) return gv->isThreadLocal() && !gv->isDeclaration();
+    const auto* arg = dyn_cast<Argument>(base);
+    return arg && !arg->hasByValAttr() &&
+           std::find(marked.kernels.begin(), marked.kernels.end(), arg->getParent()) != marked.kernels.end();
+  });
+}
+
 // A __device__ variable would be host memory here: refused at compile time,
 // naming the line, rather than faulting at run time.
 const GlobalVariable* device_variable(Value* ptr, const Annotated& marked) {
@@ -85,6 +100,7 @@ class Instrumenter {
     Type* i64 = Type::getInt64Ty(c);
     Type* v = Type::getVoidTy(c);
     access_ = entry_point(m, "__simt_access", FunctionType::get(i8p, {i8p, i32, i32, i8p}, false));
+    access_nonlocal_ = entry_point(m, "__simt_access_nonlocal", FunctionType::get(i8p, {i8p, i32, i32, i8p}, false));
     translate_ = entry_point(m, "__simt_translate", FunctionType::get(i8p, {i8p}, false));
     range_ = m.getOrInsertFunction("__simt_access_range", i8p, i8p, i64, i32, i32, i8p);
     (void)v;
@@ -126,7 +142,7 @@ class Instrumenter {
     if (statically_private(ptr, marked_) || runtime_state(ptr)) return;
     IRBuilder<> b(&at);
     unsigned size = unsigned(m_.getDataLayout().getTypeStoreSize(type));
-    CallInst* call = b.CreateCall(access_, {b.CreatePointerCast(ptr, b.getInt8PtrTy()), b.getInt32(size),
+    CallInst* call = b.CreateCall(never_local(ptr, marked_) ? access_nonlocal_ : access_, {b.CreatePointerCast(ptr, b.getInt8PtrTy()), b.getInt32(size),
                                             b.getInt32(op), sites_.site_of(at, "mem")});
     ensure_location(*call);
     use.set(b.CreatePointerCast(call, ptr->getType()));
@@ -166,7 +182,7 @@ class Instrumenter {
   const Annotated& marked_;
   SiteTable sites_;
   BlockCounter blocks_;
-  FunctionCallee access_, translate_, range_;
+  FunctionCallee access_, access_nonlocal_, translate_, range_;
 };
 
 void Instrumenter::instrument(Instruction& i) {

@@ -25,6 +25,17 @@ inline __attribute__((always_inline, used)) void* __simt_access_inline(const voi
   return __simt_access_slow(p, size, op, site);
 }
 
+// The same for a pointer the pass knows is not a local: a __shared__ variable or a
+// kernel's pointer parameter (pass/instrument.cpp). The stack test is the first
+// thing the access above does, and a __shared__ array's inner loop pays for it twice
+// per step.
+inline __attribute__((always_inline, used)) void* __simt_access_nonlocal_inline(const void* p, unsigned size,
+                                                                                  unsigned op, const void* site) {
+  std::uintptr_t at = reinterpret_cast<std::uintptr_t>(p);
+  if (simt::detail::record_fast(at, size, simt::MemOp(op), site, at)) return reinterpret_cast<void*>(at);
+  return __simt_access_slow(p, size, op, site);
+}
+
 // An access of simtlab's own header code in device code (a vector copy after its
 // marker, an atomic's compare-exchange loop): not counted, only translated.
 inline __attribute__((always_inline, used)) void* __simt_translate_inline(const void* p) {
