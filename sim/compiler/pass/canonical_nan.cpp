@@ -34,7 +34,15 @@ bool makes_nans(const Instruction& i) {
   return false;
 }
 
+constexpr const char* kStep = "simt.canonical_nan";
+
+void mark(Value* v) {
+  if (auto* i = dyn_cast<Instruction>(v)) i->setMetadata(kStep, MDNode::get(i->getContext(), {}));
+}
+
 }  // namespace
+
+bool canonical_nan_step(const Instruction& i) { return i.getMetadata(kStep) != nullptr; }
 
 void canonicalize_nans(Function& f) {
   if (std::getenv("SIMT_PASS_NO_CANONICAL_NAN")) return;  // to measure what it costs (docs/perf-log.md)
@@ -53,6 +61,7 @@ void canonicalize_nans(Function& f) {
     Value* magnitude = b.CreateAnd(bits, ConstantInt::get(bits_type, 0x7fffffffu));
     Value* is_nan = b.CreateICmpUGT(magnitude, ConstantInt::get(bits_type, 0x7f800000u));
     Value* canonical_bits = b.CreateSelect(is_nan, ConstantInt::get(bits_type, 0x7fffffffu), bits);
+    for (Value* step : {magnitude, is_nan, canonical_bits}) mark(step);
     Value* canonical = b.CreateBitCast(canonical_bits, i->getType());
     i->replaceUsesWithIf(canonical, [&](Use& u) { return u.getUser() != bits; });
   }

@@ -6,9 +6,14 @@
 // can produce a NaN is followed by a select of the GPU's NaN.
 #pragma once
 #include <llvm/IR/Function.h>
+#include <llvm/IR/Instruction.h>
 
 namespace simt::pass {
 
 void canonicalize_nans(llvm::Function& f);
+
+// Whether an instruction is one of those selects (or their mask and compare): the
+// simulator's, not the kernel's, so the instruction estimate charges nothing for it.
+bool canonical_nan_step(const llvm::Instruction& i);
 
 }  // namespace simt::pass

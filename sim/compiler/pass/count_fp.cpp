@@ -54,14 +54,6 @@ bool fp_kind(const Instruction& i, unsigned& op) {
   return false;
 }
 
-// The count call's arguments: the operation, its site, and the value it computes
-// (bind_fp_counts drops the count if the optimizer folds that value to a constant).
-SmallVector<Value*, 3> counted(IRBuilder<>& b, unsigned op, Constant* site, Instruction& i) {
-  SmallVector<Value*, 3> args{b.getInt32(op), site};
-  if (!i.getType()->isVoidTy()) args.push_back(&i);
-  return args;
-}
-
 bool is_one(const Value* v) {
   const auto* c = dyn_cast<ConstantFP>(v);
   return c && c->isExactlyValue(1.0);
@@ -92,59 +84,86 @@ bool folded_by_nvcc(const Instruction& i) {
 
 }  // namespace
 
-// The counting call as the optimizer sees it: a declaration that touches only
-// memory the program cannot see. Were it the runtime's hook (a store through the
-// thread's state, a call on its slow path), every call would look to the optimizer
+// The count as the optimizer sees it: an llvm.annotation, which touches only memory
+// the program cannot see and which the cost model calls free. Were it the runtime's
+// hook (a store through the thread's state), every count would look to the optimizer
 // like a write to any memory, and the loads around an FP operation could no longer
-// be merged or hoisted as nvcc merges them (HW4's LayerNorm would read s_mean
-// again after every subtraction). bind_fp_counts() swaps in the hook at the end.
-// One declaration per type of counted value: __simt_fp_deferred.T(i32 op, i8* site,
-// T value), or __simt_fp_deferred(i32 op, i8* site) for a count that carries none.
-FunctionCallee deferred_fp_count(Module& m, Type* value) {
+// be merged or hoisted as nvcc merges them (HW4's LayerNorm would read s_mean again
+// after every subtraction). Were it a call of a declared function, the loop unroller
+// would price it as a call: the tiled matmul's 16-step inner loop, fully unrolled by
+// clang (and by nvcc) without counts, stayed rolled with them, and its instruction
+// estimate went from 1.09x ncu's to 2.3x. bind_fp_counts() swaps in the hook at the end.
+//
+// llvm.annotation.iN(iN value's bits, i8* site, i8* tag, i32 op | copies << 8): the
+// tag says whether the first operand is the counted value (kValueTag) or nothing.
+namespace {
+
+constexpr const char* kValueTag = "simt.fp.value";
+constexpr const char* kNoValueTag = "simt.fp.novalue";
+
+Constant* tag(Module& m, const char* name) {
   LLVMContext& c = m.getContext();
-  std::vector<Type*> params{Type::getInt32Ty(c), Type::getInt8PtrTy(c)};
-  std::string name = kDeferredFpCount;
-  if (value && !value->isVoidTy()) {
-    params.push_back(value);
-    std::string type;
-    raw_string_ostream os(type);
-    value->print(os);
-    name += "." + os.str();
+  GlobalVariable* g = m.getNamedGlobal(name);
+  if (!g)
+    g = new GlobalVariable(m, Type::getInt8Ty(c), true, GlobalValue::PrivateLinkage,
+                           ConstantInt::get(Type::getInt8Ty(c), 0), name);
+  return ConstantExpr::getPointerCast(g, Type::getInt8PtrTy(c));
+}
+
+}  // namespace
+
+static void deferred_fp_count(IRBuilder<>& b, unsigned op, unsigned copies, Constant* site, Value* value,
+                       const DebugLoc& where) {
+  Module& m = *b.GetInsertBlock()->getModule();
+  const bool carries = value && !value->getType()->isVoidTy();
+  Value* bits = b.getInt32(0);
+  if (carries) {
+    const auto size = m.getDataLayout().getTypeSizeInBits(value->getType()).getFixedSize();
+    bits = b.CreateBitCast(value, b.getIntNTy(unsigned(size)));
   }
-  FunctionCallee callee = m.getOrInsertFunction(name, FunctionType::get(Type::getVoidTy(c), params, false));
-  if (auto* f = dyn_cast<Function>(callee.getCallee())) {
-    f->addFnAttr(Attribute::InaccessibleMemOnly);
-    f->addFnAttr(Attribute::NoUnwind);
-    f->addFnAttr(Attribute::WillReturn);
-  }
-  return callee;
+  Function* annotation = Intrinsic::getDeclaration(&m, Intrinsic::annotation, {bits->getType()});
+  CallInst* call = b.CreateCall(annotation, {bits, ConstantExpr::getPointerCast(site, b.getInt8PtrTy()),
+                                             tag(m, carries ? kValueTag : kNoValueTag),
+                                             b.getInt32(op | copies << 8)});
+  call->setDebugLoc(where);
+  ensure_location(*call);
 }
 
 // Each deferred count carries the value of the operation it counts. nvcc folds an
 // operation whose operands became constants once inlined (`hi - lo` of a helper called
 // with 1000 and 0); here the optimizer did the same to the value, and the count goes
-// with it. The others become the runtime's hook.
+// with it. The others become the runtime's hook, once per copy.
 void bind_fp_counts(Module& m) {
   LLVMContext& c = m.getContext();
+  GlobalVariable* with_value = m.getNamedGlobal(kValueTag);
+  GlobalVariable* without = m.getNamedGlobal(kNoValueTag);
+  if (!with_value && !without) return;
   FunctionCallee hook = entry_point(
       m, "__simt_fp", FunctionType::get(Type::getVoidTy(c), {Type::getInt32Ty(c), Type::getInt8PtrTy(c)}, false));
-  std::vector<Function*> deferred;
+  std::vector<CallInst*> counts;
   for (Function& f : m)
-    if (f.isDeclaration() && f.getName().startswith(kDeferredFpCount)) deferred.push_back(&f);
-  for (Function* f : deferred) {
-    for (User* u : make_early_inc_range(f->users()))
-      if (auto* call = dyn_cast<CallInst>(u)) {
-        if (call->arg_size() > 2 && isa<Constant>(call->getArgOperand(2))) {
-          call->eraseFromParent();
-          continue;
+    if (f.getIntrinsicID() == Intrinsic::annotation)
+      for (User* u : f.users())
+        if (auto* call = dyn_cast<CallInst>(u)) {
+          const Value* t = call->getArgOperand(2)->stripPointerCasts();
+          if (t == with_value || t == without) counts.push_back(call);
         }
-        IRBuilder<> b(call);
-        CallInst* bound = b.CreateCall(hook, {call->getArgOperand(0), call->getArgOperand(1)});
+  for (CallInst* call : counts) {
+    const bool folded = call->getArgOperand(2)->stripPointerCasts() == with_value &&
+                        isa<Constant>(call->getArgOperand(0));
+    const auto code = unsigned(cast<ConstantInt>(call->getArgOperand(3))->getZExtValue());
+    if (!folded) {
+      IRBuilder<> b(call);
+      for (unsigned k = 0; k < code >> 8; ++k) {
+        CallInst* bound = b.CreateCall(hook, {b.getInt32(code & 0xFF), call->getArgOperand(1)});
         bound->setDebugLoc(call->getDebugLoc());
-        call->eraseFromParent();
       }
-    if (f->use_empty()) f->eraseFromParent();
+    }
+    call->replaceAllUsesWith(call->getArgOperand(0));
+    call->eraseFromParent();
   }
+  for (GlobalVariable* g : {with_value, without})
+    if (g && g->use_empty()) g->eraseFromParent();
 }
 
 PreservedAnalyses CountFpPass::run(Module& m, ModuleAnalysisManager&) {
@@ -173,12 +192,8 @@ PreservedAnalyses CountFpPass::run(Module& m, ModuleAnalysisManager&) {
       IRBuilder<> b(then);
       for (auto [op, n] : slow.extra) {
         Constant* site = sites.site_of(*i, "fp" + std::to_string(op));
-        for (unsigned k = 0; k < n; ++k) {
-          // Before the call: its value does not exist yet, so this count is never folded.
-          CallInst* count_call = b.CreateCall(deferred_fp_count(m, nullptr), {b.getInt32(op), site});
-          count_call->setDebugLoc(i->getDebugLoc());
-          ensure_location(*count_call);
-        }
+        // Before the call: its value does not exist yet, so this count is never folded.
+        deferred_fp_count(b, op, n, site, nullptr, i->getDebugLoc());
       }
     }
     for (auto [i, op, n] : todo) {
@@ -188,12 +203,7 @@ PreservedAnalyses CountFpPass::run(Module& m, ModuleAnalysisManager&) {
       const bool after = !i->isTerminator();
       IRBuilder<> b(after ? i->getNextNode() : i);
       Constant* site = sites.site_of(*i, "fp" + std::to_string(op));
-      for (unsigned k = 0; k < lanes * n; ++k) {
-        CallInst* call = after ? b.CreateCall(deferred_fp_count(m, i->getType()), counted(b, op, site, *i))
-                               : b.CreateCall(deferred_fp_count(m, nullptr), {b.getInt32(op), site});
-        call->setDebugLoc(i->getDebugLoc());
-        ensure_location(*call);
-      }
+      deferred_fp_count(b, op, lanes * n, site, after ? i : nullptr, i->getDebugLoc());
     }
     use_cuda_math(*f);
   }

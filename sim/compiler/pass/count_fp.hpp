@@ -14,10 +14,9 @@ struct CountFpPass : llvm::PassInfoMixin<CountFpPass> {
 };
 inline CountFpPass count_fp_pass() { return {}; }
 
-// The counting calls stay declarations the optimizer can see past (they touch no
-// program memory) until the end of the pipeline, where this binds them to the
-// runtime's hook.
-inline constexpr const char* kDeferredFpCount = "__simt_fp_deferred";
+// The counts stay llvm.annotation calls the optimizer can see past (they touch no
+// program memory, and cost nothing to the loop unroller) until the end of the
+// pipeline, where this binds them to the runtime's hook.
 void bind_fp_counts(llvm::Module& m);
 
 }  // namespace simt::pass

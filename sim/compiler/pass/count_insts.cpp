@@ -1,4 +1,5 @@
 #include "count_insts.hpp"
+#include "canonical_nan.hpp"
 
 #include "device_code.hpp"
 
@@ -278,6 +279,7 @@ unsigned sass_estimate(const Instruction& i, const RuntimeFiles& runtime, const 
     return ours && !marker ? 0 : call_estimate(*call);  // markers live in our headers; other calls there are ours
   }
   if (ours) return runtime_estimate(i);
+  if (canonical_nan_step(i)) return 0;  // the GPU makes its NaN itself
   switch (i.getOpcode()) {
     // Folded into other instructions: register moves, address widening, offsets.
     case Instruction::PHI: case Instruction::BitCast: case Instruction::PtrToInt: case Instruction::IntToPtr:
