@@ -196,6 +196,17 @@ TEST_CASE("the instruction estimate: the H200's instructions per loop iteration,
     CHECK(metric(l, "smsp__inst_executed.sum") > metric(l, "simt__warp_inst_counted.sum"));
 }
 
+TEST_CASE("the instruction estimate of the tiled matmul: FP counts leave its inner loop unrolled") {
+  Exec e = exec(kTests + "tiled_estimate.cu", "clang", "-I " + kSource);
+  REQUIRE(e.launches.size() == 1);
+  CHECK(e.run.out == "no error\n");
+  // ncu on the H200 (docs/validation/data/ncu_timing_sizes_insts.csv): 2,168,832.
+  const double ratio = double(metric(e.launches[0], "smsp__inst_executed.sum")) / 2168832.0;
+  INFO("estimate / H200: " << ratio);
+  CHECK(ratio > 0.8);
+  CHECK(ratio < 1.25);
+}
+
 TEST_CASE("simt cc -o never overwrites its input") {
   std::string src = temp("keep.cu");
   std::ofstream(src) << "int main() { return 0; }\n";
