@@ -27,19 +27,30 @@ std::mutex g_mutex;
 std::unordered_set<const void*> g_twinned;
 
 constexpr double kSampleShare = 0.1;  // refine the counted sample while it has taken less than this share of the budget
+// ... and, while the counted blocks' spread puts the scaled counters further than this
+// from the exact ones (one standard error, relative), while it has taken less than
+// kSpreadShare of the budget.
+constexpr double kTargetError = 0.01;
+constexpr double kSpreadShare = 0.5;
 
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 // One part of the launch: the blocks of `seq` on n workers; their counters go to
-// `totals` and `per_site`.
+// `totals` and `per_site`, and with `work` each block's measures to it.
 void run_part(LaunchContext& launch, unsigned n, BlockSequence seq, bool uncounted, Counters& totals,
-              SiteCounters& per_site) {
+              SiteCounters& per_site, std::vector<BlockWork>* work = nullptr) {
   if (seq.count == 0) return;
   launch.blocks = seq;
   launch.uncounted = uncounted;
+  launch.record_work = work != nullptr;
   launch.next_block = 0;
-  for (Worker* w : WorkerPool::instance().run(launch, n)) w->hand_over_counters(totals, per_site);
+  for (Worker* w : WorkerPool::instance().run(launch, n)) {
+    w->hand_over_counters(totals, per_site);
+    if (work) work->insert(work->end(), w->block_work.begin(), w->block_work.end());
+    w->block_work.clear();
+  }
+  launch.record_work = false;
   launch.blocks_before += seq.count;
 }
 
@@ -127,7 +138,8 @@ void run_blocks(LaunchContext& launch, unsigned n, LaunchRecord& rec) {
   std::uint64_t s = 1;
   while (total / (3 * s) >= std::uint64_t(n)) s *= 3;
   const Clock::time_point start = Clock::now();
-  run_part(launch, n, {Kind::Middles, s, middles(total, s)}, false, rec.totals, rec.per_site);
+  std::vector<BlockWork> work;
+  run_part(launch, n, {Kind::Middles, s, middles(total, s)}, false, rec.totals, rec.per_site, &work);
   const double budget = sample_budget_seconds();
   for (;;) {
     if (launch.failed.load()) return;
@@ -139,10 +151,16 @@ void run_blocks(LaunchContext& launch, unsigned n, LaunchRecord& rec) {
       run_part(launch, n, rest, false, rec.totals, rec.per_site);
       return;
     }
-    // Three times the sample costs about three times the time so far.
-    if (elapsed < probe_seconds() || 3 * elapsed <= kSampleShare * budget) {
+    // Three times the sample costs about three times the time so far. A sample whose
+    // blocks differ much (few heavy blocks of unequal work: attention's value kernel,
+    // 2 of 192 blocks after the first rule) grows until its estimated error is small
+    // or it has taken half the budget.
+    const double error = relative_error(work, total);
+    if (elapsed < probe_seconds() || 3 * elapsed <= kSampleShare * budget ||
+        (error > kTargetError && 3 * elapsed <= kSpreadShare * budget)) {
       s /= 3;
-      run_part(launch, n, {Kind::NewMiddles, s, middles(total, s) - counted}, false, rec.totals, rec.per_site);
+      run_part(launch, n, {Kind::NewMiddles, s, middles(total, s) - counted}, false, rec.totals, rec.per_site,
+               &work);
       continue;
     }
     Counters uncounted;  // stays empty: a plain block's counts are dropped
@@ -150,6 +168,7 @@ void run_blocks(LaunchContext& launch, unsigned n, LaunchRecord& rec) {
     run_part(launch, n, rest, true, uncounted, uncounted_sites);
     scale_to_grid(rec, double(total) / double(counted));
     rec.counted_blocks = counted;
+    rec.sample_error = error;
     return;
   }
 }

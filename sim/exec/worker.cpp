@@ -82,6 +82,7 @@ void Worker::run_launch(LaunchContext& launch) {
     const std::uint64_t k = launch.next_block.fetch_add(1);
     if (k >= launch.blocks.count) break;
     if (launch.uncounted) run_uncounted_block(launch, launch.blocks.block(k));
+    else if (launch.record_work) run_recorded_block(launch, launch.blocks.block(k));
     else run_block(launch, launch.blocks.block(k));
     if (reports_progress) report_progress(launch);
   }
@@ -243,6 +244,12 @@ void Worker::run_uncounted_block(LaunchContext& launch, std::uint64_t linear) {
   totals = kept;
   per_site.swap(kept_sites);
   site_cache_.fill({});
+}
+
+void Worker::run_recorded_block(LaunchContext& launch, std::uint64_t linear) {
+  const Counters before = totals;
+  run_block(launch, linear);
+  block_work.push_back(simt::block_work(linear, before, totals));
 }
 
 unsigned Worker::next_runnable(const BlockState& b, unsigned from) const {

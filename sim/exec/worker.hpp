@@ -6,6 +6,7 @@
 #include "sim/exec/executor.hpp"
 #include "sim/exec/grid_sync.hpp"
 #include "sim/exec/block_sequence.hpp"
+#include "sim/exec/sample_spread.hpp"
 #include "sim/memory/global_memory.hpp"
 #include "sim/report/symbols.hpp"
 #include "sim/count/warp_grouping.hpp"
@@ -42,6 +43,7 @@ struct LaunchContext {
   std::atomic<std::uint64_t> next_block{0};
   std::uint64_t blocks_before = 0;  // run in earlier parts (for the progress display)
   bool uncounted = false;
+  bool record_work = false;  // each counted block files its BlockWork (sampling.cpp judges the spread)
   GridSync* grid = nullptr;  // a cooperative launch's grid barrier; null otherwise
   const Worker* progress_worker = nullptr;  // the calling thread's worker
   std::chrono::steady_clock::time_point started, last_report;
@@ -71,6 +73,7 @@ class Worker {
   SiteCounters per_site;
   // Adds this worker's counters to a launch's and clears them for the next part.
   void hand_over_counters(Counters& to_totals, SiteCounters& to_per_site);
+  std::vector<BlockWork> block_work;  // of a part with record_work, taken by sampling.cpp
   SharedWindows shared;
   const Allocation* recent_allocations[2] = {};  // lookup cache for global accesses, most recent first
   // Fiber handles: of each parked thread, and of the scheduler while threads run.
@@ -88,6 +91,7 @@ class Worker {
  private:
   void run_block(LaunchContext& launch, std::uint64_t linear);
   void run_uncounted_block(LaunchContext& launch, std::uint64_t linear);  // through the plain twin
+  void run_recorded_block(LaunchContext& launch, std::uint64_t linear);   // counted, its work filed
   void report_progress(LaunchContext& launch);
   bool settle(BlockState& b);  // no thread runnable: complete what can complete
   void release_barrier(BlockState& b);

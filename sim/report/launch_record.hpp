@@ -40,6 +40,9 @@ struct LaunchRecord {
   // Sampled (sim/exec/sampling.hpp): only this many of its blocks were counted and the
   // counters are estimated from them; 0: every block was counted.
   std::uint64_t counted_blocks = 0;
+  // Its estimated relative standard error (sim/exec/sample_spread.hpp): the largest of
+  // the instructions', FP operations' and memory instructions'.
+  double sample_error = 0;
   // On the simulated clock (sim/clock/device_clock.hpp): stream 0 is the legacy default.
   int stream = 0;
   double clock_start_s = 0, clock_seconds = 0;

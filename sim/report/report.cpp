@@ -15,6 +15,12 @@ namespace {
 std::string dim(const uint3& d) { return fmt::format("({},{},{})", d.x, d.y, d.z); }
 std::string dim(const dim3& d) { return fmt::format("({},{},{})", d.x, d.y, d.z); }
 
+// "±0.4%": one estimated standard error; "an unknown error" for a sample of one block.
+std::string sample_error_text(double relative) {
+  if (!(relative < 1e300)) return "an unknown error (one block counted)";
+  return fmt::format("±{:.2g}% (one standard error, from the counted blocks' spread)", 100 * relative);
+}
+
 struct LineStats {
   SourceLocation loc;
   Counters c;
@@ -97,8 +103,8 @@ std::string counter_table(const LaunchRecord& r) {
                      r.ran_late ? "it ran again after them when its output was read" : "nothing read its output");
   if (r.counted_blocks)  // sim/exec/sampling.hpp
     s += fmt::format("\n  (sampled: {} of its {} blocks counted, the others run uncounted; every counter is estimated "
-                     "from the counted ones; --exact counts them all)",
-                     r.counted_blocks, volume(r.grid));
+                     "from the counted ones, to about {}; --exact counts them all)",
+                     r.counted_blocks, volume(r.grid), sample_error_text(r.sample_error));
   s += "\n";
   s += fmt::format("  {:<58} {:>14}  {}\n", "metric", "value", "fidelity");
   int hidden = 0;
@@ -207,7 +213,10 @@ nlohmann::json launch_json(const LaunchRecord& r) {
           {"lines", lines},
           {"global_sites", global_sites_json(r)},
           {"diagnostics", diags}};
-  if (r.counted_blocks) record["counted_blocks"] = r.counted_blocks;  // sampled: counters are estimates
+  if (r.counted_blocks) {  // sampled: counters are estimates
+    record["counted_blocks"] = r.counted_blocks;
+    record["sample_error"] = r.sample_error;  // relative standard error, estimated from the blocks' spread
+  }
   if (r.cooperative) {
     record["cooperative"] = true;
     record["grid_barriers"] = r.grid_barriers;

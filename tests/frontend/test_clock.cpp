@@ -384,6 +384,7 @@ TEST_CASE("a sampled launch runs its uncounted blocks through the plain twin: sa
     for (const char* m : {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
                           "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "simt__global_st_bytes_requested.sum"})
       CHECK(sampled.launches[i]["metrics"].value(m, -1L) == exact.launches[i]["metrics"].value(m, -1L));
+    CHECK(sampled.launches[i].value("sample_error", -1.0) == 0.0);  // and the blocks' spread says so
   }
   CHECK(sampled.err.find("(sampled: ") != std::string::npos);
   // The ramp: 64 threads x the sum of b / 2 over 729 blocks, exactly; sampled within 1%.
@@ -392,6 +393,10 @@ TEST_CASE("a sampled launch runs its uncounted blocks through the plain twin: sa
   CHECK(fadd_exact == 64L * 132496);
   CHECK(sampled.launches[6].value("counted_blocks", 0) > 0);
   CHECK(std::abs(double(fadd_sampled) / double(fadd_exact) - 1.0) < 0.01);
+  // Its reported error: above zero (the blocks differ), and not beaten by the error made.
+  const double reported = sampled.launches[6].value("sample_error", -1.0);
+  CHECK(reported > 0);
+  CHECK(std::abs(double(fadd_sampled) / double(fadd_exact) - 1.0) <= 3 * reported);
   // The in-place repeats read what they write: never skipped, run (late or at once).
   for (std::size_t i = 3; i < 5; ++i) CHECK((repeat_of(sampled.launches[i]) == 0 || sampled.launches[i]["deferred"] == true));
 }
