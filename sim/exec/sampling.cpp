@@ -6,6 +6,7 @@
 #include "sim/report/launch_record.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -108,14 +109,34 @@ double sample_budget_seconds() {
 
 namespace {
 
-// The counted blocks' counters, each block standing for `factor` blocks of the grid.
-void scale_to_grid(LaunchRecord& rec, double factor) {
+// The DRAM estimate counts each sector once a launch (sim/count/dram_estimate.cpp), so
+// where blocks share data (attention's query-key kernel: every block of a row reads
+// the same keys) the sample's distinct sectors do not grow with its blocks, and
+// scaling them by blocks / counted blocks overstated llm.c attention's DRAM reads
+// 21-fold. How they grew over the sample's last refinement says how they grow: by the
+// same factor as the blocks (disjoint data) down to not at all (shared), extrapolated
+// to the grid as a power of the blocks. `before` and `now` are a DRAM counter before
+// and after the blocks grew by `growth`.
+double distinct_factor(double before, double now, double growth, double to_grid) {
+  if (now <= 0 || growth <= 1) return to_grid;
+  const double exponent = before > 0 ? std::clamp(std::log(now / before) / std::log(growth), 0.0, 1.0) : 1.0;
+  return std::pow(to_grid, exponent);
+}
+
+// The counted blocks' counters, each block standing for `factor` blocks of the grid;
+// the DRAM estimate's by `dram_factor[0]` (reads) and `[1]` (writes).
+void scale_to_grid(LaunchRecord& rec, double factor, const std::array<double, 2>& dram_factor) {
   const Counters sample = rec.totals;
   const SiteCounters sample_sites = std::move(rec.per_site);
   rec.totals = {};
   rec.per_site.clear();
-  add_scaled(rec.totals, sample, factor);
-  for (const auto& [site, c] : sample_sites) add_scaled(rec.per_site[site], c, factor);
+  auto scale = [&](Counters& to, const Counters& from) {
+    add_scaled(to, from, factor);
+    to[Counter::DramReadBytes] = scaled(from[Counter::DramReadBytes], dram_factor[0]);
+    to[Counter::DramWriteBytes] = scaled(from[Counter::DramWriteBytes], dram_factor[1]);
+  };
+  scale(rec.totals, sample);
+  for (const auto& [site, c] : sample_sites) scale(rec.per_site[site], c);
 }
 
 }  // namespace
@@ -139,6 +160,8 @@ void run_blocks(LaunchContext& launch, unsigned n, LaunchRecord& rec) {
   while (total / (3 * s) >= std::uint64_t(n)) s *= 3;
   const Clock::time_point start = Clock::now();
   std::vector<BlockWork> work;
+  Counters before_refinement;  // the sample's counters before its last refinement
+  std::uint64_t counted_before = 0;
   run_part(launch, n, {Kind::Middles, s, middles(total, s)}, false, rec.totals, rec.per_site, &work);
   const double budget = sample_budget_seconds();
   for (;;) {
@@ -158,6 +181,8 @@ void run_blocks(LaunchContext& launch, unsigned n, LaunchRecord& rec) {
     const double error = relative_error(work, total);
     if (elapsed < probe_seconds() || 3 * elapsed <= kSampleShare * budget ||
         (error > kTargetError && 3 * elapsed <= kSpreadShare * budget)) {
+      before_refinement = rec.totals;
+      counted_before = counted;
       s /= 3;
       run_part(launch, n, {Kind::NewMiddles, s, middles(total, s) - counted}, false, rec.totals, rec.per_site,
                &work);
@@ -166,7 +191,14 @@ void run_blocks(LaunchContext& launch, unsigned n, LaunchRecord& rec) {
     Counters uncounted;  // stays empty: a plain block's counts are dropped
     SiteCounters uncounted_sites;
     run_part(launch, n, rest, true, uncounted, uncounted_sites);
-    scale_to_grid(rec, double(total) / double(counted));
+    const double to_grid = double(total) / double(counted);
+    const double growth = counted_before ? double(counted) / double(counted_before) : 0;
+    std::array<double, 2> dram_factor{};
+    for (int i = 0; i < 2; ++i) {
+      const Counter c = i == 0 ? Counter::DramReadBytes : Counter::DramWriteBytes;
+      dram_factor[i] = distinct_factor(double(before_refinement[c]), double(rec.totals[c]), growth, to_grid);
+    }
+    scale_to_grid(rec, to_grid, dram_factor);
     rec.counted_blocks = counted;
     rec.sample_error = error;
     return;
@@ -211,6 +243,23 @@ void widen_to_allocations(LaunchFootprint& fp) {
   }
   fp.touched = merge_runs(touched, {});
   fp.written = merge_runs(written, {});
+}
+
+void cap_dram_to_footprint(LaunchRecord& rec, const LaunchFootprint& fp) {
+  if (!fp.known) return;
+  auto bytes = [](const SectorRuns& runs) {
+    std::uint64_t n = 0;
+    for (const SectorRun& r : runs) n += (r.end - r.begin) * 32;
+    return n;
+  };
+  const std::uint64_t touched = bytes(fp.touched), written = bytes(fp.written);
+  auto cap = [](Counters& c, Counter which, std::uint64_t most) { c[which] = std::min(c[which], most); };
+  cap(rec.totals, Counter::DramReadBytes, touched);
+  cap(rec.totals, Counter::DramWriteBytes, written);
+  for (auto& [site, c] : rec.per_site) {
+    cap(c, Counter::DramReadBytes, touched);
+    cap(c, Counter::DramWriteBytes, written);
+  }
 }
 
 }  // namespace simt

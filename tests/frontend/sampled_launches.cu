@@ -7,6 +7,8 @@
 // be checked for reading unwritten words). Last, a ramp: block b adds b / 2 times, as
 // a causal attention's later rows are longer; its sampled FADD count must come close
 // to the exact one (the counted blocks are spread over the grid, not its start).
+// And a table every block reads whole: its DRAM reads are the table's bytes once,
+// however many blocks there are, and the sampled estimate must not multiply them.
 #include <cstdio>
 
 constexpr int kBlocks = 4096, kThreads = 256, kN = kBlocks * kThreads;
@@ -44,6 +46,12 @@ __global__ void ramp(float* out) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
 
+__global__ void shared_table(const float* table, float* out) {
+  float acc = 0.0f;
+  for (int k = 0; k < 16; ++k) acc += table[k * kThreads + threadIdx.x];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
 double sum(const float* d) {
   static float h[kN];
   cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
@@ -72,5 +80,6 @@ int main() {
   ramp<<<729, 64>>>(y);
   float last;
   cudaMemcpy(&last, y + 729 * 64 - 1, sizeof last, cudaMemcpyDeviceToHost);
-  printf("y %.1f z %.1f bins %u %u %u ramp %.1f\n", sum(y), sum(z), hb[0], hb[7], hb[15], last);
+  shared_table<<<kBlocks, kThreads>>>(x, z);
+  printf("y %.1f z %.1f bins %u %u %u ramp %.1f table %.1f\n", sum(y), sum(z), hb[0], hb[7], hb[15], last, sum(z));
 }

@@ -372,8 +372,8 @@ TEST_CASE("a sampled launch runs its uncounted blocks through the plain twin: sa
   Exec sampled = exec("sampled_launches.cu", "", 0, tiny);
   Exec exact = exec("sampled_launches.cu", "--exact", 0, tiny);
   CHECK(sampled.out == exact.out);
-  REQUIRE(sampled.launches.size() == 7);
-  REQUIRE(exact.launches.size() == 7);
+  REQUIRE(sampled.launches.size() == 8);
+  REQUIRE(exact.launches.size() == 8);
   for (std::size_t i : {0, 1, 2, 5}) {  // scale, reverse_blocks, the first halve and the histogram ran sampled
     INFO("launch " << i + 1);
     const auto counted = sampled.launches[i].value("counted_blocks", std::uint64_t{0});
@@ -397,6 +397,11 @@ TEST_CASE("a sampled launch runs its uncounted blocks through the plain twin: sa
   const double reported = sampled.launches[6].value("sample_error", -1.0);
   CHECK(reported > 0);
   CHECK(std::abs(double(fadd_sampled) / double(fadd_exact) - 1.0) <= 3 * reported);
+  // The table every block reads: 16 KiB from DRAM once, sampled or not (scaled by
+  // blocks / counted blocks it would be thousands of times that).
+  CHECK(exact.launches[7]["metrics"].value("dram__bytes_read.sum", 0L) == 16384);
+  CHECK(sampled.launches[7].value("counted_blocks", 0) > 0);
+  CHECK(sampled.launches[7]["metrics"].value("dram__bytes_read.sum", 0L) == 16384);
   // The in-place repeats read what they write: never skipped, run (late or at once).
   for (std::size_t i = 3; i < 5; ++i) CHECK((repeat_of(sampled.launches[i]) == 0 || sampled.launches[i]["deferred"] == true));
 }
