@@ -110,6 +110,26 @@ void* __simt_translate(const void* p) {
   return reinterpret_cast<void*>(simt::detail::host_address(reinterpret_cast<std::uintptr_t>(p)));
 }
 
+// The out-of-line copy of simt_cuda/hooks.h's __simt_translate_dram_inline.
+void* __simt_translate_dram(const void* p, unsigned size, unsigned op) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  const simt::AddressMap& m = simt::t_address_map;
+  if (a - m.global_lo >= m.global_size) return const_cast<void*>(p);
+  simt::detail::account_dram_fast(m, a, size, MemOp(op));
+  return reinterpret_cast<void*>(a + m.global_size);
+}
+
+// The plain twin's memcpy and memset: the range translated, its sectors given to the
+// DRAM estimate.
+void* __simt_translate_dram_range(const void* p, std::uint64_t bytes, unsigned op) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  const simt::AddressMap& m = simt::t_address_map;
+  if (a - m.global_lo >= m.global_size || bytes == 0) return const_cast<void*>(p);
+  for (std::uint64_t at = a & ~std::uint64_t(31); at < a + bytes; at += 32)
+    simt::detail::dram_uncounted(at, 32, MemOp(op));
+  return reinterpret_cast<void*>(a + m.global_size);
+}
+
 // memcpy/memset in device code: the accesses a GPU would make, in aligned pieces.
 // Returns where the range lies (one allocation: one translation for all of it).
 void* __simt_access_range(const void* p, std::uint64_t bytes, unsigned align, unsigned op, Site site) {

@@ -64,6 +64,10 @@ struct AddressMap {
   const std::uint8_t* statics_allowed = nullptr;    // per word: a variable this launch may use
   std::uintptr_t dynamic_lo = 0, dynamic_bytes = 0, dynamic_reserved = 0;  // extern __shared__
   bool races = true, uninitialized = true;          // the launch's sanitizer switches
+  // The DRAM estimate's per-sector flags (sim/count/dram_estimate.cpp), indexed from
+  // global_lo, and this launch's number in them: read by the plain twin's accesses.
+  const std::uint32_t* sector_flags = nullptr;
+  std::uint32_t serial = 0;
 };
 extern thread_local constinit AddressMap t_address_map SIMT_FAST_TLS;
 
@@ -133,6 +137,17 @@ SIMT_INLINE bool record_fast(std::uintptr_t a, unsigned size, MemOp op, Site sit
 SIMT_INLINE bool record_fast(std::uintptr_t a, unsigned size, MemOp op, Site site) {
   std::uintptr_t at = a;
   return record_fast(a, size, op, site, at);
+}
+
+// The DRAM estimate for an access of an uncounted block (a sampled launch's plain
+// twin): nothing to do when the launch already has this sector's read (or write);
+// otherwise the worker's slow path, which also marks it touched.
+void dram_uncounted(std::uintptr_t a, unsigned size, MemOp op);
+SIMT_INLINE void account_dram_fast(const AddressMap& m, std::uintptr_t a, unsigned size, MemOp op) {
+  const std::uint32_t want = op == MemOp::Store ? 2u : 1u;
+  const std::uint32_t f = m.sector_flags[(a - m.global_lo) >> 5];
+  const bool seen = (f >> 2) == m.serial && ((f & want) == want || (want == 1u && (f & 2u)));
+  if (!seen || ((a & 31) + size > 32)) dram_uncounted(a, size, op);
 }
 
 // Where a kernel's access to `a` reads or writes: a global address's host mapping,

@@ -97,10 +97,7 @@ Ran run_tracked(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody
   mutable_launch_record(r.index).printed = device_output_calls() != output_before;
   const bool sampled = launch_records()[r.index].counted_blocks != 0;
   if (r.serial) r.footprint = take_launch_footprint(r.serial, keep_footprint || sampled);
-  if (sampled) {
-    widen_to_allocations(r.footprint);
-    cap_dram_to_footprint(mutable_launch_record(r.index), r.footprint);
-  }
+  if (sampled) widen_to_allocations(r.footprint);
   return r;
 }
 

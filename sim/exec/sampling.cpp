@@ -6,7 +6,6 @@
 #include "sim/report/launch_record.hpp"
 
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -109,31 +108,20 @@ double sample_budget_seconds() {
 
 namespace {
 
-// The DRAM estimate counts each sector once a launch (sim/count/dram_estimate.cpp), so
-// where blocks share data (attention's query-key kernel: every block of a row reads
-// the same keys) the sample's distinct sectors do not grow with its blocks, and
-// scaling them by blocks / counted blocks overstated llm.c attention's DRAM reads
-// 21-fold. How they grew over the sample's last refinement says how they grow: by the
-// same factor as the blocks (disjoint data) down to not at all (shared), extrapolated
-// to the grid as a power of the blocks. `before` and `now` are a DRAM counter before
-// and after the blocks grew by `growth`.
-double distinct_factor(double before, double now, double growth, double to_grid) {
-  if (now <= 0 || growth <= 1) return to_grid;
-  const double exponent = before > 0 ? std::clamp(std::log(now / before) / std::log(growth), 0.0, 1.0) : 1.0;
-  return std::pow(to_grid, exponent);
-}
-
-// The counted blocks' counters, each block standing for `factor` blocks of the grid;
-// the DRAM estimate's by `dram_factor[0]` (reads) and `[1]` (writes).
-void scale_to_grid(LaunchRecord& rec, double factor, const std::array<double, 2>& dram_factor) {
+// The counted blocks' counters, each block standing for `factor` blocks of the grid,
+// except the DRAM estimate: it counts each sector once a launch, so scaling would
+// multiply sectors that blocks share (llm.c attention's query-key kernel: 21-fold), and
+// the uncounted blocks feed it themselves (simt_cuda/hooks.h, __simt_translate_dram_inline):
+// it is every block's already.
+void scale_to_grid(LaunchRecord& rec, double factor) {
   const Counters sample = rec.totals;
   const SiteCounters sample_sites = std::move(rec.per_site);
   rec.totals = {};
   rec.per_site.clear();
   auto scale = [&](Counters& to, const Counters& from) {
     add_scaled(to, from, factor);
-    to[Counter::DramReadBytes] = scaled(from[Counter::DramReadBytes], dram_factor[0]);
-    to[Counter::DramWriteBytes] = scaled(from[Counter::DramWriteBytes], dram_factor[1]);
+    to[Counter::DramReadBytes] = from[Counter::DramReadBytes];
+    to[Counter::DramWriteBytes] = from[Counter::DramWriteBytes];
   };
   scale(rec.totals, sample);
   for (const auto& [site, c] : sample_sites) scale(rec.per_site[site], c);
@@ -160,8 +148,6 @@ void run_blocks(LaunchContext& launch, unsigned n, LaunchRecord& rec) {
   while (total / (3 * s) >= std::uint64_t(n)) s *= 3;
   const Clock::time_point start = Clock::now();
   std::vector<BlockWork> work;
-  Counters before_refinement;  // the sample's counters before its last refinement
-  std::uint64_t counted_before = 0;
   run_part(launch, n, {Kind::Middles, s, middles(total, s)}, false, rec.totals, rec.per_site, &work);
   const double budget = sample_budget_seconds();
   for (;;) {
@@ -181,24 +167,17 @@ void run_blocks(LaunchContext& launch, unsigned n, LaunchRecord& rec) {
     const double error = relative_error(work, total);
     if (elapsed < probe_seconds() || 3 * elapsed <= kSampleShare * budget ||
         (error > kTargetError && 3 * elapsed <= kSpreadShare * budget)) {
-      before_refinement = rec.totals;
-      counted_before = counted;
       s /= 3;
       run_part(launch, n, {Kind::NewMiddles, s, middles(total, s) - counted}, false, rec.totals, rec.per_site,
                &work);
       continue;
     }
-    Counters uncounted;  // stays empty: a plain block's counts are dropped
+    Counters uncounted;  // a plain block's counts are dropped, but for its DRAM sectors
     SiteCounters uncounted_sites;
     run_part(launch, n, rest, true, uncounted, uncounted_sites);
-    const double to_grid = double(total) / double(counted);
-    const double growth = counted_before ? double(counted) / double(counted_before) : 0;
-    std::array<double, 2> dram_factor{};
-    for (int i = 0; i < 2; ++i) {
-      const Counter c = i == 0 ? Counter::DramReadBytes : Counter::DramWriteBytes;
-      dram_factor[i] = distinct_factor(double(before_refinement[c]), double(rec.totals[c]), growth, to_grid);
-    }
-    scale_to_grid(rec, to_grid, dram_factor);
+    scale_to_grid(rec, double(total) / double(counted));
+    rec.totals[Counter::DramReadBytes] += uncounted[Counter::DramReadBytes];
+    rec.totals[Counter::DramWriteBytes] += uncounted[Counter::DramWriteBytes];
     rec.counted_blocks = counted;
     rec.sample_error = error;
     return;
@@ -243,23 +222,6 @@ void widen_to_allocations(LaunchFootprint& fp) {
   }
   fp.touched = merge_runs(touched, {});
   fp.written = merge_runs(written, {});
-}
-
-void cap_dram_to_footprint(LaunchRecord& rec, const LaunchFootprint& fp) {
-  if (!fp.known) return;
-  auto bytes = [](const SectorRuns& runs) {
-    std::uint64_t n = 0;
-    for (const SectorRun& r : runs) n += (r.end - r.begin) * 32;
-    return n;
-  };
-  const std::uint64_t touched = bytes(fp.touched), written = bytes(fp.written);
-  auto cap = [](Counters& c, Counter which, std::uint64_t most) { c[which] = std::min(c[which], most); };
-  cap(rec.totals, Counter::DramReadBytes, touched);
-  cap(rec.totals, Counter::DramWriteBytes, written);
-  for (auto& [site, c] : rec.per_site) {
-    cap(c, Counter::DramReadBytes, touched);
-    cap(c, Counter::DramWriteBytes, written);
-  }
 }
 
 }  // namespace simt

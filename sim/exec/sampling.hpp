@@ -42,8 +42,5 @@ void run_blocks(LaunchContext& launch, unsigned n, LaunchRecord& rec);
 // also writes counts as reading what it writes).
 void widen_to_allocations(LaunchFootprint& fp);
 
-// A sampled launch's DRAM estimate, extrapolated from its sample, can exceed what its
-// widened footprint holds (each sector counts once a launch): it is capped there.
-void cap_dram_to_footprint(LaunchRecord& rec, const LaunchFootprint& fp);
 
 }  // namespace simt

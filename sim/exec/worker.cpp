@@ -64,6 +64,7 @@ void Worker::begin_launch(LaunchContext& launch) {
   shared.prepare(*launch.module, launch.cfg.dynamic_shared);
   shared.set_kernel(launch.full_name);
   map_addresses();
+  t_address_map.serial = launch.serial;
   t_geometry = &launch.geometry;
   recent_allocations[0] = recent_allocations[1] = nullptr;
   site_cache_.fill({});  // per_site was emptied after the last launch
@@ -119,6 +120,7 @@ void Worker::map_addresses() {
   m.dynamic_reserved = shared.dynamic.hi - shared.dynamic.lo;
   m.races = checks().races;
   m.uninitialized = checks().uninitialized;
+  m.sector_flags = gm.sector_shadow(gm.base());
 }
 
 // Only the calling thread's worker reports, at most ten times a second, and only
@@ -241,6 +243,10 @@ void Worker::run_uncounted_block(LaunchContext& launch, std::uint64_t linear) {
   __simt_plain_block = 0;
   m.races = races;
   m.uninitialized = uninitialized;
+  // Its DRAM sectors stay: the estimate counts each sector once a launch, over every
+  // block (simt_cuda/hooks.h, __simt_translate_dram_inline).
+  kept[Counter::DramReadBytes] = totals[Counter::DramReadBytes];
+  kept[Counter::DramWriteBytes] = totals[Counter::DramWriteBytes];
   totals = kept;
   per_site.swap(kept_sites);
   site_cache_.fill({});

@@ -8,6 +8,7 @@
 #include "sim/memory/global_memory.hpp"
 #include "sim/check/shared_checks.hpp"
 #include "sim/exec/worker.hpp"
+#include "sim/count/dram_estimate.hpp"
 
 #include <fmt/format.h>
 
@@ -150,6 +151,10 @@ void on_access(const void* p, unsigned size, MemOp op, Site site) {
 }
 
 void on_fp(FpOp op) { t_thread->ops.add(__builtin_return_address(0), static_cast<std::uint32_t>(op)); }
+
+void dram_uncounted(std::uintptr_t a, unsigned size, MemOp op) {
+  if (ThreadState* t = t_thread) account_dram(t->block->worker->totals, t_address_map.serial, a, size, op);
+}
 
 }  // namespace detail
 

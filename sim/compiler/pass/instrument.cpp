@@ -102,6 +102,8 @@ class Instrumenter {
     access_ = entry_point(m, "__simt_access", FunctionType::get(i8p, {i8p, i32, i32, i8p}, false));
     access_nonlocal_ = entry_point(m, "__simt_access_nonlocal", FunctionType::get(i8p, {i8p, i32, i32, i8p}, false));
     translate_ = entry_point(m, "__simt_translate", FunctionType::get(i8p, {i8p}, false));
+    translate_dram_ = entry_point(m, "__simt_translate_dram", FunctionType::get(i8p, {i8p, i32, i32}, false));
+    translate_dram_range_ = m.getOrInsertFunction("__simt_translate_dram_range", i8p, i8p, i64, i32);
     range_ = m.getOrInsertFunction("__simt_access_range", i8p, i8p, i64, i32, i32, i8p);
     (void)v;
   }
@@ -114,13 +116,16 @@ class Instrumenter {
     for (Instruction& i : instructions(f))
       (runtime_.uninstrumented_location(i.getDebugLoc().get()) ? ours : todo).push_back(&i);
     for (Instruction* i : todo) instrument(*i);
-    for (Instruction* i : ours) translate(*i);
+    for (Instruction* i : ours) translate(*i, false);
   }
   // simtlab's functions that device code calls out of line: translated only.
-  void run_translate_only(Function& f) {
+  // With `dram`, a kernel's plain twin: its global loads and stores also feed the DRAM
+  // estimate, which counts each sector once a launch, so that a sampled launch's is
+  // its every block's, not a scaled sample's (sim/exec/sampling.cpp).
+  void run_translate_only(Function& f, bool dram = false) {
     std::vector<Instruction*> all;
     for (Instruction& i : instructions(f)) all.push_back(&i);
-    for (Instruction* i : all) translate(*i);
+    for (Instruction* i : all) translate(*i, dram);
   }
   // Calls of __simt_site_NAME(args) in simtlab's headers become
   // __simt_NAME_at(args, site): barriers, collectives and atomics learn their site.
@@ -158,16 +163,33 @@ class Instrumenter {
     ensure_location(*call);
     use.set(b.CreatePointerCast(call, ptr->getType()));
   }
-  void through_host_mapping(Instruction& at, Use& use) {
+  void through_host_mapping(Instruction& at, Use& use, Type* type = nullptr, unsigned op = Load) {
     Value* ptr = use.get();
     if (statically_private(ptr, marked_) || runtime_state(ptr)) return;
     IRBuilder<> b(&at);
-    CallInst* call = b.CreateCall(translate_, {b.CreatePointerCast(ptr, b.getInt8PtrTy())});
+    CallInst* call =
+        type ? b.CreateCall(translate_dram_, {b.CreatePointerCast(ptr, b.getInt8PtrTy()),
+                                              b.getInt32(unsigned(m_.getDataLayout().getTypeStoreSize(type))),
+                                              b.getInt32(op)})
+             : b.CreateCall(translate_, {b.CreatePointerCast(ptr, b.getInt8PtrTy())});
+    ensure_location(*call);
+    use.set(b.CreatePointerCast(call, ptr->getType()));
+  }
+  // memcpy/memset: with `len`, the plain twin's, whose bytes feed the DRAM estimate (a
+  // loop that zeroes an output before accumulating into it is a memset: unseen, its
+  // sectors' later reads would count as DRAM reads).
+  void range_through_host_mapping(Instruction& at, Use& use, Value* len, unsigned op) {
+    if (!len) return through_host_mapping(at, use);
+    Value* ptr = use.get();
+    if (statically_private(ptr, marked_) || runtime_state(ptr)) return;
+    IRBuilder<> b(&at);
+    CallInst* call = b.CreateCall(translate_dram_range_, {b.CreatePointerCast(ptr, b.getInt8PtrTy()),
+                                                          b.CreateZExtOrTrunc(len, b.getInt64Ty()), b.getInt32(op)});
     ensure_location(*call);
     use.set(b.CreatePointerCast(call, ptr->getType()));
   }
   void instrument(Instruction& i);
-  void translate(Instruction& i);
+  void translate(Instruction& i, bool dram);
   void refuse(Instruction& at, const GlobalVariable& gv) {
     const DILocation* loc = runtime_.user_frame(at.getDebugLoc().get());
     std::string where = loc ? (loc->getFilename() + ":" + Twine(loc->getLine()) + ":" + Twine(loc->getColumn())).str() : "?";
@@ -182,7 +204,7 @@ class Instrumenter {
   const Annotated& marked_;
   SiteTable sites_;
   BlockCounter blocks_;
-  FunctionCallee access_, access_nonlocal_, translate_, range_;
+  FunctionCallee access_, access_nonlocal_, translate_, translate_dram_, translate_dram_range_, range_;
 };
 
 void Instrumenter::instrument(Instruction& i) {
@@ -201,15 +223,17 @@ void Instrumenter::instrument(Instruction& i) {
     return range(i, ms->getArgOperandUse(0), ms->getLength(), ms->getDestAlign().valueOrOne().value(), Store);
 }
 
-void Instrumenter::translate(Instruction& i) {
-  if (isa<LoadInst>(i) || isa<AtomicRMWInst>(i) || isa<AtomicCmpXchgInst>(i))
-    return through_host_mapping(i, i.getOperandUse(0));
-  if (isa<StoreInst>(i)) return through_host_mapping(i, i.getOperandUse(1));
+void Instrumenter::translate(Instruction& i, bool dram) {
+  if (auto* ld = dyn_cast<LoadInst>(&i)) return through_host_mapping(i, i.getOperandUse(0), dram ? ld->getType() : nullptr);
+  if (auto* st = dyn_cast<StoreInst>(&i))
+    return through_host_mapping(i, i.getOperandUse(1), dram ? st->getValueOperand()->getType() : nullptr, Store);
+  if (isa<AtomicRMWInst>(i) || isa<AtomicCmpXchgInst>(i)) return through_host_mapping(i, i.getOperandUse(0));
   if (auto* mt = dyn_cast<MemTransferInst>(&i)) {
-    through_host_mapping(i, mt->getArgOperandUse(1));
-    return through_host_mapping(i, mt->getArgOperandUse(0));
+    range_through_host_mapping(i, mt->getArgOperandUse(1), dram ? mt->getLength() : nullptr, Load);
+    return range_through_host_mapping(i, mt->getArgOperandUse(0), dram ? mt->getLength() : nullptr, Store);
   }
-  if (auto* ms = dyn_cast<MemSetInst>(&i)) return through_host_mapping(i, ms->getArgOperandUse(0));
+  if (auto* ms = dyn_cast<MemSetInst>(&i))
+    return range_through_host_mapping(i, ms->getArgOperandUse(0), dram ? ms->getLength() : nullptr, Store);
 }
 
 // assert() calls the C library's __assert_fail, which the first-loaded libc would
@@ -280,7 +304,7 @@ struct SimtInstrumentPass : PassInfoMixin<SimtInstrumentPass> {
     if (!uninstrumented()) {
       for (Function* f : device) inst.run(*f);
       for (Function* f : helpers) inst.run_translate_only(*f);
-      for (auto [kernel, twin] : twins) inst.run_translate_only(*twin);
+      for (auto [kernel, twin] : twins) inst.run_translate_only(*twin, true);
     }
     std::vector<Function*> twinned;
     for (auto [kernel, twin] : twins) {

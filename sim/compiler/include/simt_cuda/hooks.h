@@ -42,6 +42,17 @@ inline __attribute__((always_inline, used)) void* __simt_translate_inline(const 
   return reinterpret_cast<void*>(simt::detail::host_address(reinterpret_cast<std::uintptr_t>(p)));
 }
 
+// The plain twin's access (a sampled launch's uncounted block): translated, and its
+// global sectors given to the DRAM estimate, which counts each once a launch.
+inline __attribute__((always_inline, used)) void* __simt_translate_dram_inline(const void* p, unsigned size,
+                                                                                unsigned op) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  const simt::AddressMap& m = simt::t_address_map;
+  if (a - m.global_lo >= m.global_size) return const_cast<void*>(p);
+  simt::detail::account_dram_fast(m, a, size, simt::MemOp(op));
+  return reinterpret_cast<void*>(a + m.global_size);
+}
+
 inline __attribute__((always_inline, used)) void __simt_block_inline(unsigned quarters, const void* site) {
   if (simt::ThreadState* t = simt::t_thread) simt::count_block(t, quarters, site);
 }
