@@ -4,12 +4,14 @@
 // Output stays exact; counters are estimated (docs/exec.md, "Sampled launches").
 //
 // How: the middle block of every window of s blocks is counted first (s a power of 3,
-// one to three blocks per worker), then, while the first second lasts or the sample has
-// taken less than a tenth of the budget, the middles of windows a third as wide. From
-// the time the counted blocks took, the whole launch's exact time is projected:
-// within the budget (SIMT_SAMPLE_BUDGET seconds, 60 by default) the other blocks are
-// counted too; beyond it they run uncounted, and the counters are the sample's
-// scaled by blocks / counted blocks.
+// one to three blocks per worker), then the middles of windows a third as wide while
+// the first second lasts, or the sample has taken less than a tenth of the budget, or
+// its blocks' spread puts its estimate more than 1% off and it has taken less than
+// half the budget (sample_spread.hpp). From the time the counted blocks took, the whole
+// launch's exact time is projected: within the budget (SIMT_SAMPLE_BUDGET seconds, 60
+// by default) the other blocks are counted too; beyond it they run uncounted, and the
+// counters are the sample's scaled by blocks / counted blocks, but for the DRAM
+// estimate, to which every block contributes its sectors.
 #pragma once
 #include "sim/count/counters.hpp"
 #include "sim/exec/launch_footprint.hpp"
