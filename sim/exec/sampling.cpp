@@ -129,6 +129,20 @@ void scale_to_grid(LaunchRecord& rec, double factor) {
 
 }  // namespace
 
+namespace {
+
+// Whether to count the middles of windows a third as wide, which costs about twice the
+// time so far: while the first second lasts or the sample has taken a tenth of the
+// budget; and while its blocks differ so much that its estimate may be more than 1% off
+// (few heavy blocks of unequal work: attention's value kernel, 2 of 192 blocks by the
+// first rule) and it has taken less than half the budget.
+bool grow_sample(double elapsed, double error, double budget) {
+  if (elapsed < probe_seconds() || 3 * elapsed <= kSampleShare * budget) return true;
+  return error > kTargetError && 3 * elapsed <= kSpreadShare * budget;
+}
+
+}  // namespace
+
 // Counted first: the middle block of each window of s blocks, s a power of 3 that
 // gives each worker one to three; then, while the time allows, the middles of
 // windows a third as wide (which include the first ones). Middles spread the sample
@@ -160,13 +174,8 @@ void run_blocks(LaunchContext& launch, unsigned n, LaunchRecord& rec) {
       run_part(launch, n, rest, false, rec.totals, rec.per_site);
       return;
     }
-    // Three times the sample costs about three times the time so far. A sample whose
-    // blocks differ much (few heavy blocks of unequal work: attention's value kernel,
-    // 2 of 192 blocks after the first rule) grows until its estimated error is small
-    // or it has taken half the budget.
     const double error = relative_error(work, total);
-    if (elapsed < probe_seconds() || 3 * elapsed <= kSampleShare * budget ||
-        (error > kTargetError && 3 * elapsed <= kSpreadShare * budget)) {
+    if (grow_sample(elapsed, error, budget)) {
       s /= 3;
       run_part(launch, n, {Kind::NewMiddles, s, middles(total, s) - counted}, false, rec.totals, rec.per_site,
                &work);
