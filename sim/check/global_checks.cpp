@@ -45,43 +45,67 @@ struct Stamp {
 // (a __half, a char) records itself but is not checked: the shadow cannot tell
 // which bytes of the word another thread touched, and neighbouring threads
 // storing neighbouring __half elements share a word without racing.
-void check_global_race(BlockState& b, std::uint32_t thread, std::uintptr_t addr, unsigned size, MemOp op,
-                       Site site) {
-  const LaunchContext& L = *b.launch;
-  ThreadState* t = &b.threads[thread];
-  const std::uint32_t me = static_cast<std::uint32_t>(b.linear * L.threads_per_block + thread);
-  const std::uint16_t epoch = static_cast<std::uint16_t>(b.epoch & 0x7FFF);
-  auto ordered = [&](std::uint32_t other, std::uint16_t other_epoch) {
+namespace {
+
+// What every lane of a warp's row shares: looked up once a row, not once a lane
+// (the lookups and the prologue were half of the check's time on vector_add).
+struct RaceScope {
+  explicit RaceScope(BlockState& block)
+      : b(block), L(*block.launch), gm(memory()), first(std::uint32_t(block.linear * L.threads_per_block)),
+        epoch(static_cast<std::uint16_t>(block.epoch & 0x7FFF)) {}
+  BlockState& b;
+  const LaunchContext& L;
+  GlobalMemory& gm;
+  std::uint32_t first;  // the block's first global thread id
+  std::uint16_t epoch;
+
+  bool ordered(std::uint32_t thread, std::uint32_t other, std::uint16_t other_epoch) const {
     if (other == kManyBlocks) return false;
     const std::uint64_t other_block = other / L.threads_per_block;
     if (other_block == b.linear) return (other_epoch & 0x7FFF) != epoch;
     return ordered_by_release(b, thread, other_block, std::uint16_t(other_epoch & 0x7FFF));
-  };
-  auto& gm = memory();
+  }
+};
+
+[[noreturn]] __attribute__((noinline, cold)) void write_conflict(const RaceScope& c, std::uint32_t thread, MemOp op,
+                                                                 Site site, std::uintptr_t a, Stamp w) {
+  fault(fmt::format("data race on global memory: this {} conflicts with a write by block {} {} in the same launch "
+                    "(no barrier orders them, nor a __threadfence() before an atomic this block synchronised through)",
+                    op_name(op), w.thread / c.L.threads_per_block, c.b.thread_name(w.thread % c.L.threads_per_block)),
+        &c.b.threads[thread], site, a);
+}
+
+[[noreturn]] __attribute__((noinline, cold)) void read_conflict(const RaceScope& c, std::uint32_t thread, Site site,
+                                                                std::uintptr_t a, Stamp r) {
+  fault(fmt::format("data race on global memory: this write conflicts with a read by {} in the same launch",
+                    r.thread == kManyBlocks ? std::string("threads of other blocks")
+                                            : fmt::format("block {} {}", r.thread / c.L.threads_per_block,
+                                                          c.b.thread_name(r.thread % c.L.threads_per_block))),
+        &c.b.threads[thread], site, a);
+}
+
+inline __attribute__((always_inline)) void check_lane(const RaceScope& c, std::uint32_t thread, std::uintptr_t addr,
+                                                      unsigned size, MemOp op, Site site) {
+  const std::uint32_t me = c.first + thread;
+  const std::uint16_t tag = c.L.tag;
   const bool checked = size >= 4;
   for (std::uintptr_t a = addr & ~std::uintptr_t(3); a < addr + size; a += 4) {
-    std::atomic_ref<std::uint64_t> wref(gm.race_shadow(a)[0]), rref(gm.race_shadow(a)[1]);
-    Stamp w = Stamp::of(wref.load(std::memory_order_relaxed));
-    if (checked && w.tag == L.tag && w.thread != me && !ordered(w.thread, w.epoch))
-      fault(fmt::format("data race on global memory: this {} conflicts with a write by block {} {} in the same launch "
-                        "(no barrier orders them, nor a __threadfence() before an atomic this block synchronised through)",
-                        op_name(op), w.thread / L.threads_per_block, b.thread_name(w.thread % L.threads_per_block)),
-            t, site, a);
-    Stamp r = Stamp::of(rref.load(std::memory_order_relaxed));
-    if (checked && op == MemOp::Store && r.tag == L.tag && (r.thread != me || (r.epoch & 0x8000)) && !ordered(r.thread, r.epoch))
-      fault(fmt::format("data race on global memory: this write conflicts with a read by {} in the same launch",
-                        r.thread == kManyBlocks ? std::string("threads of other blocks")
-                                                : fmt::format("block {} {}", r.thread / L.threads_per_block,
-                                                              b.thread_name(r.thread % L.threads_per_block))),
-            t, site, a);
+    std::atomic_ref<std::uint64_t> wref(c.gm.race_shadow(a)[0]), rref(c.gm.race_shadow(a)[1]);
+    const Stamp w = Stamp::of(wref.load(std::memory_order_relaxed));
+    if (checked && w.tag == tag && w.thread != me && !c.ordered(thread, w.thread, w.epoch))
+      write_conflict(c, thread, op, site, a, w);
+    const Stamp r = Stamp::of(rref.load(std::memory_order_relaxed));
+    if (checked && op == MemOp::Store && r.tag == tag && (r.thread != me || (r.epoch & 0x8000)) &&
+        !c.ordered(thread, r.thread, r.epoch))
+      read_conflict(c, thread, site, a, r);
     if (op == MemOp::Store) {
-      wref.store(Stamp{L.tag, epoch, me}.pack(), std::memory_order_relaxed);
+      wref.store(Stamp{tag, c.epoch, me}.pack(), std::memory_order_relaxed);
     } else {
-      Stamp n{L.tag, epoch, me};
-      if (r.tag == L.tag && r.thread != me) {
-        if (r.thread == kManyBlocks || r.thread / L.threads_per_block != b.linear) n.thread = kManyBlocks;
-        else if ((r.epoch & 0x7FFF) == epoch) n = {L.tag, std::uint16_t(epoch | 0x8000), r.thread};
-      } else if (r.tag == L.tag && r.thread == me && (r.epoch & 0x7FFF) == epoch) {
+      Stamp n{tag, c.epoch, me};
+      if (r.tag == tag && r.thread != me) {
+        if (r.thread == kManyBlocks || r.thread / c.L.threads_per_block != c.b.linear) n.thread = kManyBlocks;
+        else if ((r.epoch & 0x7FFF) == c.epoch) n = {tag, std::uint16_t(c.epoch | 0x8000), r.thread};
+      } else if (r.tag == tag && r.thread == me && (r.epoch & 0x7FFF) == c.epoch) {
         n = r;
       }
       if (n.pack() != r.pack()) rref.store(n.pack(), std::memory_order_relaxed);  // no write, no cache-line ping-pong
@@ -89,6 +113,12 @@ void check_global_race(BlockState& b, std::uint32_t thread, std::uintptr_t addr,
   }
 }
 
+}  // namespace
+
+void check_global_race(BlockState& b, std::uint32_t thread, std::uintptr_t addr, unsigned size, MemOp op,
+                       Site site) {
+  check_lane(RaceScope(b), thread, addr, size, op, site);
+}
 
 void check_global_row(BlockState& b, unsigned warp, const WarpAccess& row, bool races, std::uint64_t* sectors,
                       std::uint32_t nsectors) {
@@ -96,10 +126,11 @@ void check_global_row(BlockState& b, unsigned warp, const WarpAccess& row, bool 
   for (std::uint32_t i = 0; i < nsectors; ++i) account_dram_sector(totals, b.launch->serial, sectors[i] << 5, row.op);
   if (!races || row.op == MemOp::Atomic) return;
   const bool repeats = has_repeated_stores(row);
+  const RaceScope scope(b);
   for (std::uint32_t active = row.active; active; active &= active - 1) {
     const unsigned lane = static_cast<unsigned>(std::countr_zero(active));
     if (repeats && repeats_earlier_store(row, lane)) continue;
-    check_global_race(b, warp * 32 + lane, row.addr[lane], row.size, row.op, row.site);
+    check_lane(scope, warp * 32 + lane, row.addr[lane], row.size, row.op, row.site);
   }
 }
 
