@@ -147,8 +147,9 @@ class Instrumenter {
     if (statically_private(ptr, marked_) || runtime_state(ptr)) return;
     IRBuilder<> b(&at);
     unsigned size = unsigned(m_.getDataLayout().getTypeStoreSize(type));
-    CallInst* call = b.CreateCall(never_local(ptr, marked_) ? access_nonlocal_ : access_, {b.CreatePointerCast(ptr, b.getInt8PtrTy()), b.getInt32(size),
-                                            b.getInt32(op), sites_.site_of(at, "mem")});
+    FunctionCallee entry = never_local(ptr, marked_) ? access_nonlocal_ : access_;
+    CallInst* call = b.CreateCall(entry, {b.CreatePointerCast(ptr, b.getInt8PtrTy()), b.getInt32(size),
+                                          b.getInt32(op), sites_.site_of(at, "mem")});
     ensure_location(*call);
     use.set(b.CreatePointerCast(call, ptr->getType()));
   }
