@@ -144,9 +144,14 @@ std::string hot_lines_table(const LaunchRecord& r, std::size_t max_lines) {
                               "sectors", "shared wf", "conflicts", "FLOPs", "source");
   for (std::size_t i = 0; i < std::min(max_lines, lines.size()); ++i) {
     const Counters& c = lines[i].c;
-    std::string where = fmt::format("{}:{}", lines[i].loc.short_file(), lines[i].loc.line);
+    // Line 0: the optimizer made one instruction of several on different lines (the
+    // stores of an if and its else sunk into one, as nvcc makes them one STS too).
+    const bool merged = lines[i].loc.line == 0;
+    std::string where = merged ? fmt::format("{}:?", lines[i].loc.short_file())
+                               : fmt::format("{}:{}", lines[i].loc.short_file(), lines[i].loc.line);
     if (where.size() > 34) where = "..." + where.substr(where.size() - 31);
-    std::string text = source_line_text(lines[i].loc.file, lines[i].loc.line);
+    std::string text = merged ? "(several lines the compiler merged into one instruction)"
+                              : source_line_text(lines[i].loc.file, lines[i].loc.line);
     if (text.size() > 60) text = text.substr(0, 57) + "...";
     s += fmt::format("  {:<34} {:>10} {:>10} {:>10} {:>9} {:>12}  {}\n", where,
                      c[Counter::GlobalLdRequests] + c[Counter::GlobalStRequests] + c[Counter::GlobalAtomRequests],
