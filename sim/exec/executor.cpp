@@ -95,9 +95,8 @@ Ran run_tracked(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody
   r.code = run_launch(kernel_fn, cfg, body, r.serial);
   r.index = launch_records().size() - 1;
   mutable_launch_record(r.index).printed = device_output_calls() != output_before;
-  const bool sampled = launch_records()[r.index].counted_blocks != 0;
-  if (r.serial) r.footprint = take_launch_footprint(r.serial, keep_footprint || sampled);
-  if (sampled) widen_to_allocations(r.footprint);
+  if (r.serial) r.footprint = take_launch_footprint(r.serial, keep_footprint);
+  if (launch_records()[r.index].counted_blocks) widen_to_allocations(r.footprint);
   return r;
 }
 

@@ -110,10 +110,10 @@ namespace {
 
 // The counted blocks' counters, each block standing for `factor` blocks of the grid,
 // except the DRAM estimate: it counts each sector once a launch, so scaling would
-// multiply sectors that blocks share (llm.c attention's query-key kernel: 21-fold), and
-// the uncounted blocks feed it themselves (simt_cuda/hooks.h, __simt_translate_dram_inline):
-// it is every block's already.
-void scale_to_grid(LaunchRecord& rec, double factor) {
+// multiply sectors that blocks share (llm.c attention's query-key kernel: 21-fold).
+// The uncounted blocks feed it themselves (simt_cuda/hooks.h,
+// __simt_translate_dram_inline): the sample's and theirs together are every block's.
+void scale_to_grid(LaunchRecord& rec, double factor, const Counters& uncounted) {
   const Counters sample = rec.totals;
   const SiteCounters sample_sites = std::move(rec.per_site);
   rec.totals = {};
@@ -125,11 +125,9 @@ void scale_to_grid(LaunchRecord& rec, double factor) {
   };
   scale(rec.totals, sample);
   for (const auto& [site, c] : sample_sites) scale(rec.per_site[site], c);
+  rec.totals[Counter::DramReadBytes] += uncounted[Counter::DramReadBytes];
+  rec.totals[Counter::DramWriteBytes] += uncounted[Counter::DramWriteBytes];
 }
-
-}  // namespace
-
-namespace {
 
 // Whether to count the middles of windows a third as wide, which costs about twice the
 // time so far: while the first second lasts or the sample has taken a tenth of the
@@ -184,9 +182,7 @@ void run_blocks(LaunchContext& launch, unsigned n, LaunchRecord& rec) {
     Counters uncounted;  // a plain block's counts are dropped, but for its DRAM sectors
     SiteCounters uncounted_sites;
     run_part(launch, n, rest, true, uncounted, uncounted_sites);
-    scale_to_grid(rec, double(total) / double(counted));
-    rec.totals[Counter::DramReadBytes] += uncounted[Counter::DramReadBytes];
-    rec.totals[Counter::DramWriteBytes] += uncounted[Counter::DramWriteBytes];
+    scale_to_grid(rec, double(total) / double(counted), uncounted);
     rec.counted_blocks = counted;
     rec.sample_error = error;
     return;

@@ -44,5 +44,4 @@ void run_blocks(LaunchContext& launch, unsigned n, LaunchRecord& rec);
 // also writes counts as reading what it writes).
 void widen_to_allocations(LaunchFootprint& fp);
 
-
 }  // namespace simt

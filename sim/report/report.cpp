@@ -220,7 +220,10 @@ nlohmann::json launch_json(const LaunchRecord& r) {
           {"diagnostics", diags}};
   if (r.counted_blocks) {  // sampled: counters are estimates
     record["counted_blocks"] = r.counted_blocks;
-    record["sample_error"] = r.sample_error;  // relative standard error, estimated from the blocks' spread
+    // Relative standard error, estimated from the blocks' spread; null when one block
+    // was counted (no spread to judge).
+    if (r.sample_error < 1e300) record["sample_error"] = r.sample_error;
+    else record["sample_error"] = nullptr;
   }
   if (r.cooperative) {
     record["cooperative"] = true;

@@ -110,9 +110,7 @@ Constant* tag(Module& m, const char* name) {
   return ConstantExpr::getPointerCast(g, Type::getInt8PtrTy(c));
 }
 
-}  // namespace
-
-static void deferred_fp_count(IRBuilder<>& b, unsigned op, unsigned copies, Constant* site, Value* value,
+void deferred_fp_count(IRBuilder<>& b, unsigned op, unsigned copies, Constant* site, Value* value,
                        const DebugLoc& where) {
   Module& m = *b.GetInsertBlock()->getModule();
   const bool carries = value && !value->getType()->isVoidTy();
@@ -128,6 +126,8 @@ static void deferred_fp_count(IRBuilder<>& b, unsigned op, unsigned copies, Cons
   call->setDebugLoc(where);
   ensure_location(*call);
 }
+
+}  // namespace
 
 // Each deferred count carries the value of the operation it counts. nvcc folds an
 // operation whose operands became constants once inlined (`hi - lo` of a helper called
