@@ -38,13 +38,14 @@ std::pair<std::string, double> add_times(json& launches, const cost::DeviceSpec&
   double total = 0;
   std::string table;
   std::map<std::size_t, double> time_of;  // launch number -> seconds, for its repeats
-  std::size_t run_first = 0, run_count = 0, run_of = 0, run_deferred = 0, run_ran_late = 0;
+  std::size_t run_first = 0, run_count = 0, run_of = 0, run_deferred = 0, run_ran_late = 0, run_replayed = 0;
   bool run_inexact = false;
   auto how = [&] {
     if (run_inexact) return std::string("not re-executed; they change memory: --skip-all-repeats");
-    if (run_deferred)
-      return fmt::format("{} deferred until their output was read: {} ran", run_deferred, run_ran_late);
-    return std::string("not re-executed");
+    std::string how = "not re-executed";
+    if (run_deferred) how = fmt::format("{} deferred until their output was read: {} ran", run_deferred, run_ran_late);
+    if (run_replayed) how += fmt::format(", {} replayed from the same inputs", run_replayed);
+    return how;
   };
   auto flush_run = [&] {
     if (run_count)
@@ -52,7 +53,7 @@ std::pair<std::string, double> add_times(json& launches, const cost::DeviceSpec&
                            run_count > 1 ? fmt::format("-{}", run_first + run_count - 1) : "", run_count, run_of,
                            how(), cost::format_seconds(time_of[run_of]));
     run_count = 0;
-    run_deferred = run_ran_late = 0;
+    run_deferred = run_ran_late = run_replayed = 0;
     run_inexact = false;
   };
   for (std::size_t i = 0; i < launches.size(); ++i) {
@@ -70,6 +71,7 @@ std::pair<std::string, double> add_times(json& launches, const cost::DeviceSpec&
       run_inexact = run_inexact || l.value("repeat_inexact", false);
       run_deferred += l.value("deferred", false);
       run_ran_late += l.value("ran_late", false);
+      run_replayed += l.value("replayed", false);
       continue;
     }
     flush_run();

@@ -2,7 +2,7 @@
 # Installs the Debian packages simtlab builds with, skipping those already present.
 set -euo pipefail
 packages=(build-essential cmake libeigen3-dev libfmt-dev libcli11-dev doctest-dev liblzma-dev
-          libboost-context-dev nlohmann-json3-dev python3-matplotlib python3-numpy binutils
+          libboost-context-dev nlohmann-json3-dev libxxhash-dev python3-matplotlib python3-numpy binutils
           clang-14 llvm-14-dev libomp-14-dev)  # clang + LLVM: the compiler front end (sim/compiler); OpenMP for host code
 missing=()
 for p in "${packages[@]}"; do

@@ -5,6 +5,7 @@
 #include "sim/exec/launch_checks.hpp"
 #include "sim/exec/repeat_launch.hpp"
 #include "sim/exec/deferred_launches.hpp"
+#include "sim/exec/content_memo.hpp"
 #include "sim/memory/global_memory.hpp"
 #include "sim/report/launch_record.hpp"
 #include "sim/report/report.hpp"
@@ -165,6 +166,7 @@ bool stream_is_valid(const void* stream) {
 void note_untracked_host_write() {
   DeferredLaunches::instance().run_all();  // they read the old value
   RepeatLaunches::instance().forget();
+  ContentMemo::instance().forget();  // its hashes cover global memory only
 }
 const void* runtime_view(const void* p) { return GlobalMemory::instance().host_address(p); }
 
@@ -178,6 +180,11 @@ std::size_t dynamic_shared_limit(const void* fn) {
 namespace {
 cudaError_t device_malloc(void** ptr, std::size_t bytes, bool managed) {
   if (!ptr) return record(cudaErrorInvalidValue);
+  // Frees waiting for deferred launches happen first, so their ranges can be handed
+  // out again (a launcher that allocates its temporaries every call gets the same
+  // addresses, and its launches repeat).
+  simt::DeferredLaunches& deferred = simt::DeferredLaunches::instance();
+  if (deferred.holding_releases()) deferred.run_all();
   void* p = simt::GlobalMemory::instance().allocate(bytes, managed);
   if (!p || simt::GlobalMemory::instance().bytes_in_use() > simt::device_limits().global_memory_bytes) {
     if (p) simt::GlobalMemory::instance().release(p);
@@ -299,6 +306,7 @@ cudaError_t cudaDeviceReset() {
   simt::DeferredLaunches::instance().run_all();
   g_pending_fault = g_last_error = cudaSuccess;
   simt::RepeatLaunches::instance().forget();
+  simt::ContentMemo::instance().forget();
   return cudaSuccess;
 }
 cudaError_t cudaGetLastError() {

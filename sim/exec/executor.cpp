@@ -10,6 +10,7 @@
 #include "sim/exec/sampling.hpp"
 #include "sim/exec/deferred_launches.hpp"
 #include "sim/exec/memory_snapshot.hpp"
+#include "sim/exec/content_memo.hpp"
 #include "sim/exec/worker_pool.hpp"
 #include "sim/exec/grid_sync.hpp"
 
@@ -115,18 +116,50 @@ void note_for_repeats(const void* kernel_fn, std::optional<LaunchKey> key, Ran& 
                    all_writes_seen);
 }
 
+// The executed launch whose counters record `index` holds (a repeat's are another's).
+std::size_t origin_of(std::size_t index) {
+  const std::size_t of = launch_records()[index].repeat_of;
+  return of ? of - 1 : index;
+}
+
+// May a repeat of this launch be replayed from its inputs (sim/exec/content_memo.hpp)?
+// Its result must be a function of the memory it read.
+bool replayable(const void* kernel_fn, const LaunchRecord& rec, const LaunchFootprint& footprint) {
+  return rec.error == 0 && !rec.printed && record_impurity(rec).empty() && checks().races &&
+         instrumented_kernel(kernel_fn) && footprint.known;
+}
+
+// Tells the content memo how a launch with this key ran; `before`: its inputs' hash.
+void note_for_memo(const void* kernel_fn, const LaunchKey& key, std::optional<ContentDigest> before,
+                   std::size_t record_index, const LaunchRecord& rec, const LaunchFootprint& footprint) {
+  if (RepeatLaunches::instance().mode() == RepeatMode::Never) return;
+  ContentMemo::instance().ran(key, before, origin_of(record_index), footprint, replayable(kernel_fn, rec, footprint),
+                              footprint.read_then_written ? "reads what it writes" : "");
+}
+
 // A launch queued behind deferred work, run when something reads what it writes.
 class DeferredKernel final : public DeferredWork {
  public:
   DeferredKernel(const void* kernel_fn, const LaunchConfig& cfg, std::unique_ptr<KernelBody> body,
-                 std::size_t record, LaunchFootprint assumed)
-      : kernel_fn_(kernel_fn), cfg_(cfg), body_(std::move(body)), record_(record), assumed_(std::move(assumed)) {}
+                 std::size_t record, LaunchFootprint assumed, std::optional<LaunchKey> key)
+      : kernel_fn_(kernel_fn), cfg_(cfg), body_(std::move(body)), record_(record), assumed_(std::move(assumed)),
+        key_(std::move(key)) {}
 
   void run() override {
+    LaunchRecord& queued = mutable_launch_record(record_);
+    queued.ran_late = true;
+    // Its turn has come: memory is as a GPU would hold it, so its inputs may be
+    // compared with an earlier run's.
+    std::optional<ContentDigest> before;
+    ContentMemo& memo = ContentMemo::instance();
+    if (key_ && memo.knows(*key_) && (before = memo.digest_inputs(*key_)) && memo.replay(*key_, *before)) {
+      queued.replayed = true;
+      return;
+    }
     Ran r = run_tracked(kernel_fn_, cfg_, *body_, true);
     LaunchRecord ran = take_last_launch_record();
     LaunchRecord& rec = mutable_launch_record(record_);
-    rec.ran_late = true;
+    if (key_) note_for_memo(kernel_fn_, *key_, before, record_, ran, r.footprint);
     if (ran.error) {
       rec.error = ran.error;
       rec.diagnostics = std::move(ran.diagnostics);
@@ -148,6 +181,7 @@ class DeferredKernel final : public DeferredWork {
   std::unique_ptr<KernelBody> body_;
   std::size_t record_;
   LaunchFootprint assumed_;
+  std::optional<LaunchKey> key_;  // for the content memo; none for a launch run ahead of the queue
 };
 
 // A snapshot of device memory costs a copy of it: taken only while the machine has
@@ -191,8 +225,22 @@ int execute_ahead(const void* kernel_fn, const LaunchConfig& cfg, const KernelBo
   before.restore(r.footprint.written);
   mutable_launch_record(r.index).deferred = true;
   note_for_repeats(kernel_fn, std::move(key), r);
-  deferred.add(std::make_unique<DeferredKernel>(kernel_fn, cfg, std::move(copy), r.index, r.footprint), r.footprint);
+  deferred.add(std::make_unique<DeferredKernel>(kernel_fn, cfg, std::move(copy), r.index, r.footprint, std::nullopt),
+               r.footprint);
   return 0;
+}
+
+// Writes back the outputs of an earlier run whose inputs held the bytes they hold
+// now, when there is one (sim/exec/content_memo.hpp); `before` gets the inputs' hash.
+bool replay_launch(const LaunchKey& key, std::optional<ContentDigest>& before) {
+  ContentMemo& memo = ContentMemo::instance();
+  if (!(before = memo.digest_inputs(key))) return false;
+  const std::optional<Replay> hit = memo.replay(key, *before);
+  if (!hit) return false;
+  append_repeat_record(RepeatMatch{hit->record_index, true, false, {}, {}});
+  mutable_launch_record(launch_records().size() - 1).replayed = true;
+  RepeatLaunches::instance().executed(key, hit->record_index, true, hit->impure, hit->footprint, true);
+  return true;
 }
 
 }  // namespace
@@ -218,18 +266,25 @@ int execute_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelB
         const std::size_t index = launch_records().size() - 1;
         mutable_launch_record(index).deferred = true;
         repeats.deferred(prev->footprint);
-        deferred.add(std::make_unique<DeferredKernel>(kernel_fn, cfg, std::move(copy), index, prev->footprint),
+        deferred.add(std::make_unique<DeferredKernel>(kernel_fn, cfg, std::move(copy), index, prev->footprint, key),
                      prev->footprint);
         return 0;
       }
     }
+  // Inputs hashed while deferred work is queued must be ones it does not write.
+  ContentMemo& memo = ContentMemo::instance();
+  const bool memo_knows = known_args && repeats.mode() != RepeatMode::Never && memo.knows(key);
+  std::optional<ContentDigest> before;
+  if (memo_knows && !deferred.conflicts_with(memo.reach(key)) && replay_launch(key, before)) return 0;
   if (!deferred.empty()) {
     std::unique_ptr<KernelBody> copy;
     if (may_defer && known_args && instrumented_kernel(kernel_fn) && snapshot_affordable() && (copy = body.clone()))
       return execute_ahead(kernel_fn, cfg, body, std::move(key), std::move(copy));
     deferred.run_all();
   }
+  if (memo_knows && !before && replay_launch(key, before)) return 0;
   Ran r = run_tracked(kernel_fn, cfg, body, repeats.mode() != RepeatMode::Never);
+  if (known_args) note_for_memo(kernel_fn, key, before, r.index, launch_records()[r.index], r.footprint);
   note_for_repeats(kernel_fn, known_args ? std::optional<LaunchKey>(std::move(key)) : std::nullopt, r);
   return r.code;
 }

@@ -59,6 +59,15 @@ bool overlaps(const SectorRuns& a, const SectorRuns& b) {
   return false;
 }
 
+bool covers(const SectorRuns& a, const SectorRuns& b) {
+  auto i = a.begin();
+  for (const SectorRun& r : b) {
+    while (i != a.end() && i->end <= r.begin) ++i;
+    if (i == a.end() || i->begin > r.begin || i->end < r.end) return false;
+  }
+  return true;
+}
+
 SectorRuns merge_runs(const SectorRuns& a, const SectorRuns& b) {
   SectorRuns all(a.size() + b.size());
   std::merge(a.begin(), a.end(), b.begin(), b.end(), all.begin(),
@@ -87,6 +96,17 @@ bool overlaps_bytes(const SectorRuns& a, std::uintptr_t begin, std::uint64_t byt
   const std::uint64_t first = begin >> 5, last = (begin + bytes + 31) >> 5;
   auto it = std::upper_bound(a.begin(), a.end(), first, [](std::uint64_t s, const SectorRun& r) { return s < r.end; });
   return it != a.end() && it->begin < last;
+}
+
+// A run's sectors may end past its allocation's last byte (sizes need not be
+// multiples of 32), never past the allocation's last page.
+bool sectors_live(const SectorRuns& runs) {
+  const GlobalMemory& gm = GlobalMemory::instance();
+  for (const SectorRun& r : runs) {
+    const Allocation* a = gm.find(r.begin * 32, 1);
+    if (!a || (r.end - 1) * 32 >= a->base + a->size) return false;
+  }
+  return true;
 }
 
 }  // namespace simt

@@ -28,9 +28,13 @@ inline constexpr std::size_t kMaxFootprintRuns = std::size_t(1) << 18;
 LaunchFootprint take_launch_footprint(std::uint32_t serial, bool keep);
 
 bool overlaps(const SectorRuns& a, const SectorRuns& b);
+// Is every sector of `b` one of `a`'s?
+bool covers(const SectorRuns& a, const SectorRuns& b);
 // The sectors of either: sorted and disjoint again.
 SectorRuns merge_runs(const SectorRuns& a, const SectorRuns& b);
 bool same_footprint(const LaunchFootprint& a, const LaunchFootprint& b);
+// Do these sectors lie in live allocations (their bytes exist and may be read)?
+bool sectors_live(const SectorRuns& runs);
 // Does `a` touch any sector of the bytes [begin, begin + bytes)?
 bool overlaps_bytes(const SectorRuns& a, std::uintptr_t begin, std::uint64_t bytes);
 

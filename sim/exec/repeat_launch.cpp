@@ -58,6 +58,8 @@ std::optional<RepeatMatch> RepeatLaunches::repeat_of(const LaunchKey& key) {
   if (mode_ == RepeatMode::Never || managed_) return std::nullopt;
   auto found = std::find_if(kept_.rbegin(), kept_.rend(), [&](const Kept& k) { return k.key == key; });
   if (found == kept_.rend() || !found->clean) return std::nullopt;
+  if (found->freed_since && !sectors_live(found->footprint.touched)) return std::nullopt;
+  found->freed_since = false;
   // The most recently repeated goes last, so a cycle of launches repeated in turn
   // (a product, then a bias added to its output) keeps every member while a new
   // launch takes the place of the one least recently seen.
@@ -92,9 +94,14 @@ void RepeatLaunches::executed(std::optional<LaunchKey> key, std::size_t record_i
   if (kept_.size() > kKept) kept_.erase(kept_.begin());
 }
 
+// Freed bytes are undefined, and the range may be handed out again (a benchmark's
+// per-call temporaries are): a launch that touched them is no longer a pure repeat,
+// and one whose sectors are not all allocated again when it repeats must run (and fault).
 void RepeatLaunches::freed(const void* p, std::size_t bytes) {
   const auto addr = reinterpret_cast<std::uintptr_t>(p);
-  std::erase_if(kept_, [&](const Kept& k) { return !k.footprint.known || overlaps_bytes(k.footprint.touched, addr, bytes); });
+  std::erase_if(kept_, [](const Kept& k) { return !k.footprint.known; });
+  for (Kept& k : kept_)
+    if (overlaps_bytes(k.footprint.touched, addr, bytes)) k.unchanged = false, k.freed_since = true;
 }
 
 // A write into sectors a kept launch touched (read or written) may change what it

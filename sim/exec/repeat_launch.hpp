@@ -11,8 +11,8 @@
 //   - since then nothing wrote a sector that launch read or wrote: no launch in
 //     between (their written sectors are known, sim/exec/launch_footprint.hpp), no
 //     deferred one, no cuBLAS product, cudaMemcpy or cudaMemset into them; none of
-//     them was freed, no __constant__ symbol written, and the program has no managed
-//     memory (the host may write it directly).
+//     them was freed (and allocated again), no __constant__ symbol written, and the
+//     program has no managed memory (the host may write it directly).
 // Then its outputs are a function of inputs nobody changed, and its outputs are still
 // in place: running it again would write the same values. A clean repeat of a launch
 // the compiler pass built that fails the rest (it changes memory) is deferred
@@ -79,7 +79,8 @@ class RepeatLaunches {
   void host_wrote(const void* p, std::size_t bytes);
   // Something whose effect is not bounded (a __constant__ write, a device reset).
   void forget() { kept_.clear(); }
-  // cudaFree: a repeat of a launch that touched these bytes must run (and fault).
+  // cudaFree: a launch that touched these bytes is not a pure repeat, and must run
+  // (and fault) unless they are allocated again when it repeats.
   void freed(const void* p, std::size_t bytes);
   // Managed memory: the host may write device memory without a call we see.
   void disable_for_managed_memory();
@@ -98,6 +99,7 @@ class RepeatLaunches {
     LaunchFootprint footprint;
     bool all_writes_seen = false;  // the compiler pass built it: its footprint has every write
     bool unchanged = true;  // nothing wrote its sectors since it ran: a pure repeat is exact
+    bool freed_since = false;  // some of its sectors were freed since it ran
   };
   void changed_by(const SectorRuns& written);
 

@@ -100,17 +100,31 @@ void GlobalMemory::mark_pages(std::uintptr_t base, std::size_t bytes, bool live)
 
 void* GlobalMemory::allocate(std::size_t bytes, bool managed) {
   std::lock_guard lock(mutex_);
-  std::size_t span = round_up(std::max<std::size_t>(bytes, 1), 4096);
-  if (next_ + span + kGuardBytes > base_ + size_) return nullptr;
-  std::uintptr_t p = next_;
-  if (mprotect(reinterpret_cast<void*>(p + size_), span, PROT_READ | PROT_WRITE) != 0) return nullptr;
-  next_ = round_up(p + span + kGuardBytes, kAlignment);
-  allocations_.push_back({p, bytes, allocations_.size() + 1, true, managed});
-  protect_view(allocations_.back());
+  const std::size_t span = round_up(std::max<std::size_t>(bytes, 1), 4096);
+  const Allocation made{0, bytes, ++allocations_made_, true, managed};
+  auto reuse = free_ranges_.lower_bound({span, 0});
+  Allocation* a = nullptr;
+  if (reuse != free_ranges_.end() && reuse->first == span) {
+    const std::uintptr_t p = reuse->second;
+    if (mprotect(reinterpret_cast<void*>(p + size_), span, PROT_READ | PROT_WRITE) != 0) return nullptr;
+    free_ranges_.erase(reuse);
+    a = &*std::lower_bound(allocations_.begin(), allocations_.end(), p,
+                           [](const Allocation& x, std::uintptr_t v) { return x.base < v; });
+    *a = made;
+    a->base = p;
+  } else {
+    if (next_ + span + kGuardBytes > base_ + size_) return nullptr;
+    const std::uintptr_t p = next_;
+    if (mprotect(reinterpret_cast<void*>(p + size_), span, PROT_READ | PROT_WRITE) != 0) return nullptr;
+    next_ = round_up(p + span + kGuardBytes, kAlignment);
+    a = &allocations_.emplace_back(made);
+    a->base = p;
+  }
+  protect_view(*a);
   managed_live_ += managed;
-  mark_pages(p, bytes, true);
+  mark_pages(a->base, bytes, true);
   in_use_ += bytes;
-  return reinterpret_cast<void*>(p);
+  return reinterpret_cast<void*>(a->base);
 }
 
 bool GlobalMemory::release(void* ptr) {
@@ -123,11 +137,12 @@ bool GlobalMemory::release(void* ptr) {
   managed_live_ -= it->managed;
   mark_pages(it->base, it->size, false);
   in_use_ -= it->size;
-  // Addresses are never reused, so a use after free is always caught.
+  // Inaccessible and zero until handed out again: a use after free faults meanwhile.
   std::size_t span = span_of(*it);
   mprotect(ptr, span, PROT_NONE);
   mprotect(reinterpret_cast<void*>(p + size_), span, PROT_NONE);
   fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off_t(p - base_), off_t(span));  // give the pages back
+  free_ranges_.insert({span, p});
   return true;
 }
 
@@ -161,7 +176,8 @@ std::vector<Allocation> GlobalMemory::live_allocations() const {
   std::vector<Allocation> live;
   for (const Allocation& a : allocations_)
     if (a.live) live.push_back(a);
-  return live;  // allocations_ is sorted by base, and bases grow with ids
+  std::sort(live.begin(), live.end(), [](const Allocation& a, const Allocation& b) { return a.id < b.id; });
+  return live;
 }
 
 }  // namespace simt

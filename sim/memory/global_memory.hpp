@@ -2,6 +2,13 @@
 // cudaMalloc. Keeping every device byte inside one range makes "is this a
 // device access?" a single comparison, and lets shadow memory sit beside it.
 //
+// A freed range is handed out again to the next allocation of the same page span,
+// the lowest such range first, as CUDA's allocator hands a benchmark's per-call
+// temporaries the same addresses call after call (so its launches repeat, and
+// sim/exec/repeat_launch.hpp can skip them). A use after free faults while its range
+// is unallocated, as under compute-sanitizer; once the range is handed out again the
+// stale pointer reaches the new allocation, as on a GPU.
+//
 // The range is mapped twice (one memfd): the *device view* [base, base+size) holds
 // the addresses handed out as device pointers, and the *host mapping* [base+size,
 // base+2*size) holds the same bytes at a fixed offset. Only the host mapping is
@@ -15,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -91,7 +99,7 @@ class GlobalMemory {
   // launch ends (sim/exec/launch_footprint.cpp), so finding a launch's sectors costs a
   // 256th of the memory in use, not the sector shadow's eighth.
   std::uint64_t* touched_bits() const { return touched_bits_; }
-  // Where the allocated part of the arena ends (allocations only grow upward).
+  // Where the allocated part of the arena ends: no allocation lies above it.
   std::uintptr_t allocated_end() const {
     std::lock_guard lock(mutex_);
     return next_;
@@ -114,7 +122,9 @@ class GlobalMemory {
   std::size_t managed_live_ = 0;
   void protect_view(const Allocation& a) const;  // the view's protection for a's state
   void mark_pages(std::uintptr_t base, std::size_t bytes, bool live);
-  std::vector<Allocation> allocations_;  // sorted by base (bump allocation)
+  std::vector<Allocation> allocations_;  // sorted by base; one per range, the latest allocation there
+  std::set<std::pair<std::size_t, std::uintptr_t>> free_ranges_;  // (page span, base) of freed ranges
+  std::uint64_t allocations_made_ = 0;
   mutable std::mutex mutex_;
 };
 

@@ -37,6 +37,10 @@ struct LaunchRecord {
   // counted on memory they had not yet written.
   bool deferred = false;
   bool ran_late = false;
+  // A repeat not executed because its inputs held the same bytes as before launch
+  // `repeat_of` ran: that launch's outputs were written back (sim/exec/content_memo.hpp).
+  // A deferred one is replayed when it runs late.
+  bool replayed = false;
   // Sampled (sim/exec/sampling.hpp): only this many of its blocks were counted and the
   // counters are estimated from them; 0: every block was counted.
   std::uint64_t counted_blocks = 0;

@@ -94,7 +94,15 @@ std::string counter_table(const LaunchRecord& r) {
   if (r.repeat_of && r.deferred)  // sim/exec/deferred_launches.hpp
     return s + fmt::format("  (repeat of launch {}, same counters: it changes memory, so it was deferred until "
                            "something read what it writes; {})\n",
-                           r.repeat_of, r.ran_late ? "it ran then" : "nothing did, and it never ran");
+                           r.repeat_of,
+                           !r.ran_late  ? "nothing did, and it never ran"
+                           : r.replayed ? "then its inputs held the bytes an earlier run's had, and that run's "
+                                          "outputs were written back"
+                                        : "it ran then");
+  if (r.replayed)  // sim/exec/content_memo.hpp
+    return s + fmt::format("  (repeat of launch {}, same counters: it changes memory, but its inputs held the bytes an "
+                           "earlier run's had, and that run's outputs were written back)\n",
+                           r.repeat_of);
   if (r.repeat_of)  // its counters are the launch it repeats: no table again
     return s + fmt::format("  (repeat of launch {}: not re-executed, same counters{})\n", r.repeat_of,
                            r.repeat_inexact ? "; it changes memory: skipped by --skip-all-repeats" : "");
@@ -212,6 +220,7 @@ nlohmann::json launch_json(const LaunchRecord& r) {
           {"repeat_inexact", r.repeat_inexact},
           {"deferred", r.deferred},
           {"ran_late", r.ran_late},
+          {"replayed", r.replayed},
           {"wall_seconds", r.wall_seconds},  // the simulator's own time to run it (0 for a skipped repeat)
           {"clock", {{"start_s", r.clock_start_s}, {"seconds", r.clock_seconds}, {"bound", r.clock_bound}}},
           {"metrics", metrics},
