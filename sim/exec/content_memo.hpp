@@ -14,10 +14,12 @@
 // are kept, those outputs are written back. Otherwise it runs; if it touched no sector
 // outside those hashed, its written sectors are kept with the hash for next time.
 //
-// Only launches whose result is a function of memory qualify: no error, no printf, no
-// atomics, race checks on (no two blocks raced on a word), built by the compiler pass
-// (every access seen), a known footprint. The first run of a key is never replayed:
-// one run learns the sectors, the next the hash and the outputs.
+// Only launches whose result follows from the memory they read qualify: no error, no
+// printf, built by the compiler pass (every access seen), a known footprint. Atomics
+// and races between blocks make the result depend on the order the blocks ran in as
+// well; the bytes written back are then those of the earlier run's order, one a GPU
+// could take too. The first run of a key is never replayed: one run learns the
+// sectors, the next the hash and the outputs.
 #pragma once
 #include "sim/exec/launch_footprint.hpp"
 #include "sim/exec/repeat_launch.hpp"

@@ -101,18 +101,24 @@ Ran run_tracked(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody
   return r;
 }
 
+// Why a repeat of this launch could change memory, as far as its record tells; empty
+// when nothing does.
+std::string launch_impurity(const LaunchRecord& rec) {
+  std::string impure = record_impurity(rec);
+  if (impure.empty() && !checks().races) impure = "ran without the race checks, which rule out races between its blocks";
+  return impure;
+}
+
 // Tells the repeat rule what the launch did: its writes change the launches kept,
 // and it is kept itself when its arguments are known.
 void note_for_repeats(const void* kernel_fn, std::optional<LaunchKey> key, Ran& r) {
   RepeatLaunches& repeats = RepeatLaunches::instance();
   if (!r.serial || repeats.mode() == RepeatMode::Never) return;
   const LaunchRecord& rec = launch_records()[r.index];
-  std::string impure = record_impurity(rec);
-  if (impure.empty() && !checks().races) impure = "ran without the race checks, which rule out races between its blocks";
   // A kernel the compiler pass did not build (the f32 front end's, `simt bench`'s
   // plain copies) may write memory through pointers the footprint never sees.
   const bool all_writes_seen = instrumented_kernel(kernel_fn);
-  repeats.executed(std::move(key), r.index, rec.error == 0 && !rec.printed, std::move(impure), r.footprint,
+  repeats.executed(std::move(key), r.index, rec.error == 0 && !rec.printed, launch_impurity(rec), r.footprint,
                    all_writes_seen);
 }
 
@@ -122,19 +128,21 @@ std::size_t origin_of(std::size_t index) {
   return of ? of - 1 : index;
 }
 
-// May a repeat of this launch be replayed from its inputs (sim/exec/content_memo.hpp)?
-// Its result must be a function of the memory it read.
+// May a repeat of this launch be replayed (sim/exec/content_memo.hpp)? Its result must
+// follow from the memory it read and the order its blocks ran in: the bytes written
+// back are then those of an order a GPU could take too (atomics and races included).
 bool replayable(const void* kernel_fn, const LaunchRecord& rec, const LaunchFootprint& footprint) {
-  return rec.error == 0 && !rec.printed && record_impurity(rec).empty() && checks().races &&
-         instrumented_kernel(kernel_fn) && footprint.known;
+  return rec.error == 0 && !rec.printed && instrumented_kernel(kernel_fn) && footprint.known;
 }
 
 // Tells the content memo how a launch with this key ran; `before`: its inputs' hash.
 void note_for_memo(const void* kernel_fn, const LaunchKey& key, std::optional<ContentDigest> before,
                    std::size_t record_index, const LaunchRecord& rec, const LaunchFootprint& footprint) {
   if (RepeatLaunches::instance().mode() == RepeatMode::Never) return;
+  std::string impure = launch_impurity(rec);
+  if (impure.empty() && footprint.read_then_written) impure = "reads what it writes";
   ContentMemo::instance().ran(key, before, origin_of(record_index), footprint, replayable(kernel_fn, rec, footprint),
-                              footprint.read_then_written ? "reads what it writes" : "");
+                              std::move(impure));
 }
 
 // A launch queued behind deferred work, run when something reads what it writes.

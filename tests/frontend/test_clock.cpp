@@ -220,9 +220,12 @@ TEST_CASE("a launcher that allocates and sets its temporaries each call: its in-
   Exec e = exec("replay_per_call_buffers.cu");
   Exec executed = exec("replay_per_call_buffers.cu", "--no-skip-repeats");
   Exec pure = exec("replay_per_call_buffers.cu", "--no-defer-repeats");
+  Exec unchecked = exec("replay_per_call_buffers.cu", "--no-races");  // a replay needs no race checks
   CHECK(e.out == "out 103201.0 result 70644.0\n");  // and no "q moved": freed ranges are handed out again
   CHECK(executed.out == e.out);
   CHECK(pure.out == e.out);
+  CHECK(unchecked.out == e.out);
+  REQUIRE(unchecked.launches.size() == 20);
   REQUIRE(e.launches.size() == 20);
   REQUIRE(pure.launches.size() == 20);
   // Each block size: call 1 runs, call 2 runs and learns the outputs its inputs give,
@@ -235,6 +238,7 @@ TEST_CASE("a launcher that allocates and sets its temporaries each call: its in-
     const bool learned = (i >= 4 && i < 8) || (i >= 12 && i < 16);
     CHECK(e.launches[i].value("replayed", false) == learned);
     CHECK(pure.launches[i].value("replayed", false) == learned);
+    CHECK(unchecked.launches[i].value("replayed", false) == learned);
     CHECK(executed.launches[i].value("replayed", false) == false);
     if (learned) CHECK(repeat_of(pure.launches[i]) == i / 8 * 8 + 3 + i % 2);  // the second call's run
     CHECK(e.launches[i]["metrics"] == executed.launches[i]["metrics"]);
