@@ -125,7 +125,11 @@ int run_exec(const ExecArgs& a) {
     throw std::invalid_argument("--no-skip-repeats, --no-defer-repeats and --skip-all-repeats contradict each other");
   setenv("SIMT_SKIP_REPEATS",
          a.no_skip_repeats ? "0" : a.no_defer_repeats ? "pure" : a.skip_all_repeats ? "all" : "1", 1);
-  setenv("SIMT_RACES", a.no_races ? "0" : "1", 1);
+  // $SIMT_RACES=always keeps the race checks on even where their shadow could outgrow
+  // this machine (sim/exec/race_shadow_budget.hpp).
+  const char* races = std::getenv("SIMT_RACES");
+  const bool always = races && std::string_view(races) == "always";
+  setenv("SIMT_RACES", a.no_races ? "0" : always ? "always" : "1", 1);
   if (a.exact && a.sample_budget > 0) throw std::invalid_argument("--exact and --sample-budget contradict each other");
   if (a.exact) setenv("SIMT_EXACT", "1", 1);
   if (a.sample_budget > 0) setenv("SIMT_SAMPLE_BUDGET", fmt::format("{}", a.sample_budget).c_str(), 1);

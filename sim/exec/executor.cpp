@@ -11,6 +11,7 @@
 #include "sim/exec/deferred_launches.hpp"
 #include "sim/exec/memory_snapshot.hpp"
 #include "sim/exec/content_memo.hpp"
+#include "sim/exec/race_shadow_budget.hpp"
 #include "sim/exec/worker_pool.hpp"
 #include "sim/exec/grid_sync.hpp"
 
@@ -254,6 +255,7 @@ bool replay_launch(const LaunchKey& key, std::optional<ContentDigest>& before) {
 }  // namespace
 
 int execute_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody& body) {
+  fit_race_shadow(launch_records().size() + 1);
   LaunchKey key{kernel_fn, cfg.grid, cfg.block, cfg.dynamic_shared, cfg.stream, {}};
   // A cooperative launch is never taken for a repeat, nor a plain launch for one of it
   // (grid.is_valid() tells them apart).

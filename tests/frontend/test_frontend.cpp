@@ -559,3 +559,15 @@ TEST_CASE("FP operations folded into their block's record count exactly what sep
     ++i;
   }
 }
+
+TEST_CASE("device memory too large for the race shadow turns the race checks off, loudly; SIMT_RACES=always keeps them") {
+  Exec e = exec(kTests + "race_shadow_budget.cu");
+  CHECK(e.run.status == 0);
+  CHECK(e.run.out == "launch: cudaSuccess\n");
+  CHECK(e.stderr_.find("race checks off from launch 1 on: the 60.0 GiB of device memory in use could need 240.0 GiB") !=
+        std::string::npos);
+  Exec forced = exec(kTests + "race_shadow_budget.cu", "clang", "", "SIMT_RACES=always");
+  CHECK(forced.stderr_.find("race checks off") == std::string::npos);
+  CHECK(forced.stderr_.find("race") != std::string::npos);  // the two blocks' writes to x[0]
+  CHECK(forced.run.status != 0);
+}
