@@ -59,7 +59,7 @@ LaunchFootprint ContentMemo::reach(const LaunchKey& key) const {
 
 std::optional<ContentDigest> ContentMemo::digest_inputs(const LaunchKey& key) {
   Entry* e = find(key);
-  if (!e) return std::nullopt;
+  if (!e || e->too_large) return std::nullopt;
   if (!sectors_live(e->inputs)) {  // freed since: the launch runs, and faults or learns anew
     erase(e);
     return std::nullopt;
@@ -123,7 +123,8 @@ void ContentMemo::ran(const LaunchKey& key, std::optional<ContentDigest> before,
   // Its inputs were hashed before it ran and it read nothing else: its outputs follow
   // from those bytes. Otherwise the sectors it did touch are hashed next time.
   const std::uint64_t bytes = sector_bytes(footprint.written);
-  if (!before || !covers(e->inputs, footprint.touched) || bytes > kMaxKeptBytes / 2) {
+  e->too_large = bytes > kMaxKeptBytes / 2;  // not worth hashing its inputs again
+  if (!before || !covers(e->inputs, footprint.touched) || e->too_large) {
     e->inputs = footprint.touched;
     return;
   }

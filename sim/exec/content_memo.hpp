@@ -55,8 +55,9 @@ class ContentMemo {
   // The sectors hashing this key's inputs reads and replaying it writes: the queue of
   // deferred launches must not write or touch them while that happens.
   LaunchFootprint reach(const LaunchKey& key) const;
-  // The hash of the key's inputs as memory holds them now; none when it has no entry
-  // or some of its sectors were freed (the launch must run, and fault).
+  // The hash of the key's inputs as memory holds them now; none when it has no entry,
+  // its outputs are too large to keep, or some of its sectors were freed (the launch
+  // must run, and fault).
   std::optional<ContentDigest> digest_inputs(const LaunchKey& key);
   // If the outputs of a run whose inputs hashed `before` are kept: writes them back.
   std::optional<Replay> replay(const LaunchKey& key, const ContentDigest& before);
@@ -80,6 +81,7 @@ class ContentMemo {
     std::vector<unsigned char> outputs;   // its written sectors' bytes after it, in order
     std::size_t record_index = 0;
     std::string impure;
+    bool too_large = false;  // its outputs would not fit kMaxKeptBytes / 2: never hashed
   };
   Entry* find(const LaunchKey& key);
   const Entry* find(const LaunchKey& key) const;
