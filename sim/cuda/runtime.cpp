@@ -180,11 +180,19 @@ std::size_t dynamic_shared_limit(const void* fn) {
 namespace {
 cudaError_t device_malloc(void** ptr, std::size_t bytes, bool managed) {
   if (!ptr) return record(cudaErrorInvalidValue);
-  // Frees waiting for deferred launches happen first, so their ranges can be handed
-  // out again (a launcher that allocates its temporaries every call gets the same
-  // addresses, and its launches repeat).
-  simt::DeferredLaunches& deferred = simt::DeferredLaunches::instance();
-  if (deferred.holding_releases()) deferred.run_all();
+  // A free held back for deferred launches is taken over by an allocation of the same
+  // size: a launcher that allocates its temporaries every call gets the same
+  // addresses, its launches repeat, and the queue need not run.
+  simt::GlobalMemory& gm = simt::GlobalMemory::instance();
+  auto size_of = [&](void* held) {
+    const simt::Allocation* a = gm.find(reinterpret_cast<std::uintptr_t>(held), 1);
+    return a && a->managed == managed ? a->size : std::size_t(-1);
+  };
+  if (void* p = simt::DeferredLaunches::instance().adopt_held(bytes, size_of)) {
+    gm.renew(p, managed);
+    *ptr = p;
+    return cudaSuccess;
+  }
   void* p = simt::GlobalMemory::instance().allocate(bytes, managed);
   if (!p || simt::GlobalMemory::instance().bytes_in_use() > simt::device_limits().global_memory_bytes) {
     if (p) simt::GlobalMemory::instance().release(p);
@@ -278,14 +286,37 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaM
   return cudaSuccess;
 }
 
+namespace {
+// A cudaMemset into sectors deferred launches touch: it runs in its turn, after them.
+class DeferredMemset final : public simt::DeferredWork {
+ public:
+  DeferredMemset(void* dst, int value, std::size_t bytes) : dst_(dst), value_(value), bytes_(bytes) {}
+  void run() override { std::memset(simt::GlobalMemory::instance().host_address(dst_), value_, bytes_); }
+
+ private:
+  void* dst_;
+  int value_;
+  std::size_t bytes_;
+};
+
+simt::LaunchFootprint byte_footprint(const void* p, std::size_t bytes) {
+  const simt::SectorRun run = simt::sectors_of_bytes(reinterpret_cast<std::uintptr_t>(p), bytes);
+  return {{run}, {run}, false, true};
+}
+}  // namespace
+
 cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_t stream) {
   if (!simt::DeviceClock::instance().has_stream(stream)) return record(cudaErrorInvalidResourceHandle);
   if (bytes == 0) return cudaSuccess;
   if (!is_device_range(dst, bytes)) return record(cudaErrorInvalidValue);
-  simt::DeferredLaunches::instance().before_host_access(dst, bytes);
   simt::RepeatLaunches::instance().host_wrote(dst, bytes);
-  std::memset(simt::GlobalMemory::instance().host_address(dst), value, bytes);
   place_transfer(simt::WorkKind::Memset, bytes, stream, "cudaMemset");
+  simt::DeferredLaunches& deferred = simt::DeferredLaunches::instance();
+  if (deferred.touches(dst, bytes)) {  // it comes after them: it waits its turn too
+    deferred.add(std::make_unique<DeferredMemset>(dst, value, bytes), byte_footprint(dst, bytes));
+    return cudaSuccess;
+  }
+  std::memset(simt::GlobalMemory::instance().host_address(dst), value, bytes);
   return cudaSuccess;
 }
 

@@ -23,8 +23,22 @@ bool DeferredLaunches::conflicts_with(const LaunchFootprint& footprint) const {
 }
 
 void DeferredLaunches::before_host_access(const void* p, std::size_t bytes) {
+  if (touches(p, bytes)) run_all();
+}
+
+bool DeferredLaunches::touches(const void* p, std::size_t bytes) const {
   const auto addr = reinterpret_cast<std::uintptr_t>(p);
-  if (!queue_.empty() && GlobalMemory::instance().contains(addr) && overlaps_bytes(touched_, addr, bytes)) run_all();
+  return !queue_.empty() && GlobalMemory::instance().contains(addr) && overlaps_bytes(touched_, addr, bytes);
+}
+
+void* DeferredLaunches::adopt_held(std::size_t bytes, const std::function<std::size_t(void*)>& size_of) {
+  auto best = held_.end();
+  for (auto it = held_.begin(); it != held_.end(); ++it)
+    if (size_of(*it) == bytes && (best == held_.end() || *it < *best)) best = it;
+  if (best == held_.end()) return nullptr;
+  void* p = *best;
+  held_.erase(best);
+  return p;
 }
 
 bool DeferredLaunches::hold_release(void* p, std::size_t bytes) {

@@ -13,7 +13,9 @@
 //     touches: that launch is run once on memory as it is, for its counters, then
 //     undone and queued behind the rest (sim/exec/executor.cpp);
 //   - anything launched after the program freed a buffer the queue uses (the release
-//     waits for the queue, so a use after free is still caught).
+//     waits for the queue, so a use after free is still caught), unless an allocation
+//     of the same size took that buffer over first (a launcher's per-call temporary).
+// A cudaMemset into sectors the queue touches joins the queue instead of running it.
 // What nothing ever reads (the benchmark ends, the program frees its buffers and
 // exits) never runs. Device memory as the host sees it is always what a GPU would
 // hold. What a deferred launch's record holds is the counters of the launch it
@@ -49,10 +51,18 @@ class DeferredLaunches {
   // The host is about to read or write device bytes [p, p + bytes): the queue runs
   // first if it touches them.
   void before_host_access(const void* p, std::size_t bytes);
+  // Does the queue touch any of the device bytes [p, p + bytes)?
+  bool touches(const void* p, std::size_t bytes) const;
   // cudaFree(p) of an allocation of `bytes`: true when the queue touches it, and the
   // release is held until the queue runs (release_held does it) or the program ends.
   bool hold_release(void* p, std::size_t bytes);
   bool holds(const void* p) const;
+  // An allocation of `bytes` may take over a held range of exactly that size, lowest
+  // first (sim/cuda/runtime.cpp): everything that touches the range from then on goes
+  // through the queue in program order, as what touched it before the free does.
+  // Returns the range's base, no longer held, or null. `size_of` gives a held
+  // allocation's size.
+  void* adopt_held(std::size_t bytes, const std::function<std::size_t(void*)>& size_of);
   bool holding_releases() const { return !held_.empty(); }
   // Runs everything queued, in order, then the held releases.
   void run_all();

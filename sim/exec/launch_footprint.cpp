@@ -98,6 +98,8 @@ bool overlaps_bytes(const SectorRuns& a, std::uintptr_t begin, std::uint64_t byt
   return it != a.end() && it->begin < last;
 }
 
+SectorRun sectors_of_bytes(std::uintptr_t begin, std::uint64_t bytes) { return {begin >> 5, (begin + bytes + 31) >> 5}; }
+
 // A run's sectors may end past its allocation's last byte (sizes need not be
 // multiples of 32), never past the allocation's last page.
 bool sectors_live(const SectorRuns& runs) {

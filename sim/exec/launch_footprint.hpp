@@ -33,6 +33,8 @@ bool covers(const SectorRuns& a, const SectorRuns& b);
 // The sectors of either: sorted and disjoint again.
 SectorRuns merge_runs(const SectorRuns& a, const SectorRuns& b);
 bool same_footprint(const LaunchFootprint& a, const LaunchFootprint& b);
+// The sectors holding the bytes [begin, begin + bytes): one run.
+SectorRun sectors_of_bytes(std::uintptr_t begin, std::uint64_t bytes);
 // Do these sectors lie in live allocations (their bytes exist and may be read)?
 bool sectors_live(const SectorRuns& runs);
 // Does `a` touch any sector of the bytes [begin, begin + bytes)?

@@ -25,7 +25,7 @@ void add_span(SectorRuns& runs, const MatrixArg& m, long long rows, long long co
   const std::uint64_t bytes =
       (std::uint64_t(batch - 1) * std::uint64_t(m.stride) + std::uint64_t(cols - 1) * std::uint64_t(m.ld) + rows) *
       elem_bytes(m.type);
-  runs.push_back({begin >> 5, (begin + bytes + 31) >> 5});
+  runs.push_back(sectors_of_bytes(begin, bytes));
 }
 
 SectorRuns merged(SectorRuns runs) {

@@ -146,6 +146,18 @@ bool GlobalMemory::release(void* ptr) {
   return true;
 }
 
+void GlobalMemory::renew(void* ptr, bool managed) {
+  std::lock_guard lock(mutex_);
+  const auto p = reinterpret_cast<std::uintptr_t>(ptr);
+  auto it = std::lower_bound(allocations_.begin(), allocations_.end(), p,
+                             [](const Allocation& a, std::uintptr_t v) { return a.base < v; });
+  if (it == allocations_.end() || it->base != p || !it->live) return;
+  managed_live_ += std::size_t(managed) - std::size_t(it->managed);
+  it->managed = managed;
+  it->id = ++allocations_made_;
+  protect_view(*it);
+}
+
 std::vector<std::pair<std::uintptr_t, std::size_t>> GlobalMemory::live_ranges() const {
   std::lock_guard lock(mutex_);
   std::vector<std::pair<std::uintptr_t, std::size_t>> out;

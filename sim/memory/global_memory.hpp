@@ -48,6 +48,9 @@ class GlobalMemory {
   // readable in the device view while no launch runs.
   void* allocate(std::size_t bytes, bool managed = false);
   bool release(void* p);              // false if p is not a live allocation base
+  // A live allocation handed to a new cudaMalloc as it is (a free the simulator had
+  // held back, sim/exec/deferred_launches.hpp): it gets the next allocation number.
+  void renew(void* p, bool managed);
   // The live allocation containing [addr, addr+size), or null.
   const Allocation* find(std::uintptr_t addr, std::size_t size) const;
   // The allocation nearest to addr (live or freed), for diagnostics.

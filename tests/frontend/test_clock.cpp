@@ -245,6 +245,25 @@ TEST_CASE("a launcher that allocates and sets its temporaries each call: its in-
   }
 }
 
+TEST_CASE("a launcher's scratch freed and allocated again each call: its atomic, in-place launches stay deferred") {
+  Exec e = exec("deferred_per_call_scratch.cu");
+  Exec executed = exec("deferred_per_call_scratch.cu", "--no-skip-repeats");
+  CHECK(e.out == "out 491410.0 bins 491410.0 out[14] 10.0\n");  // and no "scratch moved"
+  CHECK(executed.out == e.out);
+  REQUIRE(e.launches.size() == 20);
+  // Calls 2-10: the cudaMalloc takes over the scratch the last call freed (its release
+  // waited for the deferred launches), the cudaMemset joins the queue, and both launches
+  // are deferred; the host's copy at the end runs all of them in order.
+  for (std::size_t i = 2; i < 20; ++i) {
+    INFO("launch " << i + 1);
+    CHECK(repeat_of(e.launches[i]) == 1 + i % 2);
+    CHECK(e.launches[i]["deferred"] == true);
+    CHECK(e.launches[i]["ran_late"] == true);
+    CHECK(e.launches[i]["metrics"] == executed.launches[i]["metrics"]);
+  }
+  CHECK(e.err.find("18 launches were deferred") != std::string::npos);
+}
+
 TEST_CASE("a product and an in-place bias repeated at several block sizes: nothing runs late when nothing is read") {
   Exec e = exec("deferred_cycle.cu");
   CHECK(e.out == "done\n");
