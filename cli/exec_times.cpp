@@ -7,6 +7,7 @@
 #include "cost/units.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -14,6 +15,7 @@
 #include <map>
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 namespace simt::cli {
 using namespace simt::timing;  // the time model as the simulated clock uses it (timing/time_model_io.hpp)
@@ -32,49 +34,92 @@ void check_against_clock(const json& launch, double predicted_s, std::size_t num
                cost::format_seconds(clock_s), cost::format_seconds(predicted_s));
 }
 
-// Adds "time" to every launch that ran; returns the table and the total. A run
-// of repeats (launches not re-executed) is one line.
+// How a block of repeats was handled, in a few words.
+struct RepeatHow {
+  std::size_t deferred = 0, ran_late = 0, replayed_late = 0, replayed_now = 0;
+  bool inexact = false;
+  void add(const json& l) {
+    const bool late = l.value("deferred", false), replayed = l.value("replayed", false);
+    inexact = inexact || l.value("repeat_inexact", false);
+    deferred += late;
+    ran_late += l.value("ran_late", false);
+    (late ? replayed_late : replayed_now) += replayed;
+  }
+  std::string text() const {
+    if (inexact) return "not re-executed; they change memory: --skip-all-repeats";
+    std::string how = "not re-executed";
+    if (replayed_now) how += fmt::format(": {} replayed from the same inputs", replayed_now);
+    if (!deferred) return how;
+    how = fmt::format("{}{} deferred until their output was read: {} ran then", replayed_now ? how + "; " : "",
+                      deferred, ran_late);
+    if (replayed_late) how += fmt::format(", {} of them replayed from the same inputs", replayed_late);
+    return how;
+  }
+};
+
+std::string launch_range(std::size_t first, std::size_t count) {
+  return count > 1 ? fmt::format("{}-{}", first, first + count - 1) : fmt::format("{}", first);
+}
+
+// The shortest period (up to 8) with which the launches repeated in of[begin, end)
+// cycle, at least twice over; 0 if none. A benchmark that calls a launcher of three
+// kernels 500 times repeats a cycle of three.
+std::size_t repeat_period(const std::vector<std::size_t>& of, std::size_t begin, std::size_t end) {
+  for (std::size_t p = 1; p <= 8 && 2 * p <= end - begin; ++p) {
+    bool cycles = true;
+    for (std::size_t k = begin + p; k < end && cycles; ++k) cycles = of[k] == of[k - p];
+    if (cycles) return p;
+  }
+  return 0;
+}
+
+// Adds "time" to every launch that ran; returns the table and the total. Consecutive
+// repeats (launches not re-executed) are one line: of one launch, or of a cycle of them.
 std::pair<std::string, double> add_times(json& launches, const cost::DeviceSpec& dev) {
   double total = 0;
   std::string table;
   std::map<std::size_t, double> time_of;  // launch number -> seconds, for its repeats
-  std::size_t run_first = 0, run_count = 0, run_of = 0, run_deferred = 0, run_ran_late = 0, run_replayed = 0;
-  bool run_inexact = false;
-  auto how = [&] {
-    if (run_inexact) return std::string("not re-executed; they change memory: --skip-all-repeats");
-    std::string how = "not re-executed";
-    if (run_deferred) how = fmt::format("{} deferred until their output was read: {} ran", run_deferred, run_ran_late);
-    if (run_replayed) how += fmt::format(", {} replayed from the same inputs", run_replayed);
-    return how;
+  std::vector<std::size_t> of(launches.size(), 0);  // the launch each repeat repeats; 0: none
+  // Lines for the repeats [begin, end): a cycle, or runs of one launch each.
+  auto repeats_lines = [&](std::size_t begin, std::size_t end) {
+    const std::size_t p = repeat_period(of, begin, end);
+    if (p > 1) {
+      const std::size_t cycles = (end - begin) / p, tail = (end - begin) % p;
+      RepeatHow how;
+      double cycle_s = 0;
+      std::vector<std::string> members;
+      for (std::size_t k = begin; k < begin + cycles * p; ++k) how.add(launches[k]);
+      for (std::size_t k = begin; k < begin + p; ++k) cycle_s += time_of[of[k]], members.push_back(fmt::format("{}", of[k]));
+      table += fmt::format("[launch {}] {}x the cycle of launches {} ({}): {} a cycle\n",
+                           launch_range(begin + 1, cycles * p), cycles, fmt::join(members, ", "), how.text(),
+                           cost::format_seconds(cycle_s));
+      begin += cycles * p;
+      if (!tail) return;
+    }
+    for (std::size_t k = begin; k < end;) {
+      std::size_t n = 1;
+      while (k + n < end && of[k + n] == of[k]) ++n;
+      RepeatHow how;
+      for (std::size_t m = k; m < k + n; ++m) how.add(launches[m]);
+      table += fmt::format("[launch {}] {}x the same as launch {} ({}): {} each\n", launch_range(k + 1, n), n, of[k],
+                           how.text(), cost::format_seconds(time_of[of[k]]));
+      k += n;
+    }
   };
-  auto flush_run = [&] {
-    if (run_count)
-      table += fmt::format("[launch {}{}] {}x the same as launch {} ({}): {} each\n", run_first,
-                           run_count > 1 ? fmt::format("-{}", run_first + run_count - 1) : "", run_count, run_of,
-                           how(), cost::format_seconds(time_of[run_of]));
-    run_count = 0;
-    run_deferred = run_ran_late = run_replayed = 0;
-    run_inexact = false;
-  };
+  std::size_t block = 0;  // where the current block of repeats began
+  bool in_block = false;
   for (std::size_t i = 0; i < launches.size(); ++i) {
     json& l = launches[i];
-    if (l.value("error", 0) != 0) continue;
-    const std::size_t of = l.value("repeat_of", std::size_t{0});
-    if (of && time_of.contains(of)) {
-      l["time"] = launches[of - 1]["time"];
-      total += time_of[of];
-      if (!run_count || run_of != of || run_first + run_count != i + 1) {
-        flush_run();
-        run_first = i + 1, run_of = of;
-      }
-      ++run_count;
-      run_inexact = run_inexact || l.value("repeat_inexact", false);
-      run_deferred += l.value("deferred", false);
-      run_ran_late += l.value("ran_late", false);
-      run_replayed += l.value("replayed", false);
+    const std::size_t repeated = l.value("repeat_of", std::size_t{0});
+    if (l.value("error", 0) == 0 && repeated && time_of.contains(repeated)) {
+      l["time"] = launches[repeated - 1]["time"];
+      total += time_of[repeated];
+      of[i] = repeated;
+      if (!in_block) block = i, in_block = true;
       continue;
     }
-    flush_run();
+    if (in_block) repeats_lines(block, i), in_block = false;
+    if (l.value("error", 0) != 0) continue;
     cost::KernelTime t = cost::kernel_time(dev, time_model_counters(l));
     check_against_clock(l, t.predicted_s, i + 1);
     l["time"] = kernel_time_json(t);
@@ -84,7 +129,7 @@ std::pair<std::string, double> add_times(json& launches, const cost::DeviceSpec&
                          cost::format_seconds(t.predicted_s), cost::format_seconds(t.launch_overhead_s), t.sentence,
                          cost::fill_suffix(t));
   }
-  flush_run();
+  if (in_block) repeats_lines(block, launches.size());
   return {table, total};
 }
 
