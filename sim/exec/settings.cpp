@@ -4,6 +4,7 @@
 #include "sim/report/launch_digest.hpp"
 #include "sim/exec/deferred_launches.hpp"
 #include "sim/exec/repeat_launch.hpp"
+#include "sim/exec/content_memo.hpp"
 #include "sim/exec/worker.hpp"
 
 #include <algorithm>
@@ -42,6 +43,7 @@ void clear_launch_records() {
   DeferredLaunches::instance().run_all();  // they update their records
   records().clear();
   RepeatLaunches::instance().forget();
+  ContentMemo::instance().forget();
 }
 
 DeviceLimits& device_limits() {
