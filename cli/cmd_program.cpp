@@ -182,7 +182,8 @@ void add_program_commands(CLI::App& app) {
                  "device memory then differs from a GPU's, and the report says so");
   exec->add_flag("--no-races", exec_args->no_races,
                  "skip race detection: faster, and no race shadow (16 bytes per word of device memory touched), "
-                 "for programs too large to check on this machine");
+                 "for programs too large to check on this machine (simt turns it off by itself, with a warning, when "
+                 "the shadow could outgrow half the machine's memory; $SIMT_RACES=always keeps it on)");
   exec->add_flag("--exact", exec_args->exact,
                  "count every block of every launch, however long it takes (by default a launch whose exact run "
                  "would exceed the sample budget counts a sample of its blocks; docs/exec.md, 'Sampled launches')");
