@@ -189,13 +189,13 @@ cudaError_t device_malloc(void** ptr, std::size_t bytes, bool managed) {
     return a && a->managed == managed ? a->size : std::size_t(-1);
   };
   if (void* p = simt::DeferredLaunches::instance().adopt_held(bytes, size_of)) {
-    gm.renew(p, managed);
+    gm.renew(p);
     *ptr = p;
     return cudaSuccess;
   }
-  void* p = simt::GlobalMemory::instance().allocate(bytes, managed);
-  if (!p || simt::GlobalMemory::instance().bytes_in_use() > simt::device_limits().global_memory_bytes) {
-    if (p) simt::GlobalMemory::instance().release(p);
+  void* p = gm.allocate(bytes, managed);
+  if (!p || gm.bytes_in_use() > simt::device_limits().global_memory_bytes) {
+    if (p) gm.release(p);
     *ptr = nullptr;
     return record(cudaErrorMemoryAllocation);
   }

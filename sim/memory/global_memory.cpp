@@ -98,40 +98,41 @@ void GlobalMemory::mark_pages(std::uintptr_t base, std::size_t bytes, bool live)
     *page++ = live ? static_cast<std::uint16_t>(std::min(kPage, bytes - done)) : 0;
 }
 
+// The allocation record at or after base p (allocations_ is sorted by base).
+std::vector<Allocation>::iterator GlobalMemory::record_at(std::uintptr_t p) {
+  return std::lower_bound(allocations_.begin(), allocations_.end(), p,
+                          [](const Allocation& a, std::uintptr_t v) { return a.base < v; });
+}
+
 void* GlobalMemory::allocate(std::size_t bytes, bool managed) {
   std::lock_guard lock(mutex_);
   const std::size_t span = round_up(std::max<std::size_t>(bytes, 1), 4096);
-  const Allocation made{0, bytes, ++allocations_made_, true, managed};
   auto reuse = free_ranges_.lower_bound({span, 0});
+  const bool reused = reuse != free_ranges_.end() && reuse->first == span;
+  const std::uintptr_t p = reused ? reuse->second : next_;
+  if (!reused && next_ + span + kGuardBytes > base_ + size_) return nullptr;
+  if (mprotect(reinterpret_cast<void*>(p + size_), span, PROT_READ | PROT_WRITE) != 0) return nullptr;
+  const Allocation made{p, bytes, ++allocations_made_, true, managed};
   Allocation* a = nullptr;
-  if (reuse != free_ranges_.end() && reuse->first == span) {
-    const std::uintptr_t p = reuse->second;
-    if (mprotect(reinterpret_cast<void*>(p + size_), span, PROT_READ | PROT_WRITE) != 0) return nullptr;
+  if (reused) {
     free_ranges_.erase(reuse);
-    a = &*std::lower_bound(allocations_.begin(), allocations_.end(), p,
-                           [](const Allocation& x, std::uintptr_t v) { return x.base < v; });
+    a = &*record_at(p);
     *a = made;
-    a->base = p;
   } else {
-    if (next_ + span + kGuardBytes > base_ + size_) return nullptr;
-    const std::uintptr_t p = next_;
-    if (mprotect(reinterpret_cast<void*>(p + size_), span, PROT_READ | PROT_WRITE) != 0) return nullptr;
     next_ = round_up(p + span + kGuardBytes, kAlignment);
     a = &allocations_.emplace_back(made);
-    a->base = p;
   }
   protect_view(*a);
   managed_live_ += managed;
-  mark_pages(a->base, bytes, true);
+  mark_pages(p, bytes, true);
   in_use_ += bytes;
-  return reinterpret_cast<void*>(a->base);
+  return reinterpret_cast<void*>(p);
 }
 
 bool GlobalMemory::release(void* ptr) {
   std::lock_guard lock(mutex_);
   auto p = reinterpret_cast<std::uintptr_t>(ptr);
-  auto it = std::lower_bound(allocations_.begin(), allocations_.end(), p,
-                             [](const Allocation& a, std::uintptr_t v) { return a.base < v; });
+  auto it = record_at(p);
   if (it == allocations_.end() || it->base != p || !it->live) return false;
   it->live = false;
   managed_live_ -= it->managed;
@@ -146,16 +147,11 @@ bool GlobalMemory::release(void* ptr) {
   return true;
 }
 
-void GlobalMemory::renew(void* ptr, bool managed) {
+void GlobalMemory::renew(void* ptr) {
   std::lock_guard lock(mutex_);
   const auto p = reinterpret_cast<std::uintptr_t>(ptr);
-  auto it = std::lower_bound(allocations_.begin(), allocations_.end(), p,
-                             [](const Allocation& a, std::uintptr_t v) { return a.base < v; });
-  if (it == allocations_.end() || it->base != p || !it->live) return;
-  managed_live_ += std::size_t(managed) - std::size_t(it->managed);
-  it->managed = managed;
-  it->id = ++allocations_made_;
-  protect_view(*it);
+  auto it = record_at(p);
+  if (it != allocations_.end() && it->base == p && it->live) it->id = ++allocations_made_;
 }
 
 std::vector<std::pair<std::uintptr_t, std::size_t>> GlobalMemory::live_ranges() const {

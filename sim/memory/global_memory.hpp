@@ -48,9 +48,10 @@ class GlobalMemory {
   // readable in the device view while no launch runs.
   void* allocate(std::size_t bytes, bool managed = false);
   bool release(void* p);              // false if p is not a live allocation base
-  // A live allocation handed to a new cudaMalloc as it is (a free the simulator had
-  // held back, sim/exec/deferred_launches.hpp): it gets the next allocation number.
-  void renew(void* p, bool managed);
+  // A live allocation handed to a new cudaMalloc of its size and kind as it is (a free
+  // the simulator had held back, sim/exec/deferred_launches.hpp): it gets the next
+  // allocation number.
+  void renew(void* p);
   // The live allocation containing [addr, addr+size), or null.
   const Allocation* find(std::uintptr_t addr, std::size_t size) const;
   // The allocation nearest to addr (live or freed), for diagnostics.
@@ -125,6 +126,7 @@ class GlobalMemory {
   std::size_t managed_live_ = 0;
   void protect_view(const Allocation& a) const;  // the view's protection for a's state
   void mark_pages(std::uintptr_t base, std::size_t bytes, bool live);
+  std::vector<Allocation>::iterator record_at(std::uintptr_t p);
   std::vector<Allocation> allocations_;  // sorted by base; one per range, the latest allocation there
   std::set<std::pair<std::size_t, std::uintptr_t>> free_ranges_;  // (page span, base) of freed ranges
   std::uint64_t allocations_made_ = 0;
