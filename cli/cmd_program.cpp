@@ -1,12 +1,11 @@
-// simt port / exec / cc: plain CUDA programs in, simulated runs and libraries out.
-// The work is in port/ (source rewriting) and program_build.cpp (compile, cache, run).
+// simt exec / cc: plain CUDA programs in, simulated runs and libraries out.
+// The work is in program_build.cpp (the compiler front end: compile, cache, run).
 #include "commands.hpp"
 #include "exec_times.hpp"
 #include "exit_codes.hpp"
 #include "launch_errors.hpp"
 #include "options.hpp"
 #include "cost/catalog.hpp"
-#include "port/port.hpp"
 #include "compile_options.hpp"
 #include "program_build.hpp"
 #include "simulated_device.hpp"
@@ -23,10 +22,6 @@
 namespace simt::cli {
 
 namespace {
-
-struct PortArgs {
-  std::string file, output;
-};
 
 struct ExecArgs {
   std::string file, device = "H200", json, timeline;
@@ -45,43 +40,11 @@ struct CcArgs {
   bool shared = false;
 };
 
-std::string read_source(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::runtime_error("cannot read " + path);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
 // `-o` naming the input would destroy the learner's only copy of their code.
 void refuse_overwriting(const std::string& input, const std::string& output) {
   std::error_code ec;
   if (std::filesystem::equivalent(input, output, ec))
     throw std::invalid_argument(fmt::format("-o {} would overwrite the input file {}; choose another name", output, input));
-}
-
-int run_port(const PortArgs& a) {
-  if (!a.output.empty() && a.output != "-") refuse_overwriting(a.file, a.output);
-  port::PortResult r = port::port_source(read_source(a.file));
-  fmt::print(stderr, "{}", port::format_issues(a.file, r));
-  if (!r.ok()) {
-    fmt::print(stderr, "simt port: {} not ported: {} construct{} above cannot run on the simulator\n", a.file,
-               r.errors.size(), r.errors.size() == 1 ? "" : "s");
-    return 1;
-  }
-  if (a.output.empty() || a.output == "-") {
-    fmt::print("{}", r.output);
-    return 0;
-  }
-  std::ofstream out(a.output, std::ios::binary);
-  out << r.output;
-  if (!out) throw std::runtime_error("cannot write " + a.output);
-  if (r.new_first_line)
-    fmt::print(stderr, "simt port: {}: no blank line before the first declaration, so the dialect include is on a "
-                       "new first line, followed by `#line 1` (compilers still see the original line numbers)\n",
-               a.file);
-  fmt::print(stderr, "simt port: wrote {} ({} launch{} rewritten)\n", a.output, r.launches, r.launches == 1 ? "" : "es");
-  return 0;
 }
 
 // The program reads the simulated device from the environment (report_at_exit.cpp).
@@ -157,15 +120,9 @@ int run_cc(const CcArgs& a) {
 }  // namespace
 
 void add_program_commands(CLI::App& app) {
-  auto port_args = std::make_shared<PortArgs>();
-  CLI::App* port = app.add_subcommand("port", "Rewrite a plain CUDA file into simtlab's dialect (docs/dialect.md)");
-  port->add_option("file", port_args->file, "the .cu file")->required()->check(CLI::ExistingFile);
-  port->add_option("-o,--output", port_args->output, "write here instead of stdout");
-  port->callback([port_args] { finish(run_port(*port_args)); });
-
   auto exec_args = std::make_shared<ExecArgs>();
   CLI::App* exec = app.add_subcommand("exec", "Build a CUDA program against the simulator, run it, report every launch");
-  exec->add_option("file", exec_args->file, "the .cu file (plain CUDA or dialect)")->required()->check(CLI::ExistingFile);
+  exec->add_option("file", exec_args->file, "the .cu file")->required()->check(CLI::ExistingFile);
   add_device_option(exec, exec_args->device, "simulated device from the catalog (simt devices)");
   // A flag that takes its value only as --json=PATH, so `--json prog.cu` stays unambiguous.
   exec->add_flag("--json{-}", exec_args->json, "launch reports as JSON: --json (stderr) or --json=PATH");
@@ -202,7 +159,7 @@ void add_program_commands(CLI::App& app) {
 
   auto cc_args = std::make_shared<CcArgs>();
   CLI::App* cc = app.add_subcommand("cc", "Build a CUDA program or shared library against the simulator");
-  cc->add_option("file", cc_args->file, "the .cu file (plain CUDA or dialect)")->required()->check(CLI::ExistingFile);
+  cc->add_option("file", cc_args->file, "the .cu file")->required()->check(CLI::ExistingFile);
   cc->add_flag("--shared", cc_args->shared, "a shared library (e.g. for Python ctypes)");
   add_compile_options(cc, cc_args->compile);
   cc->add_option("-o,--output", cc_args->output, "the executable or .so to write")->required();

@@ -3,9 +3,6 @@
 namespace simt::cli {
 
 void add_compile_options(CLI::App* cmd, CompileArgs& c) {
-  cmd->add_option("--frontend", c.frontend,
-                  "clang (the default): compile the file unchanged, instrumented by simtlab's LLVM pass; port: the "
-                  "f32 rewrite (docs/frontend.md)");
   // One value per -I/-D, so `-I inc prog.cu` does not take the file as a second directory.
   cmd->add_option("-I,--include-dir", c.include_dirs, "add a directory to the include search path (repeatable)")
       ->allow_extra_args(false);
@@ -14,7 +11,7 @@ void add_compile_options(CLI::App* cmd, CompileArgs& c) {
 }
 
 BuildRequest build_request(const std::string& file, bool shared, const CompileArgs& c) {
-  return {file, shared, parse_frontend(c.frontend), c.include_dirs, c.defines};
+  return {file, shared, c.include_dirs, c.defines};
 }
 
 }  // namespace simt::cli

@@ -1,5 +1,5 @@
 // The options every command that builds a user's CUDA file takes (exec, cc,
-// validate): --frontend, -I, -D.
+// validate): -I, -D.
 #pragma once
 #include "program_build.hpp"
 
@@ -11,7 +11,6 @@
 namespace simt::cli {
 
 struct CompileArgs {
-  std::string frontend;
   std::vector<std::string> include_dirs, defines;
 };
 

@@ -1,6 +1,7 @@
 #include "program_build.hpp"
 
-#include "port/port.hpp"
+#include "sim/compiler/cuda_compile_flags.hpp"
+#include "sim/compiler/syntax/syntax.hpp"
 #include "sim/cuda/device_output.hpp"
 
 #include <fmt/format.h>
@@ -38,7 +39,7 @@ const fs::path kBinaryDir = SIMTLAB_BINARY_DIR;
 // <prefix>/lib/simtlab/libsimt_pass.so.
 struct Toolchain {
   fs::path root;     // holds sim/ and cli/program_support/; the -I for simtlab's headers
-  fs::path plugin;   // the LLVM pass, empty without the clang front end
+  fs::path plugin;   // the LLVM pass
   fs::path library;  // libsimt_sim.so
   fs::path timing_library;  // libsimt_timing.so: the simulated clock's prices
 };
@@ -48,9 +49,8 @@ Toolchain locate_toolchain() {
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   const fs::path prefix = ec ? fs::path() : exe.parent_path().parent_path();
   const fs::path installed = prefix / "share" / "simtlab" / "toolchain";
-  const bool has_plugin = std::string_view(SIMT_PASS_PLUGIN).size() > 0;
   if (!ec && fs::is_directory(installed / "sim", ec))
-    return {installed, has_plugin ? prefix / "lib" / "simtlab" / "libsimt_pass.so" : fs::path(),
+    return {installed, prefix / "lib" / "simtlab" / "libsimt_pass.so",
             prefix / "lib" / "libsimt_sim.so", prefix / "lib" / "libsimt_timing.so"};
   return {SIMTLAB_SOURCE_DIR, SIMT_PASS_PLUGIN, kBinaryDir / "sim" / "libsimt_sim.so",
           kBinaryDir / "timing" / "libsimt_timing.so"};
@@ -113,10 +113,10 @@ std::string toolchain_fingerprint() {
     h.add(std::to_string(fs::file_size(lib))).add(std::to_string(fs::last_write_time(lib).time_since_epoch().count()));
   }
   if (const char* cxx = std::getenv("CXX")) h.add(cxx);
-  if (clang_frontend_available()) {
-    fs::path plugin = pass_plugin();
-    h.add(std::to_string(fs::file_size(plugin))).add(std::to_string(fs::last_write_time(plugin).time_since_epoch().count()));
-  }
+  fs::path plugin = pass_plugin();
+  if (!fs::exists(plugin))
+    throw std::runtime_error(fmt::format("{} is missing: build the simt_pass target first", plugin.string()));
+  h.add(std::to_string(fs::file_size(plugin))).add(std::to_string(fs::last_write_time(plugin).time_since_epoch().count()));
   return h.hex();
 }
 
@@ -150,53 +150,54 @@ int spawn_and_wait(const std::vector<std::string>& argv) {
   return WEXITSTATUS(status);
 }
 
-std::vector<std::string> common_flags() {
-  return {"-std=c++20", "-O2", "-g", "-ffp-contract=off", "-fstack-clash-protection", "-fPIC", "-pthread", "-I", toolchain().root.string()};
+// The compile flags of every CUDA file, the build's own included (the generated
+// sim/compiler/cuda_compile_flags.hpp), and what a program or library needs.
+std::vector<std::string> cuda_flags() {
+  std::vector<std::string> flags(std::begin(compiler::kCudaCompileFlags), std::end(compiler::kCudaCompileFlags));
+  for (std::string f : {"-fPIC", "-pthread", "-I", toolchain().root.string()}) flags.push_back(f);
+  return flags;
 }
 
-// The report object is compiled once per toolchain fingerprint.
+// The report object is host C++ only: the system compiler, no pass. It is compiled
+// once per toolchain fingerprint.
 fs::path report_object(const fs::path& cache, const std::string& fingerprint) {
   fs::path obj = cache / ("report_at_exit-" + fingerprint + ".o");
   if (fs::exists(obj)) return obj;
   fs::path tmp = obj;
   tmp += fmt::format(".{}.tmp", getpid());
-  std::vector<std::string> cmd = {compiler()};
-  for (auto& f : common_flags()) cmd.push_back(f);
-  for (std::string f : std::initializer_list<std::string>{"-c", report_source().string(), "-o", tmp.string()}) cmd.push_back(f);
+  std::vector<std::string> cmd = {compiler(), "-std=c++20", "-O2", "-g", "-fPIC", "-pthread", "-I", toolchain().root.string(),
+                                  "-c", report_source().string(), "-o", tmp.string()};
   if (spawn_and_wait(cmd) != 0) throw std::runtime_error("could not compile the simtlab report object");
   fs::rename(tmp, obj);
   return obj;
 }
 
-// Ports the source when it is plain CUDA (or, for the clang front end, rewrites
-// only what C++ cannot parse); prints the issues.
-std::string dialect_text(const fs::path& source, Frontend frontend) {
+// The source after the syntax step (what C++ cannot parse rewritten); prints the issues.
+std::string syntax_text(const fs::path& source) {
   std::string text = read_file(source);
-  const bool clang = frontend == Frontend::Clang;
-  if (clang ? !port::needs_syntax_step(text) : !port::needs_port(text)) return text;
-  port::PortResult r = clang ? port::syntax_source(text) : port::port_source(text);
-  std::string issues = port::format_issues(source.string(), r);
+  if (!syntax::needs_syntax_step(text)) return text;
+  syntax::SyntaxResult r = syntax::syntax_source(text);
+  std::string issues = syntax::format_issues(source.string(), r);
   if (!issues.empty()) fmt::print(stderr, "{}", issues);
-  if (!r.ok()) throw std::runtime_error(fmt::format("{} cannot be ported (see above)", source.string()));
+  if (!r.ok()) throw std::runtime_error(fmt::format("{} cannot be built (see above)", source.string()));
   return r.output;
 }
 
 // The user's own headers (`#include "..."` resolving beside or below the source)
-// are ported too, keyed by their path relative to the source's directory. They
+// pass through the syntax step too, keyed by their path relative to the source's directory. They
 // are written next to the build unit at that relative path, where the unit's
 // quoted includes find them before the originals; each starts with a #line
 // naming the original, so diagnostics point there.
 using LocalHeaders = std::map<fs::path, std::string>;
 
-void add_local_headers(const fs::path& root, const fs::path& file, const std::string& text, Frontend frontend,
-                       LocalHeaders& out) {
-  for (const std::string& name : port::quoted_includes(text)) {
+void add_local_headers(const fs::path& root, const fs::path& file, const std::string& text, LocalHeaders& out) {
+  for (const std::string& name : syntax::quoted_includes(text)) {
     fs::path header = fs::weakly_canonical(file.parent_path() / name);
     fs::path rel = header.lexically_relative(root);
     if (rel.empty() || *rel.begin() == ".." || !fs::is_regular_file(header) || out.contains(rel)) continue;
-    std::string ported = dialect_text(header, frontend);
-    out[rel] = fmt::format("#line 1 \"{}\"\n{}", header.string(), ported);
-    add_local_headers(root, header, ported, frontend, out);
+    std::string rewritten = syntax_text(header);
+    out[rel] = fmt::format("#line 1 \"{}\"\n{}", header.string(), rewritten);
+    add_local_headers(root, header, rewritten, out);
   }
 }
 
@@ -228,7 +229,7 @@ bool uses_openmp(const std::string& text, const LocalHeaders& headers) {
 // copied with the unit) key the cache by their content, so editing one rebuilds.
 void hash_headers_in_include_dirs(const std::string& text, const std::vector<std::string>& dirs, Hash& h,
                                   std::set<fs::path>& seen) {
-  for (const std::string& name : port::quoted_includes(text))
+  for (const std::string& name : syntax::quoted_includes(text))
     for (const auto& dir : dirs)
       if (fs::path header = fs::weakly_canonical(fs::path(dir) / name); fs::is_regular_file(header)) {
         if (!seen.insert(header).second) break;
@@ -251,12 +252,7 @@ std::string cache_root() {
 BuildProduct build_program(const BuildRequest& req) {
   fs::path source = fs::absolute(req.source);
   if (!fs::is_regular_file(source)) throw std::runtime_error(fmt::format("no such file: {}", req.source));
-  const bool clang = req.frontend == Frontend::Clang;
-  if (clang && !clang_frontend_available())
-    throw std::runtime_error("this simtlab was built without the clang front end (no LLVM development files were "
-                             "found): install clang-14 and llvm-14-dev (scripts/install-deps.sh) and rebuild, or use "
-                             "--frontend=port");
-  std::string text = dialect_text(source, req.frontend);
+  std::string text = syntax_text(source);
   // #line keeps every diagnostic and debug line on the user's file and line.
   std::string unit = fmt::format("#line 1 \"{}\"\n{}", source.string(), text);
 
@@ -266,14 +262,13 @@ BuildProduct build_program(const BuildRequest& req) {
   if (ec) throw std::runtime_error(fmt::format("cannot create the build cache {}: {}", cache.string(), ec.message()));
   std::string fingerprint = toolchain_fingerprint();
   LocalHeaders headers;
-  add_local_headers(fs::weakly_canonical(source.parent_path()), fs::weakly_canonical(source), text, req.frontend,
-                    headers);
+  add_local_headers(fs::weakly_canonical(source.parent_path()), fs::weakly_canonical(source), text, headers);
   const std::vector<std::string> user_flags = user_compile_flags(req);
   Hash key_hash;
-  key_hash.add(unit).add(fingerprint).add(req.shared ? "shared" : "exe").add(clang ? "clang" : "port");
+  key_hash.add(unit).add(fingerprint).add(req.shared ? "shared" : "exe");
   for (const auto& [rel, header_text] : headers) key_hash.add(rel.string()).add(header_text);
   for (const auto& f : user_flags) key_hash.add(f);
-  for (const auto& f : common_flags()) key_hash.add(f);  // e.g. -mfma, which depends on this CPU
+  for (const auto& f : cuda_flags()) key_hash.add(f);
   std::set<fs::path> seen_headers;
   hash_headers_in_include_dirs(text, req.include_dirs, key_hash, seen_headers);
   std::string key = key_hash.hex();
@@ -290,21 +285,16 @@ BuildProduct build_program(const BuildRequest& req) {
   }
   fs::path tmp = product;
   tmp += fmt::format(".{}.tmp", getpid());
-  std::vector<std::string> cmd = {clang ? clang_compiler() : compiler()};
-  for (auto& f : common_flags()) cmd.push_back(f);
-  // After -O2, which would turn vectorising back on: our CUDA headers first; no
-  // vectorising, so each access stays the source's (docs/frontend.md). Like nvcc,
-  // every .cu starts with cuda_runtime.h included, so a file (or a header it
-  // includes) may use __global__ and threadIdx without including anything.
-  if (clang) {
-    for (std::string f : std::initializer_list<std::string>{"-I", frontend_include().string(), "-include", "cuda_runtime.h",
-                                                             "-fpass-plugin=" + pass_plugin().string(), "-fno-vectorize",
-                                                             "-fno-slp-vectorize", "-fno-math-errno", "-fdeclspec",
-                                                             "-DSIMT_CLANG_FRONTEND=1"})
-      cmd.push_back(f);
-  }
+  std::vector<std::string> cmd = {clang_compiler()};
+  for (auto& f : cuda_flags()) cmd.push_back(f);
+  // Our CUDA headers first. Like nvcc, every .cu starts with cuda_runtime.h
+  // included, so a file (or a header it includes) may use __global__ and threadIdx
+  // without including anything.
+  for (std::string f : std::initializer_list<std::string>{"-I", frontend_include().string(), "-include", "cuda_runtime.h",
+                                                           "-fpass-plugin=" + pass_plugin().string()})
+    cmd.push_back(f);
   for (const auto& f : user_flags) cmd.push_back(f);
-  if (clang && uses_openmp(text, headers)) cmd.push_back("-fopenmp");
+  if (uses_openmp(text, headers)) cmd.push_back("-fopenmp");
   fs::path lib_dir = sim_library().parent_path(), timing_dir = timing_library().parent_path();
   // Device printf goes through libsimt_sim.so's counting wrappers (sim/cuda/device_output.hpp).
   for (std::string f : std::initializer_list<std::string>{"-iquote", source.parent_path().string(), unit_path.string(),
@@ -322,20 +312,6 @@ BuildProduct build_program(const BuildRequest& req) {
 }
 
 std::string program_support_dir() { return (toolchain().root / "cli" / "program_support").string(); }
-
-bool clang_frontend_available() { return !clang_compiler().empty() && !pass_plugin().empty() && fs::exists(pass_plugin()); }
-
-Frontend parse_frontend(const std::string& name) {
-  if (name.empty()) {  // the default: the compiler front end where this build has it
-    if (clang_frontend_available()) return Frontend::Clang;
-    fmt::print(stderr, "simt: this build has no clang front end (no LLVM development files were found); using "
-                       "--frontend=port (docs/frontend.md)\n");
-    return Frontend::Port;
-  }
-  if (name == "clang") return Frontend::Clang;
-  if (name == "port") return Frontend::Port;
-  throw std::runtime_error(fmt::format("--frontend must be clang or port, not {}", name));
-}
 
 int run_program(const std::string& path, const std::vector<std::string>& args) {
   std::vector<std::string> argv = {path};

@@ -1,37 +1,26 @@
-// Building a user's CUDA program against the simulator: port it if it is plain
-// CUDA, compile it with the system compiler, link libsimt_sim.so and the
-// report-at-exit object. Products are cached by content hash.
+// Building a user's CUDA program against the simulator with the compiler front end
+// (docs/frontend.md): the syntax step, then clang with simtlab's instrumentation
+// pass; linked with libsimt_sim.so and the report-at-exit object. Products are
+// cached by content hash.
 #pragma once
 #include <string>
 #include <vector>
 
 namespace simt::cli {
 
-// How a plain CUDA file becomes simulator code (docs/frontend.md): compiled
-// unchanged by clang with simtlab's instrumentation pass, or rewritten into the
-// f32 dialect by `simt port` and compiled by g++ (the first front end).
-enum class Frontend { Clang, Port };
-
 struct BuildRequest {
   std::string source;  // the user's .cu file
   bool shared = false; // a shared library (for ctypes) instead of an executable
-  Frontend frontend = Frontend::Port;
   std::vector<std::string> include_dirs;  // -I, as given (made absolute here)
   std::vector<std::string> defines;       // -D NAME or NAME=VALUE
 };
-
-// Whether this build of simtlab has the clang front end (LLVM was found).
-bool clang_frontend_available();
-// Parses --frontend's value ("clang" or "port"; empty: clang where available, else
-// port with a note on stderr); throws for anything else.
-Frontend parse_frontend(const std::string& name);
 
 struct BuildProduct {
   std::string path;    // the executable or .so, inside the cache
   bool cached = false; // reused from an earlier build
 };
 
-// Throws std::runtime_error with a message for the user. Port issues and
+// Throws std::runtime_error with a message for the user. Syntax-step issues and
 // compiler diagnostics are printed to stderr as they happen (file:line of the
 // user's own file).
 BuildProduct build_program(const BuildRequest& req);

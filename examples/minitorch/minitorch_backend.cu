@@ -7,9 +7,9 @@
 // result back -- the same contract as the nvcc-built combine.so of the course.
 //
 // Build:  simt cc --shared examples/minitorch/minitorch_backend.cu -o minitorch_sim.so      (simulator)
-//         nvcc --shared -Xcompiler -fPIC --fmad=false -I. examples/minitorch/minitorch_backend.cu -o minitorch_cuda.so
+//         nvcc --shared -Xcompiler -fPIC --fmad=false examples/minitorch/minitorch_backend.cu -o minitorch_cuda.so
 // Test:   python3 tests/python/test_minitorch_ctypes.py minitorch_sim.so
-#include "sim/cuda/dialect.cuh"
+#include <cuda_runtime.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -25,7 +25,7 @@ enum FnId {
 };
 
 // Transcendentals use simtlab's portable math, so both builds give the same bits.
-__device__ f32 apply(int fn, f32 x, f32 y) {
+__device__ float apply(int fn, float x, float y) {
   switch (fn) {
     case ADD: return x + y;
     case MUL: return x * y;
@@ -35,27 +35,27 @@ __device__ f32 apply(int fn, f32 x, f32 y) {
     case EQ: return x == y ? 1.0f : 0.0f;
     case SIGMOID: {
       // Two forms so that exp never overflows.
-      if (x >= 0.0f) return 1.0f / (1.0f + simt::expf(-x));
-      f32 e = simt::expf(x);
+      if (x >= 0.0f) return 1.0f / (1.0f + expf(-x));
+      float e = expf(x);
       return e / (1.0f + e);
     }
-    case RELU: return x > 0.0f ? x : f32(0.0f);
-    case RELU_BACK: return x > 0.0f ? y : f32(0.0f);
-    case LOG: return simt::logf(x);
+    case RELU: return x > 0.0f ? x : float(0.0f);
+    case RELU_BACK: return x > 0.0f ? y : float(0.0f);
+    case LOG: return logf(x);
     case LOG_BACK: return y / x;
-    case EXP: return simt::expf(x);
+    case EXP: return expf(x);
     case INV: return 1.0f / x;
     case INV_BACK: return -y / (x * x);
     case IS_CLOSE: return (x - y < 1e-2f && y - x < 1e-2f) ? 1.0f : 0.0f;
     case MAX: return x > y ? x : y;
-    case POW: return simt::expf(y * simt::logf(x));  // x > 0; portable, unlike powf
-    case TANH: return simt::tanhf(x);
+    case POW: return expf(y * logf(x));  // x > 0
+    case TANH: return tanhf(x);
   }
   return 0.0f;
 }
 
 // ordinal -> multi-index in `shape`
-__device__ void to_index(int ordinal, const i32* shape, int* index, int dims) {
+__device__ void to_index(int ordinal, const int* shape, int* index, int dims) {
   for (int d = dims - 1; d >= 0; --d) {
     int size = shape[d];
     index[d] = ordinal % size;
@@ -63,58 +63,58 @@ __device__ void to_index(int ordinal, const i32* shape, int* index, int dims) {
   }
 }
 
-__device__ int index_to_position(const int* index, const i32* strides, int dims) {
+__device__ int index_to_position(const int* index, const int* strides, int dims) {
   int pos = 0;
   for (int d = 0; d < dims; ++d) pos += index[d] * strides[d];
   return pos;
 }
 
 // The index into a smaller, broadcast tensor: trailing dimensions align, size-1 dimensions repeat.
-__device__ void broadcast_index(const int* big_index, int big_dims, const i32* shape, int* index, int dims) {
+__device__ void broadcast_index(const int* big_index, int big_dims, const int* shape, int* index, int dims) {
   for (int d = 0; d < dims; ++d) {
     int big_d = d + big_dims - dims;
     index[d] = shape[d] > 1 ? big_index[big_d] : 0;
   }
 }
 
-__global__ void mapKernel(f32* out, const i32* out_shape, const i32* out_strides, int out_size, const f32* in,
-                          const i32* in_shape, const i32* in_strides, int dims, int fn) {
+__global__ void mapKernel(float* out, const int* out_shape, const int* out_strides, int out_size, const float* in,
+                          const int* in_shape, const int* in_strides, int dims, int fn) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= out_size) return;
   int out_index[MAX_DIMS], in_index[MAX_DIMS];
   to_index(i, out_shape, out_index, dims);
   broadcast_index(out_index, dims, in_shape, in_index, dims);
-  f32 x = in[index_to_position(in_index, in_strides, dims)];
+  float x = in[index_to_position(in_index, in_strides, dims)];
   out[index_to_position(out_index, out_strides, dims)] = apply(fn, x, 0.0f);
 }
 
-__global__ void zipKernel(f32* out, const i32* out_shape, const i32* out_strides, int out_size, int out_dims,
-                          const f32* a, const i32* a_shape, const i32* a_strides, int a_dims, const f32* b,
-                          const i32* b_shape, const i32* b_strides, int b_dims, int fn) {
+__global__ void zipKernel(float* out, const int* out_shape, const int* out_strides, int out_size, int out_dims,
+                          const float* a, const int* a_shape, const int* a_strides, int a_dims, const float* b,
+                          const int* b_shape, const int* b_strides, int b_dims, int fn) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= out_size) return;
   int out_index[MAX_DIMS], a_index[MAX_DIMS], b_index[MAX_DIMS];
   to_index(i, out_shape, out_index, out_dims);
   broadcast_index(out_index, out_dims, a_shape, a_index, a_dims);
   broadcast_index(out_index, out_dims, b_shape, b_index, b_dims);
-  f32 x = a[index_to_position(a_index, a_strides, a_dims)];
-  f32 y = b[index_to_position(b_index, b_strides, b_dims)];
+  float x = a[index_to_position(a_index, a_strides, a_dims)];
+  float y = b[index_to_position(b_index, b_strides, b_dims)];
   out[index_to_position(out_index, out_strides, out_dims)] = apply(fn, x, y);
 }
 
 // One block per output element: each thread folds a strided slice of the reduced
 // dimension, then the block combines the partial results in shared memory.
-__global__ void reduceKernel(f32* out, const i32* out_shape, const i32* out_strides, int out_size, const f32* a,
-                             const i32* a_shape, const i32* a_strides, int reduce_dim, float start, int dims,
+__global__ void reduceKernel(float* out, const int* out_shape, const int* out_strides, int out_size, const float* a,
+                             const int* a_shape, const int* a_strides, int reduce_dim, float start, int dims,
                              int fn) {
-  __shared__ f32 partial[THREADS];
+  __shared__ float partial[THREADS];
   int o = blockIdx.x;
   if (o >= out_size) return;
   int index[MAX_DIMS];
   to_index(o, out_shape, index, dims);
   int out_pos = index_to_position(index, out_strides, dims);
   int len = a_shape[reduce_dim];
-  f32 acc = start;
+  float acc = start;
   for (int j = threadIdx.x; j < len; j += blockDim.x) {
     index[reduce_dim] = j;
     acc = apply(fn, acc, a[index_to_position(index, a_strides, dims)]);
@@ -131,24 +131,24 @@ __global__ void reduceKernel(f32* out, const i32* out_shape, const i32* out_stri
 
 // out[b] = a[b] @ b[b], shared-memory tiles of TILE x TILE. A batch dimension of
 // size 1 broadcasts (stride 0), as in MiniTorch.
-__global__ void matmulKernel(f32* out, const i32* out_strides, const f32* a,
-                             const i32* a_shape, const i32* a_strides, const f32* b, const i32* b_shape,
-                             const i32* b_strides, int batch) {
-  __shared__ f32 a_tile[TILE][TILE];
-  __shared__ f32 b_tile[TILE][TILE];
+__global__ void matmulKernel(float* out, const int* out_strides, const float* a,
+                             const int* a_shape, const int* a_strides, const float* b, const int* b_shape,
+                             const int* b_strides, int batch) {
+  __shared__ float a_tile[TILE][TILE];
+  __shared__ float b_tile[TILE][TILE];
   int bz = blockIdx.z;
   int a_batch = a_shape[0] > 1 ? int(a_strides[0]) : 0;
   int b_batch = b_shape[0] > 1 ? int(b_strides[0]) : 0;
   int m = a_shape[1], n = a_shape[2], p = b_shape[2];
   int row = blockIdx.y * TILE + threadIdx.y;
   int col = blockIdx.x * TILE + threadIdx.x;
-  f32 acc = 0.0f;
+  float acc = 0.0f;
   for (int k0 = 0; k0 < n; k0 += TILE) {
     int ka = k0 + threadIdx.x, kb = k0 + threadIdx.y;
     a_tile[threadIdx.y][threadIdx.x] =
-        (row < m && ka < n) ? a[bz * a_batch + row * a_strides[1] + ka * a_strides[2]] : f32(0.0f);
+        (row < m && ka < n) ? a[bz * a_batch + row * a_strides[1] + ka * a_strides[2]] : float(0.0f);
     b_tile[threadIdx.y][threadIdx.x] =
-        (kb < n && col < p) ? b[bz * b_batch + kb * b_strides[1] + col * b_strides[2]] : f32(0.0f);
+        (kb < n && col < p) ? b[bz * b_batch + kb * b_strides[1] + col * b_strides[2]] : float(0.0f);
     __syncthreads();
     for (int k = 0; k < TILE; ++k) acc += a_tile[threadIdx.y][k] * b_tile[k][threadIdx.x];
     __syncthreads();
@@ -222,7 +222,7 @@ void tensorMap(float* out, int* out_shape, int* out_strides, int out_size, float
   (void)in_size;
   DeviceTensor o(out, out_shape, out_strides, shape_size), in(in_storage, in_shape, in_strides, shape_size);
   int blocks = (out_size + THREADS - 1) / THREADS;
-  simt::launch(mapKernel, blocks, THREADS)(o.storage, o.shape, o.strides, out_size, in.storage, in.shape, in.strides,
+  mapKernel<<<blocks, THREADS>>>(o.storage, o.shape, o.strides, out_size, in.storage, in.shape, in.strides,
                                            shape_size, fn_id);
   finish_launch("mapKernel");
   to_host(out, o.storage, o.extent);
@@ -236,7 +236,7 @@ void tensorZip(float* out, int* out_shape, int* out_strides, int out_size, int o
   DeviceTensor o(out, out_shape, out_strides, out_shape_size);
   DeviceTensor a(a_storage, a_shape, a_strides, a_shape_size), b(b_storage, b_shape, b_strides, b_shape_size);
   int blocks = (out_size + THREADS - 1) / THREADS;
-  simt::launch(zipKernel, blocks, THREADS)(o.storage, o.shape, o.strides, out_size, out_shape_size, a.storage,
+  zipKernel<<<blocks, THREADS>>>(o.storage, o.shape, o.strides, out_size, out_shape_size, a.storage,
                                            a.shape, a.strides, a_shape_size, b.storage, b.shape, b.strides,
                                            b_shape_size, fn_id);
   finish_launch("zipKernel");
@@ -246,7 +246,7 @@ void tensorZip(float* out, int* out_shape, int* out_strides, int out_size, int o
 void tensorReduce(float* out, int* out_shape, int* out_strides, int out_size, float* in_storage, int* in_shape,
                   int* in_strides, int reduce_dim, double reduce_value, int shape_size, int fn_id) {
   DeviceTensor o(out, out_shape, out_strides, shape_size), in(in_storage, in_shape, in_strides, shape_size);
-  simt::launch(reduceKernel, out_size, THREADS)(o.storage, o.shape, o.strides, out_size, in.storage, in.shape,
+  reduceKernel<<<out_size, THREADS>>>(o.storage, o.shape, o.strides, out_size, in.storage, in.shape,
                                                 in.strides, reduce_dim, (float)reduce_value, shape_size, fn_id);
   finish_launch("reduceKernel");
   to_host(out, o.storage, o.extent);
@@ -258,7 +258,7 @@ void MatrixMultiply(float* out, int* out_shape, int* out_strides, float* a_stora
   DeviceTensor a(a_storage, a_shape, a_strides, 3), b(b_storage, b_shape, b_strides, 3);
   dim3 block(TILE, TILE);
   dim3 grid((p + TILE - 1) / TILE, (m + TILE - 1) / TILE, batch);
-  simt::launch(matmulKernel, grid, block)(o.storage, o.strides, a.storage, a.shape, a.strides, b.storage,
+  matmulKernel<<<grid, block>>>(o.storage, o.strides, a.storage, a.shape, a.strides, b.storage,
                                           b.shape, b.strides, batch);
   finish_launch("matmulKernel");
   to_host(out, o.storage, o.extent);

@@ -235,6 +235,12 @@ void __simt_assert_fail(const char* expr, const char* file, unsigned line, const
   simt::abandon_thread(t);
 }
 
+// The C library's assert itself, for code the pass did not redirect (a kernel built
+// uninstrumented, as `simt bench`'s reference): the same behaviour.
+void __assert_fail(const char* expr, const char* file, unsigned line, const char* function) {
+  __simt_assert_fail(expr, file, line, function);
+}
+
 // __trap(): the GPU stops the kernel and the launch reports "unspecified launch
 // failure" (cudaErrorLaunchFailure). On the host, where nvcc would not compile it,
 // it aborts.

@@ -1,6 +1,7 @@
-// The launch syntax shared by both builds:  simt::launch(kernel, grid, block[, shmem[, stream]])(args...)
-// It is what `kernel<<<grid, block, shmem, stream>>>(args...)` becomes under
-// `simt port`; with nvcc it expands to exactly that launch.
+// The simulator's launch:  simt::launch(SIMT_KERNEL(kernel), grid, block[, shmem[, stream]])(args...)
+// is what the syntax step (sim/compiler/syntax) makes of
+// `kernel<<<grid, block, shmem, stream>>>(args...)`; the runtime launches kernels by
+// pointer with simt::launch(kernel, ...) too.
 #pragma once
 #include "sim/exec/executor.hpp"
 #include "sim/cuda/runtime.hpp"

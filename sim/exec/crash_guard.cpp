@@ -151,8 +151,8 @@ void on_fault(int sig, siginfo_t* info, void* context) {
                 t->thread_idx.x, t->thread_idx.y, t->thread_idx.z, info->si_addr,
                 overflow ? "the thread's local variables exceed the simulator's 128 KiB stack per thread "
                            "(large local arrays belong in shared or global memory)"
-                         : "an access the simulator could not check: device memory must be accessed through "
-                           "f32/f64/i32/u32/i64/u64 or float2/float4 (docs/dialect.md); plain pointers are invisible");
+                         : "an access the simulator could not check: device memory must be accessed by code "
+                           "built through the compiler front end (docs/frontend.md)");
   write_stderr(msg);
   _exit(3);
 }

@@ -94,7 +94,7 @@ TEST_CASE("-o never overwrites the input") {
   const fs::path src = dir / "k.cu";
   const std::string text = "__global__ void k(float* x) { x[threadIdx.x] = 1.0f; }\nint main() { return 0; }\n";
   std::ofstream(src) << text;
-  for (const char* cmd : {"port", "cc"}) {
+  for (const char* cmd : {"cc"}) {
     CAPTURE(cmd);
     Result r = simt(std::string(cmd) + " " + src.string() + " -o " + src.string());
     CHECK(r.status == 2);

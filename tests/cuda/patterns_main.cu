@@ -28,16 +28,16 @@ int run_patterns() {
   float* in = device_array<float>(kThreads * 33 + 64);
   float* out = device_array<float>(kThreads * 4);
   double* dout = device_array<double>(64);
-  for (int stride : {1, 2, 4, 8, 32}) simt::launch(load_strided, kThreads / 256, 256)(in, out, stride, 0);
-  simt::launch(load_strided, kThreads / 256, 256)(in, out, 1, 1);  // misaligned by 4 bytes
-  simt::launch(load_strided, kThreads / 256, 256)(in, out, 1, 8);  // misaligned by 32 bytes
-  simt::launch(load_broadcast, kThreads / 256, 256)(in, out);
-  simt::launch(load_float4, kThreads / 4 / 256, 256)(reinterpret_cast<float4*>(in), reinterpret_cast<float4*>(out));
-  for (int stride : {1, 2, 4, 8, 16, 32, 33}) simt::launch(shared_stride, 1, 32)(out, stride);
-  for (int stride : {1, 2}) simt::launch(shared_stride_f64, 1, 32)(dout, stride);
-  simt::launch(shared_broadcast, 1, 32)(out);
-  for (int stride : {1, 0, 2}) simt::launch(shared_float4, 1, 32)(out, stride);
-  simt::launch(flops_mul_add_fma, kThreads / 256, 256)(in, in + kThreads, out);
+  for (int stride : {1, 2, 4, 8, 32}) load_strided<<<kThreads / 256, 256>>>(in, out, stride, 0);
+  load_strided<<<kThreads / 256, 256>>>(in, out, 1, 1);  // misaligned by 4 bytes
+  load_strided<<<kThreads / 256, 256>>>(in, out, 1, 8);  // misaligned by 32 bytes
+  load_broadcast<<<kThreads / 256, 256>>>(in, out);
+  load_float4<<<kThreads / 4 / 256, 256>>>(reinterpret_cast<float4*>(in), reinterpret_cast<float4*>(out));
+  for (int stride : {1, 2, 4, 8, 16, 32, 33}) shared_stride<<<1, 32>>>(out, stride);
+  for (int stride : {1, 2}) shared_stride_f64<<<1, 32>>>(dout, stride);
+  shared_broadcast<<<1, 32>>>(out);
+  for (int stride : {1, 0, 2}) shared_float4<<<1, 32>>>(out, stride);
+  flops_mul_add_fma<<<kThreads / 256, 256>>>(in, in + kThreads, out);
   cudaError_t e = cudaDeviceSynchronize();
   std::printf("patterns: %s\n", cudaGetErrorString(e));
   cudaFree(in);

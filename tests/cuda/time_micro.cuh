@@ -2,9 +2,9 @@
 // "kernel_model"): each kernel loads one hardware limit, at two sizes, so the
 // slope between them is a rate and the intercept the fixed cost. Launched by
 // tests/cuda/time_micro_main.cu; fitted by tests/cuda/calibrate_time_model.py micro.
-// Real CUDA in simtlab's dialect types, as tests/cuda/patterns.cuh.
+// Plain CUDA, as tests/cuda/patterns.cuh.
 #pragma once
-#include "sim/cuda/dialect.cuh"
+#include <cuda_runtime.h>
 
 // Nothing: launch overhead.
 __global__ void micro_empty() {}
@@ -16,19 +16,19 @@ __global__ void micro_copy(const float4* in, float4* out, int n4) {
 }
 
 // L1-to-L2 line requests: every lane stores into its own 128-byte line.
-__global__ void micro_store_scattered(f32* out, int n) {
+__global__ void micro_store_scattered(float* out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) out[static_cast<long long>(i) * 32] = f32(i);
+  if (i < n) out[static_cast<long long>(i) * 32] = float(i);
 }
 
 // Shared wavefronts: `reps` independent reads per thread, `stride` words apart
 // across the warp (1: conflict-free, 32: every lane in one bank).
-__global__ void micro_shared_stride(f32* out, int stride, int reps) {
-  __shared__ f32 s[1024];
+__global__ void micro_shared_stride(float* out, int stride, int reps) {
+  __shared__ float s[1024];
   const int t = threadIdx.x;
-  for (int i = t; i < 1024; i += blockDim.x) s[i] = f32(i);
+  for (int i = t; i < 1024; i += blockDim.x) s[i] = float(i);
   __syncthreads();
-  f32 a = 0.0f, b = 0.0f;
+  float a = 0.0f, b = 0.0f;
   for (int r = 0; r < reps; r += 2) {
     a += s[((t & 31) * stride + r) & 1023];
     b += s[((t & 31) * stride + r + 1) & 1023];
@@ -61,12 +61,12 @@ __global__ void micro_barrier_chain(int* out, int reps) {
 }
 
 // Same-address atomics: every thread of the grid adds to one word.
-__global__ void micro_atomic_storm(f32* out) { atomicAdd(out, 1.0f); }
+__global__ void micro_atomic_storm(float* out) { atomicAdd(out, 1.0f); }
 
 // Waves: blocks of 1024 threads (two per SM by threads) each running a dependent
 // FP chain; a grid of 2 x SMs blocks is one wave, one block more is two.
-__global__ void micro_wave(f32* out, int reps) {
-  f32 x = f32(threadIdx.x);
+__global__ void micro_wave(float* out, int reps) {
+  float x = float(threadIdx.x);
   for (int r = 0; r < reps; ++r) x = x * 0.999f + 1.0f;
   out[blockIdx.x * blockDim.x + threadIdx.x] = x;
 }
@@ -75,8 +75,8 @@ __global__ void micro_wave(f32* out, int reps) {
 // xor), no memory in the loop: warp instructions / time is the issue rate, and
 // ncu's instruction count per iteration calibrates the front end's estimate of
 // SASS instructions per IR instruction (docs/counters.md, "Instructions").
-__global__ void micro_int_issue(u32* out, int reps) {
-  u32 a = threadIdx.x, b = blockIdx.x, c = a ^ 0x9e3779b9u, d = b + 7u;
+__global__ void micro_int_issue(unsigned* out, int reps) {
+  unsigned a = threadIdx.x, b = blockIdx.x, c = a ^ 0x9e3779b9u, d = b + 7u;
   for (int r = 0; r < reps; ++r) {
     a = a * 1664525u + 1013904223u;
     b ^= b << 13;
@@ -103,9 +103,9 @@ __global__ void micro_int_div(int* out, int divisor, int reps) {
 // eight windows (32 KB) stay in every SM's L1; with 32 K floats (1 MB) they do not,
 // and each re-read is a line from L2. Same requests and instructions: the
 // difference in time is the cost of an L1 miss that hits in L2, under full load.
-__global__ void micro_l1_reuse(const f32* in, f32* out, int window, int reps) {
-  const f32* w = in + (blockIdx.x % 8) * window;
-  f32 sum = 0.0f;
+__global__ void micro_l1_reuse(const float* in, float* out, int window, int reps) {
+  const float* w = in + (blockIdx.x % 8) * window;
+  float sum = 0.0f;
   for (int r = 0; r < reps; ++r) sum += w[(r * blockDim.x + threadIdx.x) & (window - 1)];
   out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
@@ -113,10 +113,10 @@ __global__ void micro_l1_reuse(const f32* in, f32* out, int window, int reps) {
 // L1-to-L2 line rate with a footprint that stays in L2: every lane stores into its
 // own 128-byte line, `reps` times, among `lines` lines (16 MB for 128 K lines);
 // unlike micro_store_scattered (512 MB of partial lines: DRAM read-modify-writes).
-__global__ void micro_store_scattered_l2(f32* out, int lines, int reps) {
+__global__ void micro_store_scattered_l2(float* out, int lines, int reps) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   const int threads = gridDim.x * blockDim.x;
-  for (int r = 0; r < reps; ++r) out[static_cast<long long>((i + r * threads) & (lines - 1)) * 32] = f32(r);
+  for (int r = 0; r < reps; ++r) out[static_cast<long long>((i + r * threads) & (lines - 1)) * 32] = float(r);
 }
 
 // Dependent global-load latency: one thread follows `reps` loads, each address the
@@ -139,8 +139,8 @@ __global__ void micro_global_chain(const int* next, int* out, int reps) {
 // hits after the first lap) or 8192 (1 MB: L2 hits). One warp on one SM; two `reps`
 // per ring: the slope is the time one iteration waits, the load chain's round
 // (cost/kernel_terms.cpp: the catalog's l2_load_round_clk).
-__global__ void micro_load_loop(const f32* in, f32* out, int lines, int reps) {
-  f32 acc = 0.0f;
+__global__ void micro_load_loop(const float* in, float* out, int lines, int reps) {
+  float acc = 0.0f;
   for (int r = 0; r < reps; ++r) acc += in[((r * 17) & (lines - 1)) * 32 + threadIdx.x];
   out[threadIdx.x] = acc;
 }

@@ -46,32 +46,32 @@ int main() {
   const long long big4 = 16LL << 20, small4 = 4LL << 20;  // float4s: 256 MB and 64 MB each way
   float4* in = zeros<float4>(big4);
   float4* out = zeros<float4>(big4);
-  f32* scattered = zeros<f32>((4LL << 20) * 32);
-  f32* sink = zeros<f32>(kSms * 8 * 1024);
+  float* scattered = zeros<float>((4LL << 20) * 32);
+  float* sink = zeros<float>(kSms * 8 * 1024);
   int* ints = zeros<int>(64);
-  for (int i = 0; i < 3; ++i) simt::launch(micro_empty, 1, 32)();
-  for (long long n4 : {small4, big4}) simt::launch(micro_copy, blocks_for(n4, 256), 256)(in, out, int(n4));
-  for (int n : {1 << 20, 4 << 20}) simt::launch(micro_store_scattered, blocks_for(n, 256), 256)(scattered, n);
-  for (int stride : {1, 32}) simt::launch(micro_shared_stride, kSms * 8, 256)(sink, stride, 256);
-  for (int reps : {1024, 4096}) simt::launch(micro_shared_chain, 1, 32)(ints, reps);
-  for (int reps : {1024, 4096}) simt::launch(micro_shuffle_chain, 1, 32)(ints, reps);
-  for (int reps : {1024, 4096}) simt::launch(micro_barrier_chain, 1, 256)(ints, reps);
-  for (int blocks : {1024, 4096}) simt::launch(micro_atomic_storm, blocks, 256)(sink);
-  for (int blocks : {2 * kSms, 2 * kSms + 1}) simt::launch(micro_wave, blocks, 1024)(sink, 4096);
+  for (int i = 0; i < 3; ++i) micro_empty<<<1, 32>>>();
+  for (long long n4 : {small4, big4}) micro_copy<<<blocks_for(n4, 256), 256>>>(in, out, int(n4));
+  for (int n : {1 << 20, 4 << 20}) micro_store_scattered<<<blocks_for(n, 256), 256>>>(scattered, n);
+  for (int stride : {1, 32}) micro_shared_stride<<<kSms * 8, 256>>>(sink, stride, 256);
+  for (int reps : {1024, 4096}) micro_shared_chain<<<1, 32>>>(ints, reps);
+  for (int reps : {1024, 4096}) micro_shuffle_chain<<<1, 32>>>(ints, reps);
+  for (int reps : {1024, 4096}) micro_barrier_chain<<<1, 256>>>(ints, reps);
+  for (int blocks : {1024, 4096}) micro_atomic_storm<<<blocks, 256>>>(sink);
+  for (int blocks : {2 * kSms, 2 * kSms + 1}) micro_wave<<<blocks, 1024>>>(sink, 4096);
   // Added after the first calibration (the launches above keep their order).
-  u32* words = zeros<u32>(kSms * 8 * 256);
-  f32* windows = zeros<f32>(8 * 32768);
-  for (int reps : {256, 1024}) simt::launch(micro_int_issue, kSms * 8, 256)(words, reps);
-  for (int reps : {64, 256}) simt::launch(micro_int_div, kSms * 8, 256)(reinterpret_cast<int*>(words), 7, reps);
-  for (int window : {1024, 32768}) simt::launch(micro_l1_reuse, kSms * 8, 256)(windows, sink, window, 512);
-  for (int reps : {4, 16}) simt::launch(micro_store_scattered_l2, kSms * 8, 256)(scattered, 128 * 1024, reps);
+  unsigned* words = zeros<unsigned>(kSms * 8 * 256);
+  float* windows = zeros<float>(8 * 32768);
+  for (int reps : {256, 1024}) micro_int_issue<<<kSms * 8, 256>>>(words, reps);
+  for (int reps : {64, 256}) micro_int_div<<<kSms * 8, 256>>>(reinterpret_cast<int*>(words), 7, reps);
+  for (int window : {1024, 32768}) micro_l1_reuse<<<kSms * 8, 256>>>(windows, sink, window, 512);
+  for (int reps : {4, 16}) micro_store_scattered_l2<<<kSms * 8, 256>>>(scattered, 128 * 1024, reps);
   // Added for the load chain's round (after all the launches above).
   const int ring_lines = 8192;
   int* ring = ring_of_lines(ring_lines);
   for (int lines : {64, ring_lines})
-    for (int reps : {2 * ring_lines, 8 * ring_lines}) simt::launch(micro_global_chain, 1, 1)(ring_at(ring, lines), ints, reps);
+    for (int reps : {2 * ring_lines, 8 * ring_lines}) micro_global_chain<<<1, 1>>>(ring_at(ring, lines), ints, reps);
   for (int lines : {64, ring_lines})  // `windows` holds 8192 lines of 32 floats
-    for (int reps : {2 * ring_lines, 8 * ring_lines}) simt::launch(micro_load_loop, 1, 32)(windows, sink, lines, reps);
+    for (int reps : {2 * ring_lines, 8 * ring_lines}) micro_load_loop<<<1, 32>>>(windows, sink, lines, reps);
   cudaError_t e = cudaDeviceSynchronize();
   std::printf("time_micro: %s\n", cudaGetErrorString(e));
   cudaFree(in);

@@ -5,7 +5,7 @@
 #
 #   tests/cuda/validate.sh sim [OUT]     simulator side (needs the CMake build):
 #                                        OUT/sim: buffers, launches.json, launch_labels.txt,
-#                                        examples/: ported sources, stdout, launch JSON
+#                                        examples/: the sources, stdout, launch JSON
 #   tests/cuda/validate.sh gpu [OUT]     GPU side (needs nvcc, ncu, cuobjdump, python3; no
 #                                        simtlab dependencies): OUT/gpu: buffers, ncu.csv,
 #                                        driver.sass, gpu.txt; then the report
@@ -26,11 +26,11 @@ run_sim() {
   rm -rf "$out/sim" && mkdir -p "$out/sim/examples"
   SIMT_REPORT_JSON="$out/sim/launches.json" "$build/tests/validate_driver_sim" "$out/sim" > "$out/sim/stdout.txt"
   echo "simulator side: $(ls "$out"/sim/*.f32 | wc -l) buffers, $(grep -c . "$out/sim/launch_labels.txt") launches in $out/sim"
-  # Examples: the ported source travels to the GPU, so both sides run the same text.
+  # Examples: the source travels to the GPU with the results, so both sides run the same text.
   for src in examples/*.cu; do
     local name
     name=$(basename "$src" .cu)
-    "$build/cli/simt" port "$src" -o "$out/sim/examples/$name.cu" 2> /dev/null
+    cp "$src" "$out/sim/examples/$name.cu"
     "$build/cli/simt" exec "$src" --json="$out/sim/examples/$name.json" > "$out/sim/examples/$name.stdout" \
       2> "$out/sim/examples/$name.report.txt"
     echo "simulator side: example $name"

@@ -25,12 +25,12 @@ TEST_CASE("a .cu file that includes nothing builds, as under nvcc") {
 }
 
 TEST_CASE("-I and -D reach the compiler; a missing directory is a usage error") {
-  Exec e = exec(kTests + "include_dir_user.cu", "clang", "-I " + kTests + "include_dir -D FACTOR=3");
+  Exec e = exec(kTests + "include_dir_user.cu", "-I " + kTests + "include_dir -D FACTOR=3");
   CHECK(e.run.status == 0);
   CHECK(e.run.out == "y[5] = 15\n");
-  Exec five = exec(kTests + "include_dir_user.cu", "clang", "-I" + kTests + "include_dir -DFACTOR=5");
+  Exec five = exec(kTests + "include_dir_user.cu", "-I" + kTests + "include_dir -DFACTOR=5");
   CHECK(five.run.out == "y[5] = 25\n");  // a different -D is a different build, not the cached one
-  Exec missing = exec(kTests + "include_dir_user.cu", "clang", "-I /nonexistent/dir -D FACTOR=3");
+  Exec missing = exec(kTests + "include_dir_user.cu", "-I /nonexistent/dir -D FACTOR=3");
   CHECK(missing.run.status == 2);
   CHECK(missing.stderr_.find("-I /nonexistent/dir: no such directory") != std::string::npos);
 }
@@ -341,7 +341,7 @@ TEST_CASE("a warp collective orders a warp's reads of a shared word before one l
 }
 
 TEST_CASE("simt exec --no-races: no race detection (and no race shadow) for programs too large to check") {
-  Exec e = exec(kTests + "warp_ordered_shared.cu", "clang", "--no-races");
+  Exec e = exec(kTests + "warp_ordered_shared.cu", "--no-races");
   CHECK(e.run.status == 0);
   CHECK(e.run.out == "one warp: no error\ntwo warps: no error\n");
 }

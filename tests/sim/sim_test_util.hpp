@@ -1,6 +1,8 @@
-// Small helpers shared by the simulator tests.
+// Small helpers shared by the simulator tests. The tests with kernels are .cu files,
+// built as `simt cc` builds a learner's file (clang and simtlab's pass, tests/CMakeLists.txt).
 #pragma once
-#include "sim/cuda/dialect.cuh"
+#include "sim/cuda/launch.hpp"
+#include "sim/cuda/runtime.hpp"
 #include "sim/report/launch_record.hpp"
 #include "sim/report/report.hpp"
 

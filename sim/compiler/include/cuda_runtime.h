@@ -3,7 +3,7 @@
 // pass instruments its device code. This header supplies CUDA's keywords, built-in
 // variables and device functions, vector types and the runtime API.
 #pragma once
-// sim/cuda/dialect.cuh and its helpers take their plain-CUDA branch under this.
+// Code shared with other builds can test for simtlab's compiler front end with this.
 #ifndef SIMT_CLANG_FRONTEND
 #define SIMT_CLANG_FRONTEND 1
 #endif

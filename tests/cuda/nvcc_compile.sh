@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Where nvcc exists (CI, no GPU needed): every CUDA file simtlab ships as plain CUDA
+# must compile with nvcc unchanged, the same text simtlab builds through clang and
+# its pass: the course kernels, the examples and the ctypes backend, and the GPU
+# sides of the pattern validation and the time model's calibration.
+# usage: nvcc_compile.sh NVCC
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+nvcc=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+flags=(-std=c++20 --fmad=false -arch=sm_90 -I. -c)
+for src in kernels/*.cu examples/*.cu tests/cuda/patterns_main.cu tests/cuda/time_micro_main.cu; do
+  "$nvcc" "${flags[@]}" "$src" -o "$work/$(basename "$src" .cu).o"
+  echo "ok   $src compiles with nvcc"
+done
+"$nvcc" "${flags[@]}" -Xcompiler -fPIC examples/minitorch/minitorch_backend.cu -o "$work/minitorch_backend.o"
+echo "ok   examples/minitorch/minitorch_backend.cu compiles with nvcc"
