@@ -4,8 +4,8 @@
 
 #include "kernels/bench_workloads.hpp"
 #include "sim/exec/executor.hpp"
-#include "sim/exec/repeat_launch.hpp"
-#include "sim/report/launch_record.hpp"
+#include "sim/shortcuts/repeat_launch.hpp"
+#include "sim/state/launch_record.hpp"
 
 #include <fmt/format.h>
 

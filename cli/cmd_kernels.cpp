@@ -106,7 +106,7 @@ int run_kernel(const RunOptions& o) {
   device_limits() = limits_of(dev);
   set_worker_count(o.threads);
   checks().races = !o.no_races;
-  if (o.exact) setenv("SIMT_EXACT", "1", 1);  // before the first launch reads it (sim/exec/sampling.hpp)
+  if (o.exact) setenv("SIMT_EXACT", "1", 1);  // before the first launch reads it (sim/shortcuts/sampling.hpp)
   set_report_faults(false);
   if (!o.json) show_progress_on_terminal();
   clear_launch_records();

@@ -30,7 +30,7 @@ struct ExecArgs {
   bool no_skip_repeats = false, no_defer_repeats = false, skip_all_repeats = false, no_races = false;
   bool exact = false;
   double sample_budget = 0;
-  unsigned long long watchdog_insts = 0;  // 0: the program's default (sim/compiler/spin_watch.hpp)
+  unsigned long long watchdog_insts = 0;  // 0: the program's default (sim/exec/spin_watch.hpp)
   std::vector<std::string> program_args;
 };
 
@@ -89,7 +89,7 @@ int run_exec(const ExecArgs& a) {
   setenv("SIMT_SKIP_REPEATS",
          a.no_skip_repeats ? "0" : a.no_defer_repeats ? "pure" : a.skip_all_repeats ? "all" : "1", 1);
   // $SIMT_RACES=always keeps the race checks on even where their shadow could outgrow
-  // this machine (sim/exec/race_shadow_budget.hpp).
+  // this machine (sim/shortcuts/race_shadow_budget.hpp).
   const char* races = std::getenv("SIMT_RACES");
   const bool always = races && std::string_view(races) == "always";
   setenv("SIMT_RACES", a.no_races ? "0" : always ? "always" : "1", 1);

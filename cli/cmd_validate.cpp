@@ -81,7 +81,7 @@ int run_gpu_half(const ValidateArgs& a, const fs::path& dir) {
 // in `dir`. Like validate_gpu.sh, it always dumps the allocations that changed, in the
 // same run as the digests: a rerun only for the dumps would double the time of the
 // slower half, and its digests need not be the first run's (float atomics, anything
-// timing-dependent); the dumps are bounded (sim/report/launch_dump.hpp) and go away
+// timing-dependent); the dumps are bounded (sim/exec/launch_dump.hpp) and go away
 // with the work directory unless --keep.
 int run_sim_half(const ValidateArgs& a, const fs::path& dir) {
   BuildProduct p = build_program(build_request(a.file, false, a.compile));

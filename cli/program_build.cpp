@@ -2,7 +2,7 @@
 
 #include "sim/compiler/cuda_compile_flags.hpp"
 #include "sim/compiler/syntax/syntax.hpp"
-#include "sim/cuda/device_output.hpp"
+#include "sim/exec/device_output.hpp"
 
 #include <fmt/format.h>
 #include <signal.h>
@@ -296,7 +296,7 @@ BuildProduct build_program(const BuildRequest& req) {
   for (const auto& f : user_flags) cmd.push_back(f);
   if (uses_openmp(text, headers)) cmd.push_back("-fopenmp");
   fs::path lib_dir = sim_library().parent_path(), timing_dir = timing_library().parent_path();
-  // Device printf goes through libsimt_sim.so's counting wrappers (sim/cuda/device_output.hpp).
+  // Device printf goes through libsimt_sim.so's counting wrappers (sim/exec/device_output.hpp).
   for (std::string f : std::initializer_list<std::string>{"-iquote", source.parent_path().string(), unit_path.string(),
                         report_object(cache, fingerprint).string(), kStdioWraps, "-L", lib_dir.string(), "-L", timing_dir.string(),
                         "-lsimt_timing", "-lsimt_sim", "-Wl,-rpath," + lib_dir.string(),

@@ -1,6 +1,6 @@
 #include "validate_compare.hpp"
 
-#include "sim/report/launch_dump.hpp"
+#include "sim/exec/launch_dump.hpp"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 // `simt validate`'s verdicts: device memory after each launch (digests written by
-// both sides, sim/report/launch_digest.hpp) and counters (the simulator's JSON
+// both sides, sim/exec/launch_digest.hpp) and counters (the simulator's JSON
 // against Nsight Compute's CSV), launch by launch; where digests differ, the bytes of
-// the differing allocations (dumps, sim/report/launch_dump.hpp) element by element,
+// the differing allocations (dumps, sim/exec/launch_dump.hpp) element by element,
 // as a distance in ulps.
 #pragma once
 #include <nlohmann/json.hpp>

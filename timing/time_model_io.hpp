@@ -4,7 +4,7 @@
 #pragma once
 #include "cost/kernel_time.hpp"
 #include "cost/roofline.hpp"
-#include "sim/report/launch_record.hpp"
+#include "sim/state/launch_record.hpp"
 #include "sim/report/report.hpp"  // global_sites_json
 
 #include <nlohmann/json.hpp>

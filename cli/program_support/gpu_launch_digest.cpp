@@ -1,12 +1,12 @@
 // The GPU side of `simt validate`: preloaded (LD_PRELOAD) into a program built by
 // nvcc with `-cudart shared`, it follows cudaMalloc/cudaFree and, after every kernel
 // launch, synchronises and writes a digest of every live allocation to
-// $SIMT_VALIDATE_DIGESTS, in the format of sim/report/launch_digest.hpp, and, with
+// $SIMT_VALIDATE_DIGESTS, in the format of sim/exec/launch_digest.hpp, and, with
 // $SIMT_VALIDATE_DUMP_DIR, the bytes of the allocations that changed
-// (sim/report/launch_dump.hpp, shared with the simulator's writer). Built on the GPU
+// (sim/exec/launch_dump.hpp, shared with the simulator's writer). Built on the GPU
 // machine by cli/program_support/validate_gpu.sh (-I the tree's root, for that header);
 // not part of simtlab's build.
-#include "sim/report/launch_dump.hpp"
+#include "sim/exec/launch_dump.hpp"
 
 #include <cuda_runtime_api.h>
 #include <cxxabi.h>

@@ -7,12 +7,12 @@
 //   SIMT_REPORT_JSON=PATH|-   JSON array of launches to PATH, or stderr for "-"
 //   SIMT_DEVICE (sim/exec/device_limits.hpp): also the device the clock prices
 //   SIMT_TIMELINE=PATH        the simulated clock's timeline as a Chrome/Perfetto trace
-//   SIMT_SKIP_REPEATS=0       execute identical repeated launches too (sim/exec/repeat_launch.hpp);
+//   SIMT_SKIP_REPEATS=0       execute identical repeated launches too (sim/shortcuts/repeat_launch.hpp);
 //                   =pure     skip those that cannot change memory, defer none
 //                   =all      skip them all, even those that change memory
 #include "sim/clock/device_clock.hpp"
 #include "sim/exec/executor.hpp"
-#include "sim/report/launch_record.hpp"
+#include "sim/state/launch_record.hpp"
 #include "sim/report/report.hpp"
 #include "timing/clock_model.hpp"
 

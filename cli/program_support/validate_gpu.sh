@@ -8,7 +8,7 @@
 #   usage: validate_gpu.sh OUTDIR FILE.cu [nvcc flags: -I DIR -D NAME=VAL ...] [-- ARGS]
 #   writes OUTDIR/{gpu.digests, gpu.stdout, ncu.csv (if ncu), build.log, gpu.txt}
 #   and OUTDIR/dumps/launch-N-alloc-ID.bin: the bytes of every allocation whose digest
-#   changed at launch N (sim/report/launch_dump.hpp), which `simt validate` reads to
+#   changed at launch N (sim/exec/launch_dump.hpp), which `simt validate` reads to
 #   compare a differing allocation element by element, in ulps (--max-ulp, --elem).
 #
 # The dumps are written by default, in the same run as the digests: a second run just

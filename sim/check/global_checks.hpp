@@ -1,10 +1,10 @@
 // The checks on global memory that need no answer before the access proceeds:
 // races within a launch (and, per row, the DRAM estimate of sim/count/dram_estimate).
-// Bounds are checked at once (sim/memory/access.cpp). A convergent warp's accesses get
+// Bounds are checked at once (sim/exec/access.cpp). A convergent warp's accesses get
 // these a whole row (one warp instruction) at a time when its interval ends, so
 // the DRAM estimate is taken once per sector, not once per lane.
 #pragma once
-#include "sim/exec/block.hpp"
+#include "sim/state/block.hpp"
 #include "sim/count/counters.hpp"
 #include "sim/count/dram_estimate.hpp"
 #include "sim/memory/warp_access.hpp"

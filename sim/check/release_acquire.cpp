@@ -1,7 +1,7 @@
 #include "sim/check/release_acquire.hpp"
 
-#include "sim/exec/block.hpp"
-#include "sim/exec/context.hpp"
+#include "sim/state/block.hpp"
+#include "sim/state/context.hpp"
 #include "sim/exec/worker.hpp"
 
 namespace simt {

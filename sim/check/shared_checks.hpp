@@ -2,11 +2,11 @@
 // barriers and reads of words the block never wrote. A convergent warp's accesses
 // are checked a whole row (one warp instruction) at a time when its interval ends;
 // a divergent warp's as they happen. Either way each 4-byte word goes through
-// check_shared_word once per access. Bounds are never deferred (sim/memory/access.cpp).
+// check_shared_word once per access. Bounds are never deferred (sim/exec/access.cpp).
 #pragma once
-#include "sim/exec/block.hpp"
+#include "sim/state/block.hpp"
 #include "sim/count/shared_patterns.hpp"
-#include "sim/memory/warp_log.hpp"
+#include "sim/state/warp_log.hpp"
 
 namespace simt {
 

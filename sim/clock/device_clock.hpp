@@ -19,7 +19,7 @@
 //  - host-to-device and device-to-host copies run on their own copy engines and
 //    overlap kernels of other streams (CUDA's copy/compute overlap).
 #pragma once
-#include "sim/report/launch_record.hpp"
+#include "sim/state/launch_record.hpp"
 
 #include <nlohmann/json.hpp>
 

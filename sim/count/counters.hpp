@@ -2,7 +2,7 @@
 // and definitions (Nsight Compute's where one exists) are in sim/count/metrics.cpp and
 // docs/counters.md.
 #pragma once
-#include "sim/memory/events.hpp"
+#include "sim/types/events.hpp"
 
 #include <array>
 #include <cstdint>
@@ -85,6 +85,6 @@ constexpr bool fp_counters_follow_fp_ops() {
     if (static_cast<int>(Counter::FAdd) + static_cast<int>(op) != static_cast<int>(counter)) return false;
   return true;
 }
-static_assert(fp_counters_follow_fp_ops(), "Counter's FP entries must follow FpOp's order (sim/memory/events.hpp)");
+static_assert(fp_counters_follow_fp_ops(), "Counter's FP entries must follow FpOp's order (sim/types/events.hpp)");
 
 }  // namespace simt

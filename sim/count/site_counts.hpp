@@ -5,7 +5,7 @@
 // the block's end sums and takes the busiest lane per site in one pass over 32
 // counts (short kernels, one pass per thread, spent most of their counting there).
 #pragma once
-#include "sim/memory/events.hpp"
+#include "sim/types/events.hpp"
 
 #include <array>
 #include <cstdint>

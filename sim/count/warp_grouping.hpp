@@ -1,8 +1,8 @@
 // Turns the per-lane access logs of a divergent warp into warp-level instructions
-// (a convergent warp's rows already are; sim/memory/warp_log.hpp).
+// (a convergent warp's rows already are; sim/state/warp_log.hpp).
 #pragma once
 #include "sim/count/instruction_cost.hpp"
-#include "sim/memory/events.hpp"
+#include "sim/types/events.hpp"
 #include "sim/memory/warp_access.hpp"
 
 #include <cstdint>

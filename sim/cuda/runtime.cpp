@@ -3,11 +3,11 @@
 #include "sim/clock/device_clock.hpp"
 #include "sim/exec/executor.hpp"
 #include "sim/exec/launch_checks.hpp"
-#include "sim/exec/repeat_launch.hpp"
-#include "sim/exec/deferred_launches.hpp"
-#include "sim/exec/content_memo.hpp"
+#include "sim/shortcuts/repeat_launch.hpp"
+#include "sim/shortcuts/deferred_launches.hpp"
+#include "sim/shortcuts/content_memo.hpp"
 #include "sim/memory/global_memory.hpp"
-#include "sim/report/launch_record.hpp"
+#include "sim/state/launch_record.hpp"
 #include "sim/report/report.hpp"
 
 #include <fmt/format.h>
@@ -142,7 +142,7 @@ void note_launch_result(int error, const void* stream) {
 void set_report_faults(bool on) { g_report_faults = on; }
 
 namespace {
-// Deferred launches (sim/exec/deferred_launches.hpp) run when something reads what
+// Deferred launches (sim/shortcuts/deferred_launches.hpp) run when something reads what
 // they write: a fault then is reported like a fault of a launch just made, and the
 // frees that waited for them happen.
 const bool g_deferred_hooks = [] {

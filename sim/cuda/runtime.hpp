@@ -1,7 +1,7 @@
 // The subset of the CUDA runtime API a course program's host code uses, on the
 // simulated device. Error codes and messages are CUDA's.
 #pragma once
-#include "sim/cuda/vector_types.hpp"
+#include "sim/types/vector_types.hpp"
 
 #include <cstddef>
 
@@ -75,7 +75,7 @@ cudaError_t cudaMemset(void* dst, int value, std::size_t bytes);
 cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_t stream = nullptr);
 enum { cudaMemAttachGlobal = 1, cudaMemAttachHost = 2 };
 // Managed memory is device memory the host may also touch; its presence turns
-// off the skipping of repeated launches (sim/exec/repeat_launch.hpp).
+// off the skipping of repeated launches (sim/shortcuts/repeat_launch.hpp).
 cudaError_t cudaMallocManaged(void** ptr, std::size_t bytes, unsigned flags = cudaMemAttachGlobal);
 template <class T> cudaError_t cudaMallocManaged(T** ptr, std::size_t bytes, unsigned flags = cudaMemAttachGlobal) {
   return cudaMallocManaged(reinterpret_cast<void**>(ptr), bytes, flags);

@@ -7,10 +7,10 @@
 // the host, is an access the simulator did not see, reported at its source line.
 #include "sim/exec/crash_guard.hpp"
 
-#include "sim/exec/block.hpp"
+#include "sim/state/block.hpp"
 #include "sim/exec/worker.hpp"
 #include "sim/memory/global_memory.hpp"
-#include "sim/report/symbols.hpp"
+#include "sim/symbols/symbols.hpp"
 
 #include <dlfcn.h>
 #include <execinfo.h>

@@ -2,16 +2,16 @@
 // gather the counters and the first fault into the launch's record.
 #include "sim/exec/executor.hpp"
 #include "sim/memory/global_memory.hpp"
-#include "sim/compiler/sites.hpp"
+#include "sim/symbols/compiler_sites.hpp"
 
-#include "sim/cuda/device_output.hpp"
+#include "sim/exec/device_output.hpp"
 #include "sim/exec/launch_checks.hpp"
-#include "sim/exec/repeat_launch.hpp"
-#include "sim/exec/sampling.hpp"
-#include "sim/exec/deferred_launches.hpp"
-#include "sim/exec/memory_snapshot.hpp"
-#include "sim/exec/content_memo.hpp"
-#include "sim/exec/race_shadow_budget.hpp"
+#include "sim/shortcuts/repeat_launch.hpp"
+#include "sim/shortcuts/sampling.hpp"
+#include "sim/shortcuts/deferred_launches.hpp"
+#include "sim/shortcuts/memory_snapshot.hpp"
+#include "sim/shortcuts/content_memo.hpp"
+#include "sim/shortcuts/race_shadow_budget.hpp"
 #include "sim/exec/worker_pool.hpp"
 #include "sim/exec/grid_sync.hpp"
 
@@ -129,7 +129,7 @@ std::size_t origin_of(std::size_t index) {
   return of ? of - 1 : index;
 }
 
-// May a repeat of this launch be replayed (sim/exec/content_memo.hpp)? Its result must
+// May a repeat of this launch be replayed (sim/shortcuts/content_memo.hpp)? Its result must
 // follow from the memory it read and the order its blocks ran in: the bytes written
 // back are then those of an order a GPU could take too (atomics and races included).
 bool replayable(const void* kernel_fn, const LaunchRecord& rec, const LaunchFootprint& footprint) {
@@ -240,7 +240,7 @@ int execute_ahead(const void* kernel_fn, const LaunchConfig& cfg, const KernelBo
 }
 
 // Writes back the outputs of an earlier run whose inputs held the bytes they hold
-// now, when there is one (sim/exec/content_memo.hpp); `before` gets the inputs' hash.
+// now, when there is one (sim/shortcuts/content_memo.hpp); `before` gets the inputs' hash.
 bool replay_launch(const LaunchKey& key, std::optional<ContentDigest>& before) {
   ContentMemo& memo = ContentMemo::instance();
   if (!(before = memo.digest_inputs(key))) return false;
@@ -390,7 +390,7 @@ int run_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody&
   if (cfg.cooperative) {
     for (Worker* w : WorkerPool::instance().run_cooperative(launch)) w->hand_over_counters(rec.totals, rec.per_site);
   } else {
-    run_blocks(launch, n, rec);  // sampled when an exact run would take too long (sim/exec/sampling.hpp)
+    run_blocks(launch, n, rec);  // sampled when an exact run would take too long (sim/shortcuts/sampling.hpp)
   }
   GlobalMemory::instance().set_launch_running(false);
   if (grid) rec.grid_barriers = grid->barriers();

@@ -2,8 +2,8 @@
 // threads, runs each block's threads as fibers, and collects the record.
 #pragma once
 #include "sim/exec/device_limits.hpp"
-#include "sim/report/launch_record.hpp"
-#include "sim/cuda/vector_types.hpp"
+#include "sim/state/launch_record.hpp"
+#include "sim/types/vector_types.hpp"
 
 #include <cstddef>
 #include <functional>
@@ -20,7 +20,7 @@ struct KernelBody {
   // Appends the bytes of the argument values; false when they cannot be told
   // apart by bytes (then the launch is never taken for a repeat).
   virtual bool argument_bytes(std::vector<unsigned char>& out) const { (void)out; return false; }
-  // A copy that can run later (a deferred launch, sim/exec/deferred_launches.hpp); null
+  // A copy that can run later (a deferred launch, sim/shortcuts/deferred_launches.hpp); null
   // when the body cannot be copied.
   virtual std::unique_ptr<KernelBody> clone() const { return nullptr; }
 };
@@ -40,7 +40,7 @@ std::size_t kernel_static_shared_bytes(const void* kernel_fn);
 
 // Returns a cudaError_t value and appends a LaunchRecord.
 int execute_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody& body);
-// Appends the record of a skipped repeat of launch match.record_index (sim/exec/repeat_launch.hpp).
+// Appends the record of a skipped repeat of launch match.record_index (sim/shortcuts/repeat_launch.hpp).
 struct RepeatMatch;
 void append_repeat_record(const RepeatMatch& match);
 void append_launch_record(LaunchRecord r);  // settings.cpp; read with launch_records()

@@ -1,6 +1,6 @@
 // Launch configurations the device refuses, and the cudaError_t of a failed launch.
 #pragma once
-#include "sim/check/diagnostic.hpp"
+#include "sim/state/diagnostic.hpp"
 #include "sim/exec/executor.hpp"
 
 #include <string>

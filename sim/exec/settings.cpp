@@ -1,10 +1,10 @@
 // The executor's settings and the launch records: process-wide state that the CLI,
 // the runtime and the workers share.
 #include "sim/exec/executor.hpp"
-#include "sim/report/launch_digest.hpp"
-#include "sim/exec/deferred_launches.hpp"
-#include "sim/exec/repeat_launch.hpp"
-#include "sim/exec/content_memo.hpp"
+#include "sim/exec/launch_digest.hpp"
+#include "sim/shortcuts/deferred_launches.hpp"
+#include "sim/shortcuts/repeat_launch.hpp"
+#include "sim/shortcuts/content_memo.hpp"
 #include "sim/exec/worker.hpp"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 // Barriers and warp collectives: where simulated threads wait for each other.
 // A thread parks (fiber switch) only here; everything else runs straight through.
-#include "sim/exec/block.hpp"
+#include "sim/state/block.hpp"
 #include "sim/exec/worker.hpp"
 
 #include <fmt/format.h>

@@ -1,11 +1,11 @@
 // A worker runs blocks one after another: it owns the fiber stacks of one block's
 // threads and schedules them round by round until every thread has finished.
-#include "sim/compiler/spin_watch.hpp"
+#include "sim/exec/spin_watch.hpp"
 #include "sim/exec/crash_guard.hpp"
 #include "sim/check/global_checks.hpp"
 #include "sim/memory/global_memory.hpp"
 #include "sim/check/shared_checks.hpp"
-#include "sim/exec/sampling.hpp"
+#include "sim/shortcuts/sampling.hpp"
 #include "sim/exec/worker.hpp"
 
 #include <fmt/format.h>
@@ -110,7 +110,7 @@ void Worker::map_addresses() {
   AddressMap& m = t_address_map;
   m.global_lo = gm.base();
   m.global_size = gm.arena_bytes();
-  static_assert(GlobalMemory::kPageShift == 12, "record_fast (sim/exec/context.hpp) indexes pages by 4 KiB");
+  static_assert(GlobalMemory::kPageShift == 12, "record_fast (sim/state/context.hpp) indexes pages by 4 KiB");
   m.global_page_bytes = gm.page_bytes();
   m.statics_lo = shared.statics.lo;
   m.statics_size = shared.statics.hi - shared.statics.lo;
@@ -227,7 +227,7 @@ void Worker::hand_over_counters(Counters& to_totals, SiteCounters& to_per_site) 
 }
 
 // What a plain block records (its atomics, shuffles, barriers) is dropped: the launch's
-// counters are the counted blocks', scaled (sim/exec/sampling.cpp). Nor is it checked
+// counters are the counted blocks', scaled (sim/shortcuts/sampling.cpp). Nor is it checked
 // for races or uninitialised shared reads: its plain stores are not seen, so a
 // recorded access (a shared atomic) would find its word unwritten.
 void Worker::run_uncounted_block(LaunchContext& launch, std::uint64_t linear) {

@@ -1,17 +1,17 @@
 // A worker is one host thread that runs blocks one after another. It owns the
 // fiber stacks, the per-thread state and the counters of the blocks it ran.
 #pragma once
-#include "sim/compiler/block_ops.hpp"
-#include "sim/exec/block.hpp"
+#include "sim/exec/block_ops.hpp"
+#include "sim/state/block.hpp"
 #include "sim/exec/executor.hpp"
 #include "sim/exec/grid_sync.hpp"
-#include "sim/exec/block_sequence.hpp"
-#include "sim/exec/sample_spread.hpp"
+#include "sim/state/block_sequence.hpp"
+#include "sim/shortcuts/sample_spread.hpp"
 #include "sim/memory/global_memory.hpp"
-#include "sim/report/symbols.hpp"
+#include "sim/symbols/symbols.hpp"
 #include "sim/count/warp_grouping.hpp"
 #include "sim/check/shared_checks.hpp"
-#include "sim/memory/warp_log.hpp"
+#include "sim/state/warp_log.hpp"
 
 #include <boost/context/fiber.hpp>
 
@@ -37,7 +37,7 @@ struct LaunchContext {
   std::uint32_t serial = 0;      // launch number, for global shadows
   std::uint16_t tag = 0;         // serial folded to 16 bits, never 0
   // Workers take the blocks of `blocks` in order, counting through next_block: all of
-  // them, or one part of a sampled launch (sim/exec/sampling.hpp), whose blocks in
+  // them, or one part of a sampled launch (sim/shortcuts/sampling.hpp), whose blocks in
   // the part `uncounted` run their kernel's plain twin.
   BlockSequence blocks;
   std::atomic<std::uint64_t> next_block{0};
@@ -129,7 +129,7 @@ class Worker {
   std::array<SiteSlot, 16> site_cache_{};
   SharedPatternCache shared_patterns_;
   std::vector<WarpSiteCounts> warp_ops_;  // per warp of the block: its lanes' per-site counts
-  // Block records' folded FP operations (sim/compiler/block_ops.hpp), by site.
+  // Block records' folded FP operations (sim/exec/block_ops.hpp), by site.
   struct FoldedSlot {
     Site site = nullptr;
     std::span<const FoldedFpOp> ops;

@@ -8,11 +8,11 @@
 
 #include "sim/exec/executor.hpp"
 #include "sim/libs/gemm_launch.hpp"
-#include "sim/compiler/include/simt_cuda/narrow_float.h"
+#include "sim/math/narrow_float.h"
 #include "sim/libs/tf32.hpp"
 #include "sim/cuda/runtime.hpp"
 #include "sim/libs/gemm_repeat.hpp"
-#include "sim/exec/deferred_launches.hpp"
+#include "sim/shortcuts/deferred_launches.hpp"
 #include "sim/memory/global_memory.hpp"
 
 #include <Eigen/Core>
@@ -118,7 +118,7 @@ void compute(const GemmCall& g) {
   }
 }
 
-// A product queued behind deferred launches (sim/exec/deferred_launches.hpp): it
+// A product queued behind deferred launches (sim/shortcuts/deferred_launches.hpp): it
 // reads what they write, and runs when they do.
 class DeferredGemm final : public DeferredWork {
  public:

@@ -11,7 +11,7 @@
 #include "sim/libs/gemm_launch.hpp"
 
 #include "sim/exec/executor.hpp"
-#include "sim/report/launch_record.hpp"
+#include "sim/state/launch_record.hpp"
 
 namespace simt::libs {
 

@@ -1,9 +1,9 @@
-// A library GEMM as a launch the repeat rule can skip (sim/exec/repeat_launch.hpp):
+// A library GEMM as a launch the repeat rule can skip (sim/shortcuts/repeat_launch.hpp):
 // its key (every argument) and its footprint (the byte spans of its matrices). A
 // benchmark repeating the same product on the same buffers computes it once.
 #pragma once
-#include "sim/exec/launch_footprint.hpp"
-#include "sim/exec/repeat_launch.hpp"
+#include "sim/shortcuts/launch_footprint.hpp"
+#include "sim/shortcuts/repeat_launch.hpp"
 #include "sim/libs/gemm.hpp"
 
 namespace simt::libs {

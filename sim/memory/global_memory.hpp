@@ -5,7 +5,7 @@
 // A freed range is handed out again to the next allocation of the same page span,
 // the lowest such range first, as CUDA's allocator hands a benchmark's per-call
 // temporaries the same addresses call after call (so its launches repeat, and
-// sim/exec/repeat_launch.hpp can skip them). A use after free faults while its range
+// sim/shortcuts/repeat_launch.hpp can skip them). A use after free faults while its range
 // is unallocated, as under compute-sanitizer; once the range is handed out again the
 // stale pointer reaches the new allocation, as on a GPU.
 //
@@ -49,7 +49,7 @@ class GlobalMemory {
   void* allocate(std::size_t bytes, bool managed = false);
   bool release(void* p);              // false if p is not a live allocation base
   // A live allocation handed to a new cudaMalloc of its size and kind as it is (a free
-  // the simulator had held back, sim/exec/deferred_launches.hpp): it gets the next
+  // the simulator had held back, sim/shortcuts/deferred_launches.hpp): it gets the next
   // allocation number.
   void renew(void* p);
   // The live allocation containing [addr, addr+size), or null.
@@ -100,7 +100,7 @@ class GlobalMemory {
   }
   // One bit per sector: touched by the running launch. Set beside the sector shadow's
   // first flag of a launch (sim/count/dram_estimate.cpp); read and cleared when the
-  // launch ends (sim/exec/launch_footprint.cpp), so finding a launch's sectors costs a
+  // launch ends (sim/shortcuts/launch_footprint.cpp), so finding a launch's sectors costs a
   // 256th of the memory in use, not the sector shadow's eighth.
   std::uint64_t* touched_bits() const { return touched_bits_; }
   // Where the allocated part of the arena ends: no allocation lies above it.

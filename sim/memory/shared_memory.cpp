@@ -1,6 +1,6 @@
 #include "sim/memory/shared_memory.hpp"
 
-#include "sim/exec/block.hpp"
+#include "sim/state/block.hpp"
 
 #include <fmt/format.h>
 #include <sys/mman.h>

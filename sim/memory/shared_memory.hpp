@@ -3,8 +3,8 @@
 // and the dynamic (extern) buffer. Each word has a shadow for the race,
 // uninitialised-read and bounds checks.
 #pragma once
-#include "sim/memory/events.hpp"
-#include "sim/report/symbols.hpp"
+#include "sim/types/events.hpp"
+#include "sim/symbols/symbols.hpp"
 
 #include <cstdint>
 #include <string>

@@ -1,7 +1,7 @@
 // One warp-level memory instruction: the site, what kind of access, and the
 // address each active lane asked for.
 #pragma once
-#include "sim/memory/events.hpp"
+#include "sim/types/events.hpp"
 
 #include <cstdint>
 

@@ -1,7 +1,7 @@
 #include "sim/report/report.hpp"
 
 #include "sim/count/metrics.hpp"
-#include "sim/report/symbols.hpp"
+#include "sim/symbols/symbols.hpp"
 
 #include <fmt/format.h>
 
@@ -91,7 +91,7 @@ std::string counter_table(const LaunchRecord& r) {
   std::string s = fmt::format("kernel {}  grid {}  block {}  dynamic shared {} B  static shared {} B", r.kernel,
                               dim(r.grid), dim(r.block), r.dynamic_shared_bytes, r.static_shared_bytes);
   if (r.cooperative) s += fmt::format("  cooperative, {} grid barrier{}", r.grid_barriers, r.grid_barriers == 1 ? "" : "s");
-  if (r.repeat_of && r.deferred)  // sim/exec/deferred_launches.hpp
+  if (r.repeat_of && r.deferred)  // sim/shortcuts/deferred_launches.hpp
     return s + fmt::format("  (repeat of launch {}, same counters: it changes memory, so it was deferred until "
                            "something read what it writes; {})\n",
                            r.repeat_of,
@@ -99,7 +99,7 @@ std::string counter_table(const LaunchRecord& r) {
                            : r.replayed ? "then its inputs held the bytes an earlier run's had, and that run's "
                                           "outputs were written back"
                                         : "it ran then");
-  if (r.replayed)  // sim/exec/content_memo.hpp
+  if (r.replayed)  // sim/shortcuts/content_memo.hpp
     return s + fmt::format("  (repeat of launch {}, same counters: it changes memory, but its inputs held the bytes an "
                            "earlier run's had, and that run's outputs were written back)\n",
                            r.repeat_of);
@@ -109,7 +109,7 @@ std::string counter_table(const LaunchRecord& r) {
   if (r.deferred)
     s += fmt::format("\n  (counted ahead of deferred launches, on memory they had not yet written, then undone: {})",
                      r.ran_late ? "it ran again after them when its output was read" : "nothing read its output");
-  if (r.counted_blocks)  // sim/exec/sampling.hpp
+  if (r.counted_blocks)  // sim/shortcuts/sampling.hpp
     s += fmt::format("\n  (sampled: {} of its {} blocks counted, the others run uncounted; every counter is estimated "
                      "from the counted ones, to about {}; --exact counts them all)",
                      r.counted_blocks, volume(r.grid), sample_error_text(r.sample_error));

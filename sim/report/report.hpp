@@ -1,8 +1,8 @@
 // Turning launch records into what people read: diagnostics, counter tables,
 // per-line tables and the JSON the CLI prints.
 #pragma once
-#include "sim/check/diagnostic.hpp"
-#include "sim/report/launch_record.hpp"
+#include "sim/state/diagnostic.hpp"
+#include "sim/state/launch_record.hpp"
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -10,7 +10,7 @@
 namespace simt {
 
 std::string format_diagnostic(const Diagnostic& d);
-// One line on deferred launches (sim/exec/deferred_launches.hpp), or empty.
+// One line on deferred launches (sim/shortcuts/deferred_launches.hpp), or empty.
 std::string deferral_summary(const std::vector<LaunchRecord>& records);
 std::string counter_table(const LaunchRecord& r);
 std::string hot_lines_table(const LaunchRecord& r, std::size_t max_lines = 8);

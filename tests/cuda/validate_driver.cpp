@@ -22,7 +22,7 @@
 #include <vector>
 
 #if !defined(__CUDACC__)
-#include "sim/report/launch_record.hpp"
+#include "sim/state/launch_record.hpp"
 #endif
 
 namespace {

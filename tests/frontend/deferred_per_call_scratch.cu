@@ -2,7 +2,7 @@
 // it with atomics while adding into its output in place, copies the scratch out and
 // frees it (the pattern of llm.c's layernorm_backward kernel 2). Nothing repeats
 // exactly: the output grows every call. The repeats are deferred
-// (sim/exec/deferred_launches.hpp) and, since the program only reads the result at the
+// (sim/shortcuts/deferred_launches.hpp) and, since the program only reads the result at the
 // end, run then:
 //   - the freed scratch waits for the deferred launches that use it, and the next
 //     call's cudaMalloc of the same size takes it over instead of making them run;

@@ -1,5 +1,5 @@
 // Repeats that change memory are deferred until something reads what they write
-// (sim/exec/deferred_launches.hpp). Each phase checks one way the queue must run, or
+// (sim/shortcuts/deferred_launches.hpp). Each phase checks one way the queue must run, or
 // need not:
 //   1. a new kernel reads what the queue writes: it is counted ahead, undone, queued;
 //      the host's copy then runs everything in order;

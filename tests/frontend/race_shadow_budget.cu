@@ -3,7 +3,7 @@
 // lazily, so nothing of it is touched), then launches a kernel in which two blocks
 // write the same word. Before that launch the race checks are turned off with a
 // warning, and the program goes on; with $SIMT_RACES=always they stay on and the race is
-// reported (sim/exec/race_shadow_budget.hpp).
+// reported (sim/shortcuts/race_shadow_budget.hpp).
 #include <cstdio>
 #include <cuda_runtime.h>
 

@@ -7,7 +7,7 @@
 //     arguments as the last call's;
 //   - `fold` reads what it writes, so no call of it is a pure repeat; but from the
 //     third call on its inputs hold the bytes they held before the second call's run,
-//     so that run's outputs are written back instead (sim/exec/content_memo.hpp);
+//     so that run's outputs are written back instead (sim/shortcuts/content_memo.hpp);
 //   - a __constant__ write between calls changes what the kernels read without
 //     touching global memory: the next call runs.
 #include <cstdio>

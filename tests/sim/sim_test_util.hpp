@@ -3,7 +3,7 @@
 #pragma once
 #include "sim/cuda/launch.hpp"
 #include "sim/cuda/runtime.hpp"
-#include "sim/report/launch_record.hpp"
+#include "sim/state/launch_record.hpp"
 #include "sim/report/report.hpp"
 
 #include <doctest/doctest.h>

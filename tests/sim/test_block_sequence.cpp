@@ -1,7 +1,7 @@
-// The parts of a sampled launch (sim/exec/block_sequence.hpp): the counted middles and
+// The parts of a sampled launch (sim/state/block_sequence.hpp): the counted middles and
 // the rest cover every block of the grid exactly once, and each refinement adds the
 // middles of windows a third as wide without repeating the earlier ones.
-#include "sim/exec/block_sequence.hpp"
+#include "sim/state/block_sequence.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,9 +1,9 @@
-// The content memo (sim/exec/content_memo.hpp) and the allocator's reuse of freed
+// The content memo (sim/shortcuts/content_memo.hpp) and the allocator's reuse of freed
 // ranges, below the executor: a digest that sees every byte and address, outputs
 // written back only for the inputs they were learned from, learning only when the run
 // stayed inside the sectors hashed, and freed ranges handed to the next allocation of
 // the same span.
-#include "sim/exec/content_memo.hpp"
+#include "sim/shortcuts/content_memo.hpp"
 #include "sim/memory/global_memory.hpp"
 
 #include <doctest/doctest.h>

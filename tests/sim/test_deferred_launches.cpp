@@ -1,11 +1,11 @@
-// The pieces deferred repeats stand on (sim/exec/deferred_launches.hpp): footprint runs
+// The pieces deferred repeats stand on (sim/shortcuts/deferred_launches.hpp): footprint runs
 // merged and compared, a snapshot of device memory put back over chosen sectors, and
 // the queue run before a host access that meets it, in order, and not before one
 // that does not. End to end under `simt exec`: tests/frontend/deferred_repeats.cu.
 #include "sim_test_util.hpp"
 
-#include "sim/exec/deferred_launches.hpp"
-#include "sim/exec/memory_snapshot.hpp"
+#include "sim/shortcuts/deferred_launches.hpp"
+#include "sim/shortcuts/memory_snapshot.hpp"
 
 #include <string>
 

@@ -1,10 +1,10 @@
-// Identical repeated launches in process (sim/exec/repeat_launch.hpp): a pure
+// Identical repeated launches in process (sim/shortcuts/repeat_launch.hpp): a pure
 // kernel's repeat is not executed and carries the first launch's counters; an
 // in-place one runs every time; a host write into its input, a different
 // argument or clearing the records makes the next launch run.
 #include "sim_test_util.hpp"
 
-#include "sim/exec/repeat_launch.hpp"
+#include "sim/shortcuts/repeat_launch.hpp"
 
 using namespace simt;
 using namespace simt::test;
@@ -49,7 +49,7 @@ TEST_CASE("a pure launch repeated is skipped until its input changes") {
 
 // These kernels are the float front end's: the compiler pass did not build them, so
 // their footprints may miss writes, and their repeats are never deferred
-// (sim/exec/deferred_launches.hpp; tests/frontend/deferred_repeats.cu defers).
+// (sim/shortcuts/deferred_launches.hpp; tests/frontend/deferred_repeats.cu defers).
 TEST_CASE("an in-place launch repeated runs every time; with skipping off every launch runs") {
   clear_launch_records();
   DeviceArray<float> x(128);

@@ -1,9 +1,9 @@
-// The error a sampled launch reports (sim/exec/sample_spread.hpp): from the counted
+// The error a sampled launch reports (sim/shortcuts/sample_spread.hpp): from the counted
 // blocks' successive differences, small for a smooth ramp of work (which systematic
 // middles estimate well), about the plain standard error for blocks that differ at
 // random, and an honest bound on the error actually made.
-#include "sim/exec/block_sequence.hpp"
-#include "sim/exec/sample_spread.hpp"
+#include "sim/state/block_sequence.hpp"
+#include "sim/shortcuts/sample_spread.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-// Warp rows (sim/memory/warp_log.hpp): a convergent warp's accesses go straight into
+// Warp rows (sim/state/warp_log.hpp): a convergent warp's accesses go straight into
 // warp instructions and are checked at the barrier; a warp that diverges part way
 // through an interval switches to per-lane logs. Counts and diagnostics must not
 // depend on which path an access took.

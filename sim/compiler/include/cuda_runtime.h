@@ -13,7 +13,7 @@ extern "C" __attribute__((weak, used)) const char __simt_runtime_header[] = __FI
 
 // The runtime and the standard headers first: libstdc++ spells attributes such
 // as __noinline__ that CUDA's keywords below would change.
-#include "sim/exec/context.hpp"  // launch.hpp uses the thread state without including it
+#include "sim/state/context.hpp"  // launch.hpp uses the thread state without including it
 #include "sim/cuda/launch.hpp"
 #include "sim/cuda/runtime.hpp"
 

@@ -49,7 +49,7 @@ void FpCountFolder::fold(Function& f, const std::map<BasicBlock*, Constant*>& gr
   for (const auto& [key, n] : times) {
     const auto& [g, site, op] = key;
     // { const void* block; const void* site; uint32 op; uint32 times; } = 24 bytes
-    // (sim/compiler/block_ops.hpp)
+    // (sim/exec/block_ops.hpp)
     Constant* init = ConstantStruct::get(ty, {group_site.at(g), cast<Constant>(site), ConstantInt::get(i32, op),
                                               ConstantInt::get(i32, n)});
     auto* gv = new GlobalVariable(m_, ty, true, GlobalValue::PrivateLinkage, init, "simt.block_op");

@@ -15,7 +15,7 @@ llvm::CallInst* fp_count_call(llvm::Instruction& i);
 // Collects, per group of control-equivalent blocks, the FP counts that run exactly as
 // often as the group's own record, removes their calls and emits a table
 // (section simt_block_ops) from which the runtime multiplies them out when the block
-// ends (sim/compiler/block_ops.hpp): a thread's inner loop then pays one count per
+// ends (sim/exec/block_ops.hpp): a thread's inner loop then pays one count per
 // iteration, not one per FP operation.
 class FpCountFolder {
  public:

@@ -121,7 +121,7 @@ class Instrumenter {
   // simtlab's functions that device code calls out of line: translated only.
   // With `dram`, a kernel's plain twin: its global loads and stores also feed the DRAM
   // estimate, which counts each sector once a launch, so that a sampled launch's is
-  // its every block's, not a scaled sample's (sim/exec/sampling.cpp).
+  // its every block's, not a scaled sample's (sim/shortcuts/sampling.cpp).
   void run_translate_only(Function& f, bool dram = false) {
     std::vector<Instruction*> all;
     for (Instruction& i : instructions(f)) all.push_back(&i);
@@ -274,7 +274,7 @@ void Instrumenter::bind_marked_calls(Function& f) {
   }
 }
 
-// A constructor that guards the device view of simulated memory (sim/compiler/sites.cpp)
+// A constructor that guards the device view of simulated memory (sim/symbols/compiler_sites.cpp)
 // and lists the module's kernels as instrumented: every module built with simtlab's
 // headers, kernels or not, since its host code may hold device pointers too.
 void guard_device_memory(Module& m, const std::vector<Function*>& kernels) {

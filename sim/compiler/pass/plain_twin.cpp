@@ -18,7 +18,7 @@ namespace {
 GlobalVariable* plain_flag(Module& m) {
   Type* i8 = Type::getInt8Ty(m.getContext());
   if (GlobalVariable* gv = m.getNamedGlobal("__simt_plain_block")) return gv;
-  // Defined by libsimt_sim (sim/exec/sampling.cpp); initial-exec like the runtime's
+  // Defined by libsimt_sim (sim/shortcuts/sampling.cpp); initial-exec like the runtime's
   // other hot thread-locals.
   return new GlobalVariable(m, i8, false, GlobalValue::ExternalLinkage, nullptr, "__simt_plain_block", nullptr,
                             GlobalValue::InitialExecTLSModel);

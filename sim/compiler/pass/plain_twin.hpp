@@ -1,5 +1,5 @@
 // Each kernel's uncounted twin (plain_twin.cpp), for the blocks a sampled launch runs
-// without counting (sim/exec/sampling.hpp).
+// without counting (sim/shortcuts/sampling.hpp).
 #pragma once
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Module.h>
@@ -17,7 +17,7 @@ llvm::Function* make_plain_twin(llvm::Function& kernel);
 // block, it hands its arguments to the twin and returns.
 void dispatch_to_twin(llvm::Function& kernel, llvm::Function& twin);
 
-// A constructor that names the kernels that have a twin (sim/exec/sampling.hpp).
+// A constructor that names the kernels that have a twin (sim/shortcuts/sampling.hpp).
 void register_twins(llvm::Module& m, const std::vector<llvm::Function*>& kernels);
 
 }  // namespace simt::pass

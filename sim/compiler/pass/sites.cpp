@@ -67,7 +67,7 @@ Constant* SiteTable::string_constant(const std::string& s) {
 }
 
 // { const char* file; const char* function; uint32 line; uint32 column; } = 24 bytes,
-// 8-aligned, so the section is an array of records (sim/compiler/sites.hpp).
+// 8-aligned, so the section is an array of records (sim/symbols/compiler_sites.hpp).
 Constant* SiteTable::make_record(const std::string& file, const std::string& function, unsigned line,
                                  unsigned column) {
   LLVMContext& c = m_.getContext();

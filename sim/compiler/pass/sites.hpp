@@ -1,6 +1,6 @@
 // Sites of the compiler front end: one constant record per source location
 // (file:line:column, after inlining), which the instrumented calls pass to the
-// simulator's runtime as their site id (sim/compiler/sites.hpp is its reader).
+// simulator's runtime as their site id (sim/symbols/compiler_sites.hpp is its reader).
 #pragma once
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/IRBuilder.h>

@@ -4,13 +4,13 @@
 // through a marker call (simt_cuda/markers.h) what the GPU instruction would do.
 #pragma once
 #include "simt_cuda/markers.h"
-#include "sim/exec/context.hpp"
+#include "sim/state/context.hpp"
 
 #include <atomic>
 #include <cstring>
 #include <type_traits>
 
-extern "C" {  // sim/compiler/runtime_hooks.cpp
+extern "C" {  // sim/exec/runtime_hooks.cpp
 void __simt_threadfence();
 void __simt_atomic_begin(const void* word);
 void __simt_atomic_end(const void* word);
@@ -94,7 +94,7 @@ inline constexpr simt::cuda::BuiltinGridDim gridDim{};
 inline constexpr int warpSize = 32;
 
 inline void __syncthreads() { __simt_site_barrier(0); }
-int __simt_barrier_result();  // sim/compiler/runtime_hooks.cpp
+int __simt_barrier_result();  // sim/exec/runtime_hooks.cpp
 inline int __syncthreads_count(int p) { __simt_site_barrier(p != 0); return __simt_barrier_result(); }
 inline int __syncthreads_and(int p) {
   __simt_site_barrier(p != 0);

@@ -1,12 +1,12 @@
 // The pass's entry points, inlined into device code (docs/frontend.md, "Speed"):
 // the common access — a local, or an aligned access inside a live allocation or a
 // __shared__ variable by a convergent warp — is settled without a call, exactly
-// as the f32 types' touch() does (sim/exec/context.hpp). The pass calls these
+// as the f32 types' touch() does (sim/state/context.hpp). The pass calls these
 // when the module defines them and inlines them after instrumenting; a module
 // without simtlab's headers gets the out-of-line copies in runtime_hooks.cpp.
 #pragma once
-#include "sim/compiler/spin_watch.hpp"
-#include "sim/exec/context.hpp"
+#include "sim/exec/spin_watch.hpp"
+#include "sim/state/context.hpp"
 
 extern "C" {
 void* __simt_access_slow(const void* p, unsigned size, unsigned op, const void* site);
@@ -19,7 +19,7 @@ inline __attribute__((always_inline, used)) void* __simt_access_inline(const voi
   const auto a = reinterpret_cast<std::uintptr_t>(p);
   if (a - simt::t_stack_lo < simt::t_stack_size) return const_cast<void*>(p);  // the thread's own locals
   // The spin watchdog sees loads where they open a row of the warp log, and on
-  // the slow path (sim/memory/warp_log.cpp, sim/compiler/runtime_hooks.cpp).
+  // the slow path (sim/exec/warp_log.cpp, sim/exec/runtime_hooks.cpp).
   std::uintptr_t at = a;
   if (simt::detail::record_fast(a, size, simt::MemOp(op), site, at)) return reinterpret_cast<void*>(at);
   return __simt_access_slow(p, size, op, site);

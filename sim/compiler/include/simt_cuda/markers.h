@@ -10,7 +10,7 @@ extern "C" {
 void __simt_site_access(const void* p, unsigned size, unsigned op);  // op: 0 load, 1 store, 2 atomic
 void __simt_site_barrier(int value);
 void __simt_site_grid_sync();  // cooperative_groups::grid_group::sync()
-int __simt_grid_is_valid();    // not a marker: grid_group::is_valid() (sim/compiler/runtime_hooks.cpp)
+int __simt_grid_is_valid();    // not a marker: grid_group::is_valid() (sim/exec/runtime_hooks.cpp)
 std::uint64_t __simt_site_collective(int kind, std::uint32_t mask, std::uint64_t value, int arg, int width);
 std::uint32_t __simt_site_activemask();
 // A floating-point instruction simtlab's headers execute for the kernel (fp16/bf16),

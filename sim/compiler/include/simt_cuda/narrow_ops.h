@@ -11,7 +11,7 @@
 #pragma once
 #include "simt_cuda/markers.h"
 #include "simt_cuda/narrow_float.h"
-#include "sim/memory/events.hpp"
+#include "sim/types/events.hpp"
 
 #include <cmath>
 #include <cstdint>

@@ -4,7 +4,7 @@
 // is an access of the element's size, seen by the pass like any other load.
 #pragma once
 #include "simt_cuda/markers.h"
-#include "sim/cuda/vector_types.hpp"  // dim3, uint3: shared with the runtime
+#include "sim/types/vector_types.hpp"  // dim3, uint3: shared with the runtime
 
 #include <cstring>
 

@@ -1,0 +1,161 @@
+// The accesses the inlined path in sim/state/context.hpp does not settle land here:
+// classify the address, check what must be checked at once (alignment, bounds),
+// and file the access in the warp's log. A convergent warp's rows get the other
+// checks and the DRAM estimate at the barrier; a divergent warp's get them now.
+#include "sim/state/context.hpp"
+#include "sim/exec/spin_watch.hpp"
+#include "sim/check/global_checks.hpp"
+#include "sim/memory/global_memory.hpp"
+#include "sim/check/shared_checks.hpp"
+#include "sim/exec/worker.hpp"
+#include "sim/count/dram_estimate.hpp"
+
+#include <fmt/format.h>
+
+#include <atomic>
+
+namespace simt {
+
+namespace {
+
+// Looked up once: the accessor's guard check was a measurable share of every access.
+GlobalMemory& memory() {
+  static GlobalMemory* const m = &GlobalMemory::instance();
+  return *m;
+}
+
+const char* op_name(MemOp op) { return op == MemOp::Load ? "read" : op == MemOp::Store ? "write" : "atomic"; }
+
+[[noreturn]] void fault(DiagKind k, std::string msg, ThreadState* t, Site site, std::uintptr_t addr,
+                        std::string allocation = {}) {
+  Diagnostic d = t->block->make_diag(k, std::move(msg), t, site);
+  d.address = addr;
+  d.allocation = std::move(allocation);
+  throw KernelFault(std::move(d));
+}
+
+// Bounds: the address must lie in a live allocation (faults otherwise).
+void check_global_bounds(ThreadState* t, std::uintptr_t a, unsigned size, MemOp op, Site site) {
+  Worker& w = *t->block->worker;
+  auto fits = [&](const Allocation* al) {
+    return al && a - al->base < al->size && a + size <= al->base + al->size && al->live;
+  };
+  const Allocation* alloc = w.recent_allocations[0];
+  if (!fits(alloc)) {  // kernels mostly alternate between a few arrays: keep the last two
+    alloc = w.recent_allocations[1];
+    if (!fits(alloc)) alloc = memory().find(a, size);
+    if (!alloc) {
+      const Allocation* near = memory().nearest(a);
+      std::string where =
+          !near ? "no allocation"
+          : a < near->base ? fmt::format("{} bytes before the start of {}", near->base - a, near->describe())
+          : !near->live    ? fmt::format("inside {}: use after cudaFree", near->describe())
+                           : fmt::format("{} bytes past the end of {}", a + size - (near->base + near->size),
+                                         near->describe());
+      fault(DiagKind::OutOfBoundsGlobal,
+            fmt::format("out-of-bounds global {} of {} bytes at 0x{:x}: {}", op_name(op), size, a, where), t, site, a,
+            near ? near->describe() : "");
+    }
+    w.recent_allocations[1] = w.recent_allocations[0];
+    w.recent_allocations[0] = alloc;
+  }
+}
+
+// A divergent warp: per-lane logs, and the checks rows would get at the barrier done now.
+__attribute__((noinline)) void record_divergent(ThreadState* t, Site site, std::uintptr_t a, unsigned size, MemOp op,
+                                                Space space) {
+  // The spin watchdog: loads that open a row are watched there (warp_log.cpp), a
+  // divergent warp's here.
+  if (op == MemOp::Load) watch_load(t, site, a);
+  BlockState& b = *t->block;
+  WarpLog& log = *t->log;
+  const AddressMap& m = t_address_map;
+  const SharedCheckFlags on{m.races, m.uninitialized};
+  if (!log.divergent()) {  // the rows so far get their deferred checks before they become lane logs
+    b.worker->process_rows(b, t->warp, on, false);
+    log.diverge();
+  }
+  if (space == Space::Global) {
+    if (op != MemOp::Atomic && on.races) check_global_race(b, t->linear, a, size, op, site);
+    account_dram(b.worker->totals, b.launch->serial, a, size, op);
+  } else if (op != MemOp::Atomic) {
+    check_shared_access(b, *b.shared, a, size, op, {static_cast<std::uint16_t>(t->linear), log.sync_count, site}, on);
+  }
+  log.lane_log(t->lane).push_back(MemEvent::make(site, a, size, op, space));
+}
+
+// Files the access in the warp's rows; off the fast path once the warp diverges.
+SIMT_INLINE void record(ThreadState* t, Site site, std::uintptr_t a, unsigned size, MemOp op, Space space) {
+  WarpLog& log = *t->log;
+  if (log.record(t->lane, site, a, WarpLog::shape(size, op, space, log.sync_count))) return;
+  record_divergent(t, site, a, size, op, space);
+}
+
+[[noreturn]] __attribute__((noinline)) void shared_out_of_bounds(std::uintptr_t a, unsigned size, MemOp op, Site site) {
+  ThreadState* t = t_thread;
+  SharedWindows& sw = *t->block->shared;
+  if (sw.dynamic.contains(a))
+    fault(DiagKind::OutOfBoundsShared,
+          fmt::format("out-of-bounds shared {} of {} bytes: {} (launch asked for {} bytes of dynamic shared memory)",
+                      op_name(op), size, sw.describe(a), sw.dynamic_bytes),
+          t, site, a);
+  fault(DiagKind::OutOfBoundsShared,
+        fmt::format("out-of-bounds shared {} of {} bytes at 0x{:x}: {}", op_name(op), size, a, sw.describe(a)), t,
+        site, a);
+}
+
+[[noreturn]] __attribute__((noinline)) void misaligned(std::uintptr_t a, unsigned size, MemOp op, Site site) {
+  fault(DiagKind::Misaligned,
+        fmt::format("misaligned {}-byte {} at 0x{:x}: the address must be a multiple of {}", size, op_name(op), a,
+                    size),
+        t_thread, site, a);
+}
+
+[[noreturn]] __attribute__((noinline)) void invalid_address(std::uintptr_t a, unsigned size, MemOp op, Site site) {
+  fault(DiagKind::InvalidAddress,
+        fmt::format("{} of {} bytes at 0x{:x}, which is neither device memory nor this thread's stack (a host "
+                    "pointer passed to the kernel?)",
+                    op_name(op), size, a),
+        t_thread, site, a);
+}
+
+}  // namespace
+
+thread_local constinit AddressMap t_address_map SIMT_FAST_TLS;
+
+namespace detail {
+
+// The order of the tests follows how often each kind of access comes: a tiled
+// kernel's inner loop reads static __shared__ tiles; most others touch global memory.
+void on_access_here(const void* p, unsigned size, MemOp op) { on_access(p, size, op, __builtin_return_address(0)); }
+
+void on_access(const void* p, unsigned size, MemOp op, Site site) {
+  if (!t_thread) return;  // host code
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  if ((a & (size - 1)) != 0 && (size & (size - 1)) == 0) misaligned(a, size, op, site);  // sizes are powers of two
+  const AddressMap& m = t_address_map;
+  if (a - m.statics_lo < m.statics_size) {
+    if (!detail::statics_allowed(m, a, size)) shared_out_of_bounds(a, size, op, site);
+    return record(t_thread, site, a, size, op, Space::Shared);
+  }
+  if (a - m.global_lo < m.global_size) {
+    ThreadState* t = t_thread;
+    check_global_bounds(t, a, size, op, site);
+    return record(t, site, a, size, op, Space::Global);
+  }
+  if (a - m.dynamic_lo < m.dynamic_reserved) {
+    if (a + size > m.dynamic_lo + m.dynamic_bytes) shared_out_of_bounds(a, size, op, site);
+    return record(t_thread, site, a, size, op, Space::Shared);
+  }
+  invalid_address(a, size, op, site);
+}
+
+void on_fp(FpOp op) { t_thread->ops.add(__builtin_return_address(0), static_cast<std::uint32_t>(op)); }
+
+void dram_uncounted(std::uintptr_t a, unsigned size, MemOp op) {
+  if (ThreadState* t = t_thread) account_dram(t->block->worker->totals, t_address_map.serial, a, size, op);
+}
+
+}  // namespace detail
+
+}  // namespace simt

@@ -1,0 +1,32 @@
+#include "sim/exec/launch_digest.hpp"
+
+#include "sim/memory/global_memory.hpp"
+#include "sim/exec/launch_dump.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+
+namespace simt {
+
+void write_launch_digest(const LaunchRecord& r) {
+  static const char* path = std::getenv("SIMT_VALIDATE_DIGESTS");
+  static validate_dump::LaunchDump dump;  // $SIMT_VALIDATE_DUMP_DIR
+  if ((!path || !*path) && !dump.enabled()) return;
+  static unsigned launch = 0;
+  ++launch;
+  std::FILE* f = path && *path ? std::fopen(path, launch == 1 ? "w" : "a") : nullptr;
+  if (f) std::fprintf(f, "launch %u error %d kernel %s\n", launch, r.error, r.kernel.c_str());
+  // Read on the host, outside any simulated thread: nothing here is counted.
+  for (const Allocation& a : GlobalMemory::instance().live_allocations()) {
+    const auto* bytes = reinterpret_cast<const unsigned char*>(GlobalMemory::instance().host_address(a.base));
+    const std::uint64_t hash = validate_dump::fnv1a(bytes, a.size);
+    if (f)
+      std::fprintf(f, "alloc %llu %zu %016llx\n", static_cast<unsigned long long>(a.id), a.size,
+                   static_cast<unsigned long long>(hash));
+    dump.allocation(launch, a.id, bytes, a.size, hash);
+  }
+  if (f) std::fclose(f);
+}
+
+}  // namespace simt

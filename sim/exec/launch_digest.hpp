@@ -1,0 +1,21 @@
+// Digests of device memory after each launch, for `simt validate`: the simulated
+// program and the nvcc-built one (through cli/program_support/gpu_launch_digest.cpp)
+// write the same lines, and the two files are compared launch by launch.
+//
+//   launch <n> error <cuda error code> kernel <name>
+//   alloc <id> <bytes> <FNV-1a 64 of the bytes, hex>      one per live allocation
+//
+// Allocation ids count cudaMalloc/cudaMallocManaged calls from 1 on both sides.
+// With $SIMT_VALIDATE_DUMP_DIR set, both writers also dump the bytes of allocations
+// whose digest changed (sim/exec/launch_dump.hpp).
+#pragma once
+#include "sim/state/launch_record.hpp"
+
+namespace simt {
+
+// Appends the digest of every live allocation after launch `r` to the file named
+// by $SIMT_VALIDATE_DIGESTS, and dumps the changed ones into $SIMT_VALIDATE_DUMP_DIR;
+// does nothing when both are unset.
+void write_launch_digest(const LaunchRecord& r);
+
+}  // namespace simt

@@ -1,0 +1,261 @@
+// The entry points the compiler front end's pass calls (sim/compiler/pass/):
+// every access and floating-point operation of device code comes here with its
+// site, and goes on into the same paths the f32 types use (sim/context.hpp).
+#include "sim/state/block.hpp"
+#include "sim/check/release_acquire.hpp"
+#include "sim/symbols/compiler_sites.hpp"
+#include "sim/exec/spin_watch.hpp"
+#include "sim/state/context.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <utility>
+
+namespace simt {
+
+thread_local constinit SpinWatch t_spin SIMT_FAST_TLS;
+
+void spin_detected(ThreadState* t, Site site, std::uintptr_t a) {
+  t_spin = {};
+  throw KernelFault(t->block->make_diag(
+      DiagKind::Deadlock,
+      fmt::format("watchdog: this thread read the word at 0x{:x} {} times in a row here without reaching a barrier: "
+                  "a spin-wait for a write that never comes (blocks of a launch may run in any order, on the GPU too)",
+                  a, kSpinLimit),
+      t, site));
+}
+
+namespace {
+std::uint64_t watchdog_budget() {
+  const char* env = std::getenv("SIMT_WATCHDOG_INSTS");
+  if (!env || !*env) return std::uint64_t(1) << 32;
+  char* end = nullptr;
+  const unsigned long long n = std::strtoull(env, &end, 10);
+  if (*end || n == 0) {
+    std::fprintf(stderr, "simt: SIMT_WATCHDOG_INSTS must be a positive number of instructions, got '%s'\n", env);
+    std::exit(2);
+  }
+  return n;
+}
+}  // namespace
+
+const std::uint64_t g_watchdog_insts = watchdog_budget();
+
+void inst_budget_exceeded(ThreadState* t, Site site) {
+  renew_inst_budget(t);
+  throw KernelFault(t->block->make_diag(
+      DiagKind::Deadlock,
+      fmt::format("watchdog: this thread ran {} instructions (estimated) here without reaching a barrier: a loop "
+                  "that never ends, or waits on a condition nothing changes (simt exec --watchdog-insts N, or "
+                  "$SIMT_WATCHDOG_INSTS, for a larger budget)",
+                  g_watchdog_insts),
+      t, site));
+}
+
+}  // namespace simt
+
+using simt::MemOp;
+using simt::Site;
+
+extern "C" {
+
+// A kernel's first call (pass/host_entry.cpp). On a simulated thread: run. On the
+// host's own thread: note which kernel this is and return at once — a launch's probe
+// learns the kernel a call resolves to this way (sim/cuda/launch.hpp), and a kernel
+// called like a host function launches nothing, as nvcc's stub without a configuration.
+thread_local const void* t_host_entered_kernel = nullptr;
+bool __simt_kernel_entry(const void* self) {
+  if (simt::t_thread) return true;
+  t_host_entered_kernel = self;
+  return false;
+}
+const void* __simt_take_host_entered_kernel() { return std::exchange(t_host_entered_kernel, nullptr); }
+
+// The out-of-line entry, for modules without simtlab's CUDA headers (whose inlined
+// copy is simt_cuda/hooks.h: keep the two alike). Returns where the access reads or
+// writes (the host mapping of a device address).
+void* __simt_access(const void* p, unsigned size, unsigned op, Site site) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  if (a - simt::t_stack_lo < simt::t_stack_size) return const_cast<void*>(p);  // the thread's own locals
+  simt::ThreadState* t = simt::t_thread;
+  if (!t) return const_cast<void*>(p);  // host code calling a __host__ __device__ function
+  std::uintptr_t at = a;
+  if (simt::detail::record_fast(a, size, MemOp(op), site, at)) return reinterpret_cast<void*>(at);
+  simt::detail::on_access(p, size, MemOp(op), site);
+  return reinterpret_cast<void*>(simt::detail::host_address(a));
+}
+
+// The out-of-line copy of simt_cuda/hooks.h's __simt_access_nonlocal_inline: the
+// stack test is the only difference, and a local never reaches on_access anyway.
+void* __simt_access_nonlocal(const void* p, unsigned size, unsigned op, Site site) {
+  return __simt_access(p, size, op, site);
+}
+
+// Everything the inlined fast path does not settle. (The spin watchdog sees loads
+// where they open a row of the warp log or are filed for a divergent warp:
+// sim/exec/warp_log.cpp, sim/exec/access.cpp.) A checked access (it returns)
+// goes on through the host mapping; outside kernels the address is kept, so host
+// code reading a device pointer faults in the guarded view.
+void* __simt_access_slow(const void* p, unsigned size, unsigned op, Site site) {
+  simt::ThreadState* t = simt::t_thread;
+  if (!t) return const_cast<void*>(p);
+  simt::detail::on_access(p, size, MemOp(op), site);
+  return reinterpret_cast<void*>(simt::detail::host_address(reinterpret_cast<std::uintptr_t>(p)));
+}
+
+// The out-of-line copy of simt_cuda/hooks.h's __simt_translate_inline.
+void* __simt_translate(const void* p) {
+  return reinterpret_cast<void*>(simt::detail::host_address(reinterpret_cast<std::uintptr_t>(p)));
+}
+
+// The out-of-line copy of simt_cuda/hooks.h's __simt_translate_dram_inline.
+void* __simt_translate_dram(const void* p, unsigned size, unsigned op) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  const simt::AddressMap& m = simt::t_address_map;
+  if (a - m.global_lo >= m.global_size) return const_cast<void*>(p);
+  simt::detail::account_dram_fast(m, a, size, MemOp(op));
+  return reinterpret_cast<void*>(a + m.global_size);
+}
+
+// The plain twin's memcpy and memset: the range translated, its sectors given to the
+// DRAM estimate.
+void* __simt_translate_dram_range(const void* p, std::uint64_t bytes, unsigned op) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  const simt::AddressMap& m = simt::t_address_map;
+  if (a - m.global_lo >= m.global_size || bytes == 0) return const_cast<void*>(p);
+  for (std::uint64_t at = a & ~std::uint64_t(31); at < a + bytes; at += 32)
+    simt::detail::dram_uncounted(at, 32, MemOp(op));
+  return reinterpret_cast<void*>(a + m.global_size);
+}
+
+// memcpy/memset in device code: the accesses a GPU would make, in aligned pieces.
+// Returns where the range lies (one allocation: one translation for all of it).
+void* __simt_access_range(const void* p, std::uint64_t bytes, unsigned align, unsigned op, Site site) {
+  unsigned piece = 16;
+  while (piece > 1 && (piece > align || bytes % piece != 0)) piece /= 2;
+  const char* c = static_cast<const char*>(p);
+  for (std::uint64_t at = 0; at < bytes; at += piece) __simt_access(c + at, piece, op, site);
+  return simt::t_thread ? reinterpret_cast<void*>(simt::detail::host_address(reinterpret_cast<std::uintptr_t>(p)))
+                        : const_cast<void*>(p);
+}
+
+// The out-of-line copy of simt_cuda/hooks.h's __simt_block_inline.
+void __simt_block(unsigned quarters, Site site) {
+  if (simt::ThreadState* t = simt::t_thread) simt::count_block(t, quarters, site);
+}
+
+void __simt_fp(unsigned op, Site site) {
+  if (simt::ThreadState* t = simt::t_thread) t->ops.add(site, op);
+}
+
+// The fp16/bf16 operations of simtlab's headers (simt_cuda/narrow_ops.h), at the user's line.
+#define SIMT_FP_MARKER(name, op) \
+  void __simt_fp_##name##_at(Site site) { __simt_fp(unsigned(simt::FpOp::op), site); }
+SIMT_FP_MARKER(hadd, HAdd)
+SIMT_FP_MARKER(hmul, HMul)
+SIMT_FP_MARKER(hfma, HFma)
+SIMT_FP_MARKER(hadd2, HAdd2)
+SIMT_FP_MARKER(hmul2, HMul2)
+SIMT_FP_MARKER(hfma2, HFma2)
+SIMT_FP_MARKER(fadd, FAdd)
+SIMT_FP_MARKER(fmul, FMul)
+SIMT_FP_MARKER(ffma, FFma)
+#undef SIMT_FP_MARKER
+
+// A CUDA feature simtlab's headers know but the simulator cannot run (a grid-wide
+// barrier: blocks do not all run at once here): the launch fails, naming the line.
+void __simt_unsupported_at(const char* what, Site site) {
+  simt::ThreadState* t = simt::current_thread();
+  if (!t) {
+    std::fprintf(stderr, "simt: %s\n", what);
+    std::abort();
+  }
+  throw simt::KernelFault(t->block->make_diag(simt::DiagKind::Unsupported, what, t, site));
+}
+
+void* __simt_access_at(const void* p, unsigned size, unsigned op, Site site) { return __simt_access(p, size, op, site); }
+
+void __simt_barrier_at(int value, Site site) {
+  if (!simt::t_thread) {
+    std::fprintf(stderr, "simt: __syncthreads() called outside a kernel; ignored\n");
+    return;
+  }
+  simt::renew_inst_budget(simt::t_thread);
+  simt::block_barrier(value, site);
+}
+
+// cooperative_groups::grid_group::sync() (sim/exec/grid_sync.hpp).
+void __simt_grid_sync_at(Site site) {
+  if (!simt::t_thread) {
+    std::fprintf(stderr, "simt: grid_group::sync() called outside a kernel; ignored\n");
+    return;
+  }
+  simt::renew_inst_budget(simt::t_thread);
+  simt::grid_barrier(site);
+}
+
+// grid_group::is_valid(): true in a kernel launched by cudaLaunchCooperativeKernel.
+int __simt_grid_is_valid() { return simt::launch_is_cooperative() ? 1 : 0; }
+
+std::uint64_t __simt_collective_at(int kind, std::uint32_t mask, std::uint64_t value, int arg, int width, Site site) {
+  if (!simt::t_thread) return value;  // host code: a no-op, as the GPU has no host warps
+  simt::renew_inst_budget(simt::t_thread);
+  return simt::warp_collective(simt::Collective(kind), mask, value, arg, width, site);
+}
+
+// __threadfence() and the two ends of an atomic: the global race check's view of
+// blocks publishing to each other (sim/check/release_acquire.hpp).
+void __simt_threadfence() {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (simt::ThreadState* t = simt::t_thread) simt::note_fence(t);
+}
+void __simt_atomic_begin(const void* word) {
+  if (simt::ThreadState* t = simt::t_thread) simt::before_atomic(t, reinterpret_cast<std::uintptr_t>(word));
+}
+void __simt_atomic_end(const void* word) {
+  if (simt::ThreadState* t = simt::t_thread) simt::after_atomic(t, reinterpret_cast<std::uintptr_t>(word));
+}
+
+// The C library's assert, as the pass redirects it from compiled code: a library
+// loaded by Python's ctypes would otherwise reach libc's __assert_fail, loaded
+// first, and abort the interpreter. In a kernel the launch fails with
+// cudaErrorAssert; on the host it aborts as usual.
+void __simt_assert_fail(const char* expr, const char* file, unsigned line, const char* function) {
+  simt::ThreadState* t = simt::current_thread();
+  if (!t) {
+    std::fprintf(stderr, "%s:%u: %s: Assertion `%s' failed.\n", file, line, function, expr);
+    std::abort();
+  }
+  simt::Diagnostic d = t->block->make_diag(simt::DiagKind::DeviceAssert,
+                                           fmt::format("device assertion `{}` failed", expr), t, nullptr);
+  d.location = fmt::format("{}:{}", file, line);
+  t->block->fail(std::move(d));
+  simt::abandon_thread(t);
+}
+
+// The C library's assert itself, for code the pass did not redirect (a kernel built
+// uninstrumented, as `simt bench`'s reference): the same behaviour.
+void __assert_fail(const char* expr, const char* file, unsigned line, const char* function) {
+  __simt_assert_fail(expr, file, line, function);
+}
+
+// __trap(): the GPU stops the kernel and the launch reports "unspecified launch
+// failure" (cudaErrorLaunchFailure). On the host, where nvcc would not compile it,
+// it aborts.
+[[noreturn]] void __simt_trap(const char* file, unsigned line) {
+  simt::ThreadState* t = simt::current_thread();
+  if (!t) {
+    std::fprintf(stderr, "%s:%u: __trap() called on the host\n", file, line);
+    std::abort();
+  }
+  simt::Diagnostic d = t->block->make_diag(simt::DiagKind::Trap, "the kernel called __trap()", t, nullptr);
+  d.location = fmt::format("{}:{}", file, line);
+  t->block->fail(std::move(d));
+  simt::abandon_thread(t);
+}
+
+}  // extern "C"
+
+int __simt_barrier_result() { return simt::t_thread->block->barrier_result; }

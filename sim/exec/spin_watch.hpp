@@ -1,0 +1,56 @@
+// The watchdogs (docs/frontend.md, "Watchdog"). A spin-wait on memory re-reads one
+// word at one site without ever reaching a barrier, and its warp's log would grow
+// without bound: the running thread's last load and how many times in a row it
+// repeated. A spin on registers touches no memory at all: each thread's estimated
+// instructions since its last barrier or warp collective, against a budget.
+#pragma once
+#include "sim/state/context.hpp"
+
+#include <cstdint>
+
+namespace simt {
+
+struct SpinWatch {
+  const ThreadState* thread = nullptr;
+  Site site = nullptr;
+  std::uintptr_t addr = 0;
+  std::uint32_t repeats = 0;
+};
+inline constexpr std::uint32_t kSpinLimit = std::uint32_t(1) << 18;
+extern thread_local constinit SpinWatch t_spin SIMT_FAST_TLS;
+
+// Ends the block with the watchdog's diagnostic (sim/exec/runtime_hooks.cpp).
+[[noreturn]] void spin_detected(ThreadState* t, Site site, std::uintptr_t addr);
+
+// Instructions a thread may run between two barriers (or warp collectives):
+// $SIMT_WATCHDOG_INSTS, default 2^32 (minutes of simulation for one thread).
+extern const std::uint64_t g_watchdog_insts;
+// Ends the block with the instruction watchdog's diagnostic, at the site of the
+// basic block that crossed the budget (sim/exec/runtime_hooks.cpp).
+[[noreturn]] void inst_budget_exceeded(ThreadState* t, Site site);
+
+// A thread's budget, renewed at each barrier and warp collective: 4 x the
+// instructions (the estimate counts quarters), bounded so that it fits.
+inline void renew_inst_budget(ThreadState* t) {
+  constexpr std::uint64_t kMax = std::uint64_t(1) << 60;
+  t->insts_left = std::int64_t(4 * (g_watchdog_insts < kMax ? g_watchdog_insts : kMax));
+}
+
+// Inlined into kernels at the head of each group of basic blocks.
+// `quarters`: the group's estimated SASS instructions x 4.
+SIMT_INLINE void count_block(ThreadState* t, unsigned quarters, Site site) {
+  t->ops.add(site, kBlockKind + quarters);
+  if ((t->insts_left -= quarters) < 0) inst_budget_exceeded(t, site);
+}
+
+// Inlined into kernels for every load of device memory.
+SIMT_INLINE void watch_load(ThreadState* t, Site site, std::uintptr_t a) {
+  SpinWatch& w = t_spin;
+  if (w.addr == a && w.site == site && w.thread == t) {
+    if (++w.repeats == kSpinLimit) spin_detected(t, site, a);
+    return;
+  }
+  w = {t, site, a, 0};
+}
+
+}  // namespace simt

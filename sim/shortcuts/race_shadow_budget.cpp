@@ -1,0 +1,53 @@
+#include "sim/shortcuts/race_shadow_budget.hpp"
+
+#include "sim/exec/executor.hpp"
+#include "sim/memory/global_memory.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string_view>
+
+namespace simt {
+
+namespace {
+
+constexpr std::uint64_t kShadowPerByte = 4;  // 16 bytes per 4-byte word
+
+bool forced_on() {
+  const char* v = std::getenv("SIMT_RACES");
+  return v && std::string_view(v) == "always";
+}
+
+double gib(std::uint64_t bytes) { return double(bytes) / double(1ull << 30); }
+
+}  // namespace
+
+std::uint64_t usable_memory_bytes() {
+  std::uint64_t bytes = std::uint64_t(sysconf(_SC_PHYS_PAGES)) * std::uint64_t(sysconf(_SC_PAGE_SIZE));
+  if (std::FILE* f = std::fopen("/sys/fs/cgroup/memory.max", "r")) {  // "max" when unlimited
+    unsigned long long limit = 0;
+    if (std::fscanf(f, "%llu", &limit) == 1 && limit > 0) bytes = std::min<std::uint64_t>(bytes, limit);
+    std::fclose(f);
+  }
+  return bytes;
+}
+
+void fit_race_shadow(std::uint64_t launch_number) {
+  if (!checks().races || forced_on()) return;
+  const std::uint64_t in_use = GlobalMemory::instance().bytes_in_use();
+  static const std::uint64_t usable = usable_memory_bytes();
+  const std::uint64_t shadow = in_use * kShadowPerByte;
+  if (shadow <= usable / 2) return;
+  checks().races = false;
+  fmt::print(stderr,
+             "simt: race checks off from launch {} on: the {:.1f} GiB of device memory in use could need {:.1f} GiB "
+             "of race-check shadow (16 bytes a 4-byte word), more than half of this machine's {:.1f} GiB; bounds, "
+             "alignment, barrier and uninitialised-read checks stay on ($SIMT_RACES=always keeps race checks on)\n",
+             launch_number, gib(in_use), gib(shadow), gib(usable));
+}
+
+}  // namespace simt

@@ -1,0 +1,88 @@
+// The state of one thread block while it runs on a worker: its threads, warps,
+// barrier, shared-memory windows and the scheduler hooks the intrinsics use.
+#pragma once
+#include "sim/state/context.hpp"
+#include "sim/count/counters.hpp"
+#include "sim/state/diagnostic.hpp"
+#include "sim/check/release_acquire.hpp"
+#include "sim/memory/shared_memory.hpp"
+#include "sim/state/warp_log.hpp"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace simt {
+
+struct LaunchContext;
+class Worker;
+
+// AtGridBarrier: at cooperative_groups::grid_group::sync() (sim/exec/grid_sync.hpp).
+enum class Run : std::uint8_t { Runnable, AtBarrier, AtWarpSync, AtGridBarrier, Done };
+
+enum class Collective : std::uint8_t { Sync, Shfl, ShflUp, ShflDown, ShflXor, Ballot, Any, All, ActiveMask };
+
+struct WarpSlot {
+  Collective kind{};
+  std::uint32_t mask = 0;
+  std::uint64_t value = 0;
+  int arg = 0;    // source lane, delta or lane mask
+  int width = 32;
+  Site site = nullptr;
+  std::uint64_t result = 0;
+};
+
+struct WarpState {
+  std::uint32_t waiting = 0;     // lanes parked at a collective
+  std::uint32_t exited = 0;
+  std::uint32_t present = 0;     // lanes that exist (last warp may be partial)
+  std::array<WarpSlot, 32> slots{};
+};
+
+struct BlockState {
+  const LaunchContext* launch = nullptr;
+  Worker* worker = nullptr;
+  uint3 idx{};
+  std::uint64_t linear = 0;
+  unsigned nthreads = 0, nwarps = 0;
+  ThreadState* threads = nullptr;
+  std::vector<Run> run;
+  std::vector<WarpState> warps;
+  WarpLog* logs = nullptr;               // per warp: memory accesses since the last barrier
+  std::uint32_t epoch = 0;               // barriers passed
+  std::vector<Site> barrier_site;        // per thread, while AtBarrier
+  std::vector<int> barrier_value;        // per thread, for __syncthreads_count/and/or
+  int barrier_result = 0;
+  SharedWindows* shared = nullptr;
+  bool failed = false;
+  Diagnostic fault;
+  bool stopped = false;  // another block of a cooperative launch failed: unwind without a diagnostic
+  bool warned = false;  // once per block: threads exited before a barrier others reached
+  Diagnostic warning;
+  // Fence-and-atomic ordering with other blocks (sim/check/release_acquire.hpp).
+  std::uint32_t fence_epoch = 0;  // 1 + the interval of the latest __threadfence(); 0: none
+  std::uintptr_t released_word = 0;
+  std::uint32_t released_epoch = 0;
+  std::vector<Acquired> acquired;
+
+  void fail(Diagnostic d);               // record the block's first fault
+  Diagnostic make_diag(DiagKind k, std::string msg, const ThreadState* t, Site site) const;
+  std::string thread_name(std::uint32_t linear) const;  // "thread (3,1,0)"
+};
+
+// Park the current thread until the scheduler resumes it.
+void yield_thread(ThreadState* t);
+// Leave the current thread parked for good, without unwinding its stack: for
+// faults raised inside C functions that C++ exceptions must not cross.
+[[noreturn]] void abandon_thread(ThreadState* t);
+
+// Called by intrinsics.
+// value: this thread's predicate for __syncthreads_count/_and/_or (0 for a plain barrier).
+void block_barrier(int value, Site site);
+// grid_group::sync(): in a cooperative launch, park until every thread of the grid
+// arrived (exited ones count); in any other launch the launch fails, naming `site`.
+void grid_barrier(Site site);
+bool launch_is_cooperative();  // grid_group::is_valid()
+std::uint64_t warp_collective(Collective kind, std::uint32_t mask, std::uint64_t value, int arg, int width, Site site);
+
+}  // namespace simt

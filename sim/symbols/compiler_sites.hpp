@@ -1,0 +1,32 @@
+// Sites made by the compiler front end's pass (sim/compiler/pass/sites.cpp): each
+// is the address of a constant record naming its source location, in the section
+// simt_sites of the program or library; a constructor registers the section.
+// Sites of the f32 path are code addresses instead (sim/symbols.cpp reads those).
+#pragma once
+#include "sim/types/events.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace simt {
+
+struct CompilerSite {  // the layout the pass emits
+  const char* file;
+  const char* function;
+  std::uint32_t line, column;
+};
+static_assert(sizeof(CompilerSite) == 24);
+
+// The record behind a site, if the pass made it.
+const CompilerSite* compiler_site(Site site);
+
+// Whether the pass built this kernel: its accesses use the host mapping, so the
+// guarded device view stays closed while it runs. Kernels of the f32 front end
+// (and `simt bench`'s uninstrumented ones) read the view itself: it is opened for them.
+bool instrumented_kernel(const void* fn);
+
+}  // namespace simt
+
+extern "C" void __simt_register_sites(const void* begin, const void* end);
+extern "C" void __simt_guard_device_memory(const void* const* kernels, unsigned count);

@@ -1,0 +1,43 @@
+// What one simulated thread records while it runs: its memory accesses (to be
+// grouped into warp-level instructions later) and its per-site arithmetic counts.
+#pragma once
+#include <cstdint>
+
+namespace simt {
+
+enum class Space : std::uint8_t { Global, Shared };
+enum class MemOp : std::uint8_t { Load, Store, Atomic };
+
+// A "site" is the machine-code address of the call that made the access or the
+// operation; each site maps to one source line (sim/symbols/symbols.cpp).
+using Site = const void*;
+
+// 16 bytes: a kernel makes many of these between two barriers. User-space
+// addresses fit in 48 bits, which leaves room for the size, operation and space.
+struct MemEvent {
+  Site site;
+  std::uint64_t packed;
+
+  static MemEvent make(Site site, std::uint64_t addr, std::uint32_t size, MemOp op, Space space) {
+    return {site, addr | std::uint64_t(size) << 48 | std::uint64_t(op) << 56 | std::uint64_t(space) << 58};
+  }
+  std::uint64_t addr() const { return packed & ((std::uint64_t(1) << 48) - 1); }
+  std::uint32_t size() const { return static_cast<std::uint32_t>(packed >> 48 & 0xFF); }
+  MemOp op() const { return static_cast<MemOp>(packed >> 56 & 3); }
+  Space space() const { return static_cast<Space>(packed >> 58 & 1); }
+};
+
+// Floating-point operation kinds, in the order of the Nsight Compute metrics
+// smsp__sass_thread_inst_executed_op_{fadd,fmul,ffma,dadd,dmul,dfma,hadd,hmul,hfma}_pred_on.
+// Division and square root are not single SASS instructions; they are counted on
+// their own (docs/counters.md, "Fidelity limits"). HAdd..HFma are fp16/bf16
+// instructions on one value per lane; HAdd2..HFma2 the packed ones (__half2,
+// __nv_bfloat162): each is one HADD2/HMUL2/HFMA2 per lane to ncu, two results.
+enum class FpOp : std::uint8_t {
+  FAdd, FMul, FFma, DAdd, DMul, DFma, FDiv, DDiv, FSqrt, DSqrt,
+  HAdd, HMul, HFma, HAdd2, HMul2, HFma2,
+  Count
+};
+constexpr int kFpOpCount = static_cast<int>(FpOp::Count);
+
+}  // namespace simt
