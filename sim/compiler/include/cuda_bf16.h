@@ -1,6 +1,6 @@
 // simtlab's <cuda_bf16.h> for the compiler front end: CUDA's bfloat16 type
 // __nv_bfloat16 and its pair __nv_bfloat162, with CUDA's names, bit-exact with sm_90
-// (simt_cuda/narrow_float.h) and counted as the instructions nvcc emits for sm_90
+// (sim/math/narrow_float.h) and counted as the instructions nvcc emits for sm_90
 // (docs/counters.md). Loads and stores are 2- and 4-byte accesses.
 #pragma once
 #include "cuda_fp16.h"

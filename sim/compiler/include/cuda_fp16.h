@@ -1,6 +1,6 @@
 // simtlab's <cuda_fp16.h> for the compiler front end: CUDA's half-precision type
 // __half and its pair __half2, with CUDA's names, bit-exact with sm_90 (round to
-// nearest even, subnormals kept; simt_cuda/narrow_float.h proves the rounding), and
+// nearest even, subnormals kept; sim/math/narrow_float.h proves the rounding), and
 // counted as the HADD/HMUL/HFMA instructions nvcc emits (docs/counters.md).
 // Loads and stores of __half are 2-byte accesses, __half2 4-byte: plain structs of
 // unsigned short, copied by the kernel's own code.

@@ -10,7 +10,7 @@
 // where the pass sees it.
 #pragma once
 #include "simt_cuda/markers.h"
-#include "simt_cuda/narrow_float.h"
+#include "sim/math/narrow_float.h"
 #include "sim/types/events.hpp"
 
 #include <cmath>
