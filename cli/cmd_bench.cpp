@@ -3,6 +3,7 @@
 #include "commands.hpp"
 
 #include "kernels/bench_workloads.hpp"
+#include "sim/shortcuts/launch.hpp"
 #include "sim/exec/executor.hpp"
 #include "sim/shortcuts/repeat_launch.hpp"
 #include "sim/state/launch_record.hpp"

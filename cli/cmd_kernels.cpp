@@ -9,6 +9,7 @@
 
 #include "cost/roofline.hpp"
 #include "kernels/harness.hpp"
+#include "sim/shortcuts/launch.hpp"
 #include "sim/exec/executor.hpp"
 #include "sim/count/metrics.hpp"
 #include "sim/report/report.hpp"

@@ -3,7 +3,7 @@
 #include "sim/check/repeated_store.hpp"
 
 #include "sim/memory/global_memory.hpp"
-#include "sim/exec/worker.hpp"
+#include "sim/state/launch_context.hpp"
 
 #include <fmt/format.h>
 
@@ -120,10 +120,7 @@ void check_global_race(BlockState& b, std::uint32_t thread, std::uintptr_t addr,
   check_lane(RaceScope(b), thread, addr, size, op, site);
 }
 
-void check_global_row(BlockState& b, unsigned warp, const WarpAccess& row, bool races, std::uint64_t* sectors,
-                      std::uint32_t nsectors) {
-  Counters& totals = b.worker->totals;
-  for (std::uint32_t i = 0; i < nsectors; ++i) account_dram_sector(totals, b.launch->serial, sectors[i] << 5, row.op);
+void check_global_row(BlockState& b, unsigned warp, const WarpAccess& row, bool races) {
   if (!races || row.op == MemOp::Atomic) return;
   const bool repeats = has_repeated_stores(row);
   const RaceScope scope(b);

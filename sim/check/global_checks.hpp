@@ -5,8 +5,6 @@
 // the DRAM estimate is taken once per sector, not once per lane.
 #pragma once
 #include "sim/state/block.hpp"
-#include "sim/count/counters.hpp"
-#include "sim/count/dram_estimate.hpp"
 #include "sim/memory/warp_access.hpp"
 
 #include <cstdint>
@@ -20,9 +18,7 @@ namespace simt {
 void check_global_race(BlockState& b, std::uint32_t thread, std::uintptr_t addr, unsigned size, MemOp op,
                        Site site);
 
-// A convergent warp's row: the DRAM estimate for its distinct sectors (index =
-// address / 32) and, with `races`, each lane's race check. Throws KernelFault.
-void check_global_row(BlockState& b, unsigned warp, const WarpAccess& row, bool races, std::uint64_t* sectors,
-                      std::uint32_t nsectors);
+// A convergent warp's row: with `races`, each lane's race check. Throws KernelFault.
+void check_global_row(BlockState& b, unsigned warp, const WarpAccess& row, bool races);
 
 }  // namespace simt

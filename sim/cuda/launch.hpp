@@ -3,7 +3,7 @@
 // `kernel<<<grid, block, shmem, stream>>>(args...)`; the runtime launches kernels by
 // pointer with simt::launch(kernel, ...) too.
 #pragma once
-#include "sim/exec/executor.hpp"
+#include "sim/shortcuts/launch.hpp"
 #include "sim/cuda/runtime.hpp"
 
 #include <memory>

@@ -8,7 +8,7 @@
 #include "sim/shortcuts/content_memo.hpp"
 #include "sim/memory/global_memory.hpp"
 #include "sim/state/launch_record.hpp"
-#include "sim/report/report.hpp"
+#include "sim/state/diagnostic.hpp"
 
 #include <fmt/format.h>
 

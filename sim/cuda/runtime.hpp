@@ -1,28 +1,10 @@
 // The subset of the CUDA runtime API a course program's host code uses, on the
 // simulated device. Error codes and messages are CUDA's.
 #pragma once
+#include "sim/types/cuda_errors.hpp"
 #include "sim/types/vector_types.hpp"
 
 #include <cstddef>
-
-enum cudaError_t {
-  cudaSuccess = 0,
-  cudaErrorInvalidValue = 1,
-  cudaErrorMemoryAllocation = 2,
-  cudaErrorInvalidConfiguration = 9,
-  cudaErrorInvalidDevicePointer = 17,
-  cudaErrorInvalidMemcpyDirection = 21,
-  cudaErrorInvalidDeviceFunction = 98,
-  cudaErrorInvalidDevice = 101,
-  cudaErrorInvalidResourceHandle = 400,
-  cudaErrorNotReady = 600,
-  cudaErrorIllegalAddress = 700,
-  cudaErrorAssert = 710,
-  cudaErrorMisalignedAddress = 716,
-  cudaErrorLaunchFailure = 719,
-  cudaErrorCooperativeLaunchTooLarge = 720,
-};
-using cudaError = cudaError_t;
 
 enum cudaMemcpyKind {
   cudaMemcpyHostToHost = 0,

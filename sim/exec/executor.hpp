@@ -1,7 +1,9 @@
 // Runs a kernel launch: checks the configuration, spreads blocks over worker
 // threads, runs each block's threads as fibers, and collects the record.
 #pragma once
+#include "sim/exec/block_work.hpp"
 #include "sim/exec/device_limits.hpp"
+#include "sim/state/launch_context.hpp"
 #include "sim/state/launch_record.hpp"
 #include "sim/types/vector_types.hpp"
 
@@ -25,24 +27,21 @@ struct KernelBody {
   virtual std::unique_ptr<KernelBody> clone() const { return nullptr; }
 };
 
-struct LaunchConfig {
-  dim3 grid, block;
-  std::size_t dynamic_shared = 0;
-  const void* stream = nullptr;  // a cudaStream_t; null: the legacy default stream
-  // cudaLaunchCooperativeKernel: every block resident at once, grid_group::sync()
-  // allowed (a grid larger than the device holds is refused with 720).
-  bool cooperative = false;
-};
-
 // The bytes of the kernel's static __shared__ variables (0 for a kernel the
 // simulator cannot name).
 std::size_t kernel_static_shared_bytes(const void* kernel_fn);
 
-// Returns a cudaError_t value and appends a LaunchRecord.
-int execute_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody& body);
-// Appends the record of a skipped repeat of launch match.record_index (sim/shortcuts/repeat_launch.hpp).
-struct RepeatMatch;
-void append_repeat_record(const RepeatMatch& match);
+// Checks the configuration, runs the blocks with `run_blocks` (run_every_block, or
+// a sampling of them from above), appends the record and returns a cudaError_t
+// value. `serial`: the launch's number in the shadows (0 when it did not run).
+using BlockRunner = void (*)(LaunchContext& launch, unsigned workers, LaunchRecord& rec);
+int run_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody& body, std::uint32_t& serial,
+               BlockRunner run_blocks);
+void run_every_block(LaunchContext& launch, unsigned workers, LaunchRecord& rec);
+// One part of a launch: the blocks of `seq` on n workers; their counters go to
+// `totals` and `per_site`, and with `work` each block's measures to it.
+void run_part(LaunchContext& launch, unsigned n, BlockSequence seq, bool uncounted, Counters& totals,
+              SiteCounters& per_site, std::vector<BlockWork>* work = nullptr);
 void append_launch_record(LaunchRecord r);  // settings.cpp; read with launch_records()
 LaunchRecord take_last_launch_record();     // removes it: a launch run again, or run late
 LaunchRecord& mutable_launch_record(std::size_t index);  // the runtime adds the clock's times

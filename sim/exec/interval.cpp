@@ -2,6 +2,7 @@
 // that waited for it, and the counting of its memory instructions and operations.
 #include "sim/check/global_checks.hpp"
 #include "sim/check/shared_checks.hpp"
+#include "sim/count/dram_estimate.hpp"
 #include "sim/exec/worker.hpp"
 
 #include <fmt/format.h>
@@ -65,7 +66,9 @@ void Worker::process_rows(BlockState& b, unsigned warp, SharedCheckFlags on, boo
     if (row.space == Space::Global) {
       std::uint64_t sectors[64];
       cost.sectors = distinct_sectors(row, sectors);
-      check_global_row(b, warp, row, on.races, sectors, cost.sectors);
+      for (std::uint32_t i = 0; i < cost.sectors; ++i)
+        account_dram_sector(totals, b.launch->serial, sectors[i] << 5, row.op);
+      check_global_row(b, warp, row, on.races);
     } else if (row.op != MemOp::Atomic) {
       const SharedPattern& pattern = shared_patterns_.analyse(row);
       cost.shared = pattern.cost;

@@ -1,7 +1,7 @@
 // CUDA's answers to a launch it cannot run, and the error a failed launch returns.
 #include "sim/exec/launch_checks.hpp"
 
-#include "sim/cuda/runtime.hpp"
+#include "sim/types/cuda_errors.hpp"
 #include "sim/exec/executor.hpp"
 #include "util/occupancy.hpp"
 

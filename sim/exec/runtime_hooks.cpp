@@ -15,6 +15,13 @@
 
 namespace simt {
 
+// The extern __shared__ buffer of the block running on this thread (SIMT_DYNAMIC_SHARED,
+// sim/compiler/include/simt_cuda/device_builtins.h).
+void* dynamic_shared_base() {
+  ThreadState* t = current_thread();
+  return t ? reinterpret_cast<void*>(t->block->shared->dynamic.lo) : nullptr;
+}
+
 thread_local constinit SpinWatch t_spin SIMT_FAST_TLS;
 
 void spin_detected(ThreadState* t, Site site, std::uintptr_t a) {

@@ -2,9 +2,6 @@
 // the runtime and the workers share.
 #include "sim/exec/executor.hpp"
 #include "sim/exec/launch_digest.hpp"
-#include "sim/shortcuts/deferred_launches.hpp"
-#include "sim/shortcuts/repeat_launch.hpp"
-#include "sim/shortcuts/content_memo.hpp"
 #include "sim/exec/worker.hpp"
 
 #include <algorithm>
@@ -38,13 +35,6 @@ unsigned g_workers = 0;
 }  // namespace
 
 const std::vector<LaunchRecord>& launch_records() { return records(); }
-// The repeat candidate is an index into the records: it goes with them.
-void clear_launch_records() {
-  DeferredLaunches::instance().run_all();  // they update their records
-  records().clear();
-  RepeatLaunches::instance().forget();
-  ContentMemo::instance().forget();
-}
 
 DeviceLimits& device_limits() {
   static DeviceLimits limits;

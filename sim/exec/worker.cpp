@@ -5,7 +5,7 @@
 #include "sim/check/global_checks.hpp"
 #include "sim/memory/global_memory.hpp"
 #include "sim/check/shared_checks.hpp"
-#include "sim/shortcuts/sampling.hpp"
+#include "sim/exec/plain_twin.hpp"
 #include "sim/exec/worker.hpp"
 
 #include <fmt/format.h>

@@ -3,10 +3,11 @@
 #pragma once
 #include "sim/exec/block_ops.hpp"
 #include "sim/state/block.hpp"
+#include "sim/state/launch_context.hpp"
 #include "sim/exec/executor.hpp"
 #include "sim/exec/grid_sync.hpp"
 #include "sim/state/block_sequence.hpp"
-#include "sim/shortcuts/sample_spread.hpp"
+#include "sim/exec/block_work.hpp"
 #include "sim/memory/global_memory.hpp"
 #include "sim/symbols/symbols.hpp"
 #include "sim/count/warp_grouping.hpp"
@@ -23,36 +24,6 @@
 #include <vector>
 
 namespace simt {
-
-struct LaunchContext {
-  const void* kernel_fn = nullptr;
-  const KernelBody* body = nullptr;
-  LaunchConfig cfg;
-  LaunchGeometry geometry;
-  std::string kernel;
-  std::string full_name;  // demangled, with signature
-  const Module* module = nullptr;
-  std::uint64_t nblocks = 0;
-  unsigned threads_per_block = 0;
-  std::uint32_t serial = 0;      // launch number, for global shadows
-  std::uint16_t tag = 0;         // serial folded to 16 bits, never 0
-  // Workers take the blocks of `blocks` in order, counting through next_block: all of
-  // them, or one part of a sampled launch (sim/shortcuts/sampling.hpp), whose blocks in
-  // the part `uncounted` run their kernel's plain twin.
-  BlockSequence blocks;
-  std::atomic<std::uint64_t> next_block{0};
-  std::uint64_t blocks_before = 0;  // run in earlier parts (for the progress display)
-  bool uncounted = false;
-  bool record_work = false;  // each counted block files its BlockWork (sampling.cpp judges the spread)
-  GridSync* grid = nullptr;  // a cooperative launch's grid barrier; null otherwise
-  const Worker* progress_worker = nullptr;  // the calling thread's worker
-  std::chrono::steady_clock::time_point started, last_report;
-  std::atomic<bool> failed{false};
-  mutable ReleaseLog releases;  // fence-and-atomic publications between blocks (internally locked)
-  std::mutex diag_mutex;
-  std::vector<std::pair<std::uint64_t, Diagnostic>> faults;  // (block, diagnostic)
-  std::vector<std::pair<std::uint64_t, Diagnostic>> warnings;  // (block, diagnostic), launch still succeeds
-};
 
 class Worker {
  public:

@@ -4,6 +4,7 @@
 // written back in D's type with round-to-nearest. cuBLAS's reduction order is not
 // published: results agree with cuBLAS within a tolerance, not bit for bit
 // (docs/validation/h200-cudalibs.md).
+#include "sim/shortcuts/launch.hpp"
 #include "sim/libs/gemm.hpp"
 
 #include "sim/exec/executor.hpp"

@@ -1,6 +1,5 @@
 #include "sim/memory/shared_memory.hpp"
 
-#include "sim/state/block.hpp"
 
 #include <fmt/format.h>
 #include <sys/mman.h>
@@ -82,11 +81,6 @@ bool SharedWindows::belongs_to_launch(const SharedVariable& v) const {
   if (v.name.compare(0, kernel_prefix_.size(), kernel_prefix_) == 0) return true;
   // Another kernel's variable (kernels are tagged by __global__), or a device function's.
   return v.name.find("[abi:simt_kernel]") == std::string::npos;
-}
-
-void* dynamic_shared_base() {
-  ThreadState* t = current_thread();
-  return t ? reinterpret_cast<void*>(t->block->shared->dynamic.lo) : nullptr;
 }
 
 }  // namespace simt

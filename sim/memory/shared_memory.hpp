@@ -80,6 +80,5 @@ struct SharedWindows {
   std::size_t allowed_count_ = 0;
 };
 
-void* dynamic_shared_base();  // of the block running on this thread
 
 }  // namespace simt

@@ -9,7 +9,6 @@
 
 namespace simt {
 
-std::string format_diagnostic(const Diagnostic& d);
 // One line on deferred launches (sim/shortcuts/deferred_launches.hpp), or empty.
 std::string deferral_summary(const std::vector<LaunchRecord>& records);
 std::string counter_table(const LaunchRecord& r);

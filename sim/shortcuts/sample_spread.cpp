@@ -5,14 +5,6 @@
 
 namespace simt {
 
-BlockWork block_work(std::uint64_t block, const Counters& before, const Counters& after) {
-  auto delta = [&](Counter c) { return double(after[c] - before[c]); };
-  const double memory = delta(Counter::GlobalLdRequests) + delta(Counter::GlobalStRequests) +
-                        delta(Counter::GlobalAtomRequests) + delta(Counter::SharedLdInst) +
-                        delta(Counter::SharedStInst) + delta(Counter::SharedAtomInst);
-  return {block, {delta(Counter::InstExecuted), double(after.flops()) - double(before.flops()), memory}};
-}
-
 double relative_error(std::vector<BlockWork>& sample, std::uint64_t grid_blocks) {
   const double k = double(sample.size()), n = double(grid_blocks);
   if (sample.size() >= grid_blocks) return 0;

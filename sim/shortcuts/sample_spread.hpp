@@ -9,23 +9,12 @@
 //     Var(mean) ~ (1 - k/N) / k * sum (y_{i+1} - y_i)^2 / (2 (k - 1))
 // (Wolter, "Introduction to Variance Estimation", the successive-difference estimator).
 #pragma once
-#include "sim/count/counters.hpp"
+#include "sim/exec/block_work.hpp"
 
-#include <array>
 #include <cstdint>
 #include <vector>
 
 namespace simt {
-
-// What one counted block did, by the measures the error is judged on.
-struct BlockWork {
-  std::uint64_t block = 0;  // its linear index in the grid
-  std::array<double, 3> measures{};
-};
-
-// A block's measures from the counters before and after it: estimated instructions,
-// floating-point operations, memory instructions (global requests and shared).
-BlockWork block_work(std::uint64_t block, const Counters& before, const Counters& after);
 
 // The largest estimated relative standard error of the grid's total, over the
 // measures that are not zero: 1e300 with fewer than two blocks, 0 when every block

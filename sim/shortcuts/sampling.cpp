@@ -1,5 +1,7 @@
 #include "sim/shortcuts/sampling.hpp"
 
+#include "sim/exec/executor.hpp"
+#include "sim/exec/plain_twin.hpp"
 #include "sim/exec/worker.hpp"
 #include "sim/exec/worker_pool.hpp"
 #include "sim/memory/global_memory.hpp"
@@ -15,16 +17,10 @@
 #include <mutex>
 #include <unordered_set>
 
-extern "C" {
-thread_local constinit std::uint8_t __simt_plain_block SIMT_FAST_TLS = 0;
-}
-
 namespace simt {
 
 namespace {
 
-std::mutex g_mutex;
-std::unordered_set<const void*> g_twinned;
 
 constexpr double kSampleShare = 0.1;  // refine the counted sample while it has taken less than this share of the budget
 // ... and, while the counted blocks' spread puts the scaled counters further than this
@@ -36,24 +32,6 @@ constexpr double kSpreadShare = 0.5;
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-// One part of the launch: the blocks of `seq` on n workers; their counters go to
-// `totals` and `per_site`, and with `work` each block's measures to it.
-void run_part(LaunchContext& launch, unsigned n, BlockSequence seq, bool uncounted, Counters& totals,
-              SiteCounters& per_site, std::vector<BlockWork>* work = nullptr) {
-  if (seq.count == 0) return;
-  launch.blocks = seq;
-  launch.uncounted = uncounted;
-  launch.record_work = work != nullptr;
-  launch.next_block = 0;
-  for (Worker* w : WorkerPool::instance().run(launch, n)) {
-    w->hand_over_counters(totals, per_site);
-    if (work) work->insert(work->end(), w->block_work.begin(), w->block_work.end());
-    w->block_work.clear();
-  }
-  launch.record_work = false;
-  launch.blocks_before += seq.count;
-}
-
 std::uint64_t scaled(std::uint64_t v, double factor) { return static_cast<std::uint64_t>(std::llround(v * factor)); }
 
 void add_scaled(Counters& to, const Counters& from, double factor) {
@@ -62,10 +40,6 @@ void add_scaled(Counters& to, const Counters& from, double factor) {
 
 }  // namespace
 
-bool has_plain_twin(const void* kernel_fn) {
-  std::lock_guard lock(g_mutex);
-  return g_twinned.count(kernel_fn) != 0;
-}
 
 bool sampling_enabled() {
   static const bool on = [] {
@@ -231,7 +205,3 @@ void widen_to_allocations(LaunchFootprint& fp) {
 
 }  // namespace simt
 
-extern "C" void __simt_register_twins(const void* const* kernels, unsigned count) {
-  std::lock_guard lock(simt::g_mutex);
-  simt::g_twinned.insert(kernels, kernels + count);
-}

@@ -14,22 +14,15 @@
 // estimate, to which every block contributes its sectors.
 #pragma once
 #include "sim/count/counters.hpp"
+#include "sim/exec/plain_twin.hpp"
 #include "sim/shortcuts/launch_footprint.hpp"
 
 #include <cstdint>
-
-extern "C" {
-// Set by a worker while it runs a block uncounted: kernels with a twin call it.
-extern thread_local std::uint8_t __simt_plain_block;
-void __simt_register_twins(const void* const* kernels, unsigned count);
-}
 
 namespace simt {
 
 struct LaunchContext;
 struct LaunchRecord;
-
-bool has_plain_twin(const void* kernel_fn);
 
 // Off with SIMT_EXACT=1 (`simt exec --exact`) and under `simt validate`.
 bool sampling_enabled();

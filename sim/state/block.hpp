@@ -4,7 +4,7 @@
 #include "sim/state/context.hpp"
 #include "sim/count/counters.hpp"
 #include "sim/state/diagnostic.hpp"
-#include "sim/check/release_acquire.hpp"
+#include "sim/state/release_log.hpp"
 #include "sim/memory/shared_memory.hpp"
 #include "sim/state/warp_log.hpp"
 

@@ -30,7 +30,6 @@ enum class DiagKind {
   Unsupported,          // a CUDA feature the simulator cannot run (a cooperative grid too large to hold)
 };
 
-const char* diag_kind_name(DiagKind k);
 
 struct Diagnostic {
   DiagKind kind;
@@ -51,5 +50,9 @@ struct KernelFault : std::exception {
   explicit KernelFault(Diagnostic d) : diag(std::move(d)) {}
   const char* what() const noexcept override { return "simulated kernel fault"; }
 };
+
+const char* diag_kind_name(DiagKind k);
+// "simt: <kind> in kernel K, block (x,y,z), thread (x,y,z), at file:line:\n  message".
+std::string format_diagnostic(const Diagnostic& d);
 
 }  // namespace simt

@@ -54,7 +54,6 @@ struct LaunchRecord {
 };
 
 // Launches in order since the start of the process (or the last clear).
-const std::vector<LaunchRecord>& launch_records();
-void clear_launch_records();
+const std::vector<LaunchRecord>& launch_records();  // clear_launch_records: sim/shortcuts/launch.hpp
 
 }  // namespace simt

@@ -1,7 +1,5 @@
 #include "sim/symbols/compiler_sites.hpp"
 
-#include "sim/exec/crash_guard.hpp"
-#include "sim/memory/global_memory.hpp"
 
 #include <cstdlib>
 #include <cstring>
@@ -21,6 +19,11 @@ std::vector<Range> g_ranges;  // one per loaded module; few, so a linear search
 std::unordered_set<const void*> g_instrumented_kernels;
 
 }  // namespace
+
+void note_instrumented_kernels(const void* const* kernels, unsigned count) {
+  std::lock_guard lock(g_mutex);
+  g_instrumented_kernels.insert(kernels, kernels + count);
+}
 
 bool instrumented_kernel(const void* fn) {
   std::lock_guard lock(g_mutex);
@@ -44,22 +47,4 @@ extern "C" void __simt_register_sites(const void* begin, const void* end) {
   for (const simt::Range& r : simt::g_ranges)
     if (r.lo == lo) return;
   simt::g_ranges.push_back({lo, hi});
-}
-
-// Called by a constructor of every module the compiler front end built (with or
-// without kernels): such code reads device memory only through the host mapping, so
-// the device view is guarded and anything else faults with its line
-// (docs/frontend.md, "Fail loud"). SIMT_GUARD=0 leaves it open (to compare).
-extern "C" void __simt_guard_device_memory(const void* const* kernels, unsigned count) {
-  {
-    std::lock_guard lock(simt::g_mutex);
-    simt::g_instrumented_kernels.insert(kernels, kernels + count);
-  }
-  static const bool guard = [] {
-    const char* env = std::getenv("SIMT_GUARD");
-    return !(env && std::strcmp(env, "0") == 0);
-  }();
-  if (!guard) return;
-  simt::guard_this_thread();
-  simt::GlobalMemory::instance().set_guarded(true);
 }

@@ -25,6 +25,8 @@ const CompilerSite* compiler_site(Site site);
 // guarded device view stays closed while it runs. Kernels of the f32 front end
 // (and `simt bench`'s uninstrumented ones) read the view itself: it is opened for them.
 bool instrumented_kernel(const void* fn);
+// Files the kernels of a module the pass built (sim/exec/device_guard.cpp).
+void note_instrumented_kernels(const void* const* kernels, unsigned count);
 
 }  // namespace simt
 

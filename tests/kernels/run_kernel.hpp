@@ -2,6 +2,7 @@
 // the host driver, then the CPU reference, keeping every launch's counters.
 #pragma once
 #include "kernels/harness.hpp"
+#include "sim/shortcuts/launch.hpp"
 #include "sim/state/launch_record.hpp"
 
 #include <doctest/doctest.h>

@@ -4,6 +4,7 @@
 // argument or clearing the records makes the next launch run.
 #include "sim_test_util.hpp"
 
+#include "sim/shortcuts/launch.hpp"
 #include "sim/shortcuts/repeat_launch.hpp"
 
 using namespace simt;
