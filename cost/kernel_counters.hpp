@@ -42,7 +42,7 @@ struct KernelCounters {
   double warp_inst = 0, thread_inst = 0, warp_collectives = 0;
   double warp_barriers = 0;  // __syncthreads, once per warp of the block
   // Every SASS instruction (smsp__inst_executed.sum, smsp__thread_inst_executed.sum):
-  // ncu's, or the compiler front end's estimate; 0 when unknown (the f32 front end).
+  // ncu's, or the compiler front end's estimate; 0 when unknown.
   double sass_warp_inst = 0, sass_thread_inst = 0;
   // The simulator's compulsory-DRAM estimate (dram__bytes_{read,write}.sum).
   double dram_read_bytes = 0, dram_write_bytes = 0;

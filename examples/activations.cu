@@ -1,7 +1,7 @@
 // Transcendental-heavy kernels, written as plain CUDA: GELU (erf and tanh forms),
-// a row softmax, LayerNorm and log-sigmoid. Under `simt port`/`simt exec` the
-// math calls become simtlab's portable versions, so the output bits printed here
-// are the same on the simulator and on a GPU (compare the hashes).
+// a row softmax, LayerNorm and log-sigmoid. Under `simt exec` the math calls return
+// the H200's own bits (sim/math), so the output bits printed here are the same on
+// the simulator and on a GPU (compare the hashes).
 #include <cstdint>
 #include <cstdio>
 #include <cuda_runtime.h>

@@ -71,7 +71,7 @@ constexpr MetricInfo kCatalog[] = {
      "compulsory DRAM writes: each 32-byte sector the launch writes, once"},
     {C::InstExecuted, "smsp__inst_executed.sum", F::Estimate,
      "warp-level SASS instructions of every kind (integer, control, memory, FP), estimated per basic block by the "
-     "compiler front end; 0 for code the f32 front end built"},
+     "compiler front end; 0 for code the pass did not build (`simt bench`'s plain copies)"},
     {C::ThreadInstExecuted, "smsp__thread_inst_executed.sum", F::Estimate,
      "the same at thread level (each active lane once)"},
     {C::TensorTf32Flops, "simt__tensor_tf32_flops.sum", F::Simtlab,

@@ -24,7 +24,6 @@ cudaError_t g_last_error = cudaSuccess;     // what cudaGetLastError reports
 cudaError_t g_pending_fault = cudaSuccess;  // a kernel fault, reported by the next synchronising call
 bool g_report_faults = true;
 std::map<std::uintptr_t, std::size_t> g_pinned;  // cudaMallocHost: base -> bytes
-std::map<const void*, std::size_t> g_dynamic_shared_limits;
 
 cudaError_t record(cudaError_t e) {
   if (e != cudaSuccess) g_last_error = e;
@@ -169,11 +168,6 @@ void note_untracked_host_write() {
   ContentMemo::instance().forget();  // its hashes cover global memory only
 }
 const void* runtime_view(const void* p) { return GlobalMemory::instance().host_address(p); }
-
-std::size_t dynamic_shared_limit(const void* fn) {
-  auto it = g_dynamic_shared_limits.find(fn);
-  return it == g_dynamic_shared_limits.end() ? 0 : it->second;
-}
 
 }  // namespace simt
 
@@ -530,6 +524,6 @@ cudaError_t cudaFuncSetAttributeImpl(const void* fn, cudaFuncAttribute attr, int
   if (attr != cudaFuncAttributeMaxDynamicSharedMemorySize || value < 0 ||
       std::size_t(value) > simt::device_limits().shared_per_block_optin)
     return record(cudaErrorInvalidValue);
-  g_dynamic_shared_limits[fn] = static_cast<std::size_t>(value);
+  simt::set_dynamic_shared_limit(fn, static_cast<std::size_t>(value));
   return cudaSuccess;
 }

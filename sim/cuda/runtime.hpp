@@ -120,5 +120,4 @@ void note_untracked_host_write();
 const void* runtime_view(const void* p);
 inline void* runtime_view(void* p) { return const_cast<void*>(runtime_view(static_cast<const void*>(p))); }
 void set_report_faults(bool on);  // default on: a failing launch prints its diagnostic
-std::size_t dynamic_shared_limit(const void* kernel_fn);
 }  // namespace simt

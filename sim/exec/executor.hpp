@@ -43,6 +43,7 @@ void run_every_block(LaunchContext& launch, unsigned workers, LaunchRecord& rec)
 void run_part(LaunchContext& launch, unsigned n, BlockSequence seq, bool uncounted, Counters& totals,
               SiteCounters& per_site, std::vector<BlockWork>* work = nullptr);
 void append_launch_record(LaunchRecord r);  // settings.cpp; read with launch_records()
+void forget_launch_records();  // clear_launch_records (sim/shortcuts/launch.hpp) forgets what points at them first
 LaunchRecord take_last_launch_record();     // removes it: a launch run again, or run late
 LaunchRecord& mutable_launch_record(std::size_t index);  // the runtime adds the clock's times
 

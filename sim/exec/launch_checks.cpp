@@ -7,9 +7,30 @@
 
 #include <fmt/format.h>
 
+#include <map>
+#include <mutex>
+
 #include <algorithm>
 
 namespace simt {
+
+namespace {
+
+std::mutex g_limits_mutex;
+std::map<const void*, std::size_t> g_dynamic_shared_limits;
+
+}  // namespace
+
+void set_dynamic_shared_limit(const void* kernel_fn, std::size_t bytes) {
+  std::lock_guard lock(g_limits_mutex);
+  g_dynamic_shared_limits[kernel_fn] = bytes;
+}
+
+std::size_t dynamic_shared_limit(const void* kernel_fn) {
+  std::lock_guard lock(g_limits_mutex);
+  auto it = g_dynamic_shared_limits.find(kernel_fn);
+  return it == g_dynamic_shared_limits.end() ? 0 : it->second;
+}
 
 // CUDA's answer to a launch configuration the device cannot run, or "" if fine.
 // CUDA 13 answers every one of them with cudaErrorInvalidValue ("invalid argument"),

@@ -18,5 +18,9 @@ std::pair<int, std::string> check_cooperative(const LaunchConfig& c, std::size_t
 // registers are not known): cudaOccupancyMaxActiveBlocksPerMultiprocessor.
 int resident_blocks_per_sm(unsigned threads_per_block, std::size_t shared_per_block, const char** limiter = nullptr);
 int error_code_for(DiagKind k);
+// cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes): the
+// kernel's opt-in limit on dynamic shared memory (0 until set).
+void set_dynamic_shared_limit(const void* kernel_fn, std::size_t bytes);
+std::size_t dynamic_shared_limit(const void* kernel_fn);
 
 }  // namespace simt

@@ -1,6 +1,6 @@
 // The entry points the compiler front end's pass calls (sim/compiler/pass/):
 // every access and floating-point operation of device code comes here with its
-// site, and goes on into the same paths the f32 types use (sim/context.hpp).
+// site, and goes on into the simulator's access paths (sim/exec/access.cpp).
 #include "sim/state/block.hpp"
 #include "sim/check/release_acquire.hpp"
 #include "sim/symbols/compiler_sites.hpp"

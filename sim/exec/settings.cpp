@@ -35,6 +35,7 @@ unsigned g_workers = 0;
 }  // namespace
 
 const std::vector<LaunchRecord>& launch_records() { return records(); }
+void forget_launch_records() { records().clear(); }
 
 DeviceLimits& device_limits() {
   static DeviceLimits limits;

@@ -68,13 +68,12 @@ class GlobalMemory {
   }
   // Guarded: the device view of plain allocations is inaccessible, so only the
   // instrumented path (and the runtime, through host_address) reaches device bytes.
-  // Turned on by the first module the compiler front end built (__simt_register_sites);
-  // the f32 front end's types read the view directly and leave it off.
+  // Turned on by the first module the compiler front end built (__simt_register_sites).
   void set_guarded(bool on);
   bool guarded() const { return guarded_; }
   // During a launch managed memory is device memory like any other (guarded);
   // between launches the host may touch it, as on a GPU. A launch of a kernel the
-  // pass did not build (the f32 front end's, `simt bench`'s uninstrumented ones)
+  // pass did not build (`simt bench`'s uninstrumented ones)
   // reads the view itself: it is open for that launch.
   void set_launch_running(bool running, bool instrumented = true);
   // The host mapping's range: a fault there is the simulator's own bug.

@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cinttypes>
 #include <cstdio>
 #include <optional>
 #include <utility>
@@ -81,8 +82,7 @@ void note_for_repeats(const void* kernel_fn, std::optional<LaunchKey> key, Ran& 
   RepeatLaunches& repeats = RepeatLaunches::instance();
   if (!r.serial || repeats.mode() == RepeatMode::Never) return;
   const LaunchRecord& rec = launch_records()[r.index];
-  // A kernel the compiler pass did not build (the f32 front end's, `simt bench`'s
-  // plain copies) may write memory through pointers the footprint never sees.
+  // A kernel the compiler pass did not build (`simt bench`'s plain copies) may write memory through pointers the footprint never sees.
   const bool all_writes_seen = instrumented_kernel(kernel_fn);
   repeats.executed(std::move(key), r.index, rec.error == 0 && !rec.printed, launch_impurity(rec), r.footprint,
                    all_writes_seen);
@@ -267,7 +267,7 @@ int execute_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelB
 // The repeat candidate is an index into the records: it goes with them.
 void clear_launch_records() {
   DeferredLaunches::instance().run_all();  // they update their records
-  records().clear();
+  forget_launch_records();
   RepeatLaunches::instance().forget();
   ContentMemo::instance().forget();
 }

@@ -3,6 +3,7 @@
 #include "sim/exec/executor.hpp"
 #include "sim/exec/plain_twin.hpp"
 #include "sim/exec/worker.hpp"
+#include "sim/shortcuts/sample_spread.hpp"
 #include "sim/exec/worker_pool.hpp"
 #include "sim/memory/global_memory.hpp"
 #include "sim/state/launch_record.hpp"

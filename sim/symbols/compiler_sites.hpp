@@ -22,8 +22,8 @@ static_assert(sizeof(CompilerSite) == 24);
 const CompilerSite* compiler_site(Site site);
 
 // Whether the pass built this kernel: its accesses use the host mapping, so the
-// guarded device view stays closed while it runs. Kernels of the f32 front end
-// (and `simt bench`'s uninstrumented ones) read the view itself: it is opened for them.
+// guarded device view stays closed while it runs. `simt bench`'s uninstrumented
+// kernels read the view itself: it is opened for them.
 bool instrumented_kernel(const void* fn);
 // Files the kernels of a module the pass built (sim/exec/device_guard.cpp).
 void note_instrumented_kernels(const void* const* kernels, unsigned count);
