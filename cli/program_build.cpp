@@ -154,7 +154,8 @@ int spawn_and_wait(const std::vector<std::string>& argv) {
 // sim/compiler/cuda_compile_flags.hpp), and what a program or library needs.
 std::vector<std::string> cuda_flags() {
   std::vector<std::string> flags(std::begin(compiler::kCudaCompileFlags), std::end(compiler::kCudaCompileFlags));
-  for (std::string f : {"-fPIC", "-pthread", "-I", toolchain().root.string()}) flags.push_back(f);
+  for (std::string f : std::initializer_list<std::string>{"-fPIC", "-pthread", "-I", toolchain().root.string()})
+    flags.push_back(f);
   return flags;
 }
 

@@ -8,11 +8,9 @@
 # objects, to link into a target. Sources named in UNINSTRUMENTED are compiled with
 # the pass leaving their kernels uncounted ($SIMT_PASS_UNINSTRUMENTED). No ccache: it
 # would not see the pass plugin change.
-file(GLOB SIMT_CUDA_HEADER_DEPENDS CONFIGURE_DEPENDS
-     ${PROJECT_SOURCE_DIR}/sim/cuda/*.hpp ${PROJECT_SOURCE_DIR}/sim/compiler/*.hpp
-     ${PROJECT_SOURCE_DIR}/sim/compiler/include/*.h ${PROJECT_SOURCE_DIR}/sim/compiler/include/simt_cuda/*.h
-     ${PROJECT_SOURCE_DIR}/sim/exec/*.hpp ${PROJECT_SOURCE_DIR}/sim/count/*.hpp ${PROJECT_SOURCE_DIR}/sim/memory/*.hpp
-     ${PROJECT_SOURCE_DIR}/sim/report/*.hpp)
+file(GLOB_RECURSE SIMT_CUDA_HEADER_DEPENDS CONFIGURE_DEPENDS
+     ${PROJECT_SOURCE_DIR}/sim/*.hpp ${PROJECT_SOURCE_DIR}/sim/*.h ${PROJECT_SOURCE_DIR}/sim/*.inc)
+list(FILTER SIMT_CUDA_HEADER_DEPENDS EXCLUDE REGEX "/sim/compiler/(pass|syntax)/")
 set(SIMT_CUDA_HEADER_DEPENDS ${SIMT_CUDA_HEADER_DEPENDS} CACHE INTERNAL "")
 
 function(simt_syntax_copy src out_var)
