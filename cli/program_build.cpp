@@ -1,4 +1,6 @@
 #include "program_build.hpp"
+#include "run_options.hpp"
+#include "sim/options/runtime_options.hpp"
 
 #include "port/port.hpp"
 #include "sim/cuda/device_output.hpp"
@@ -274,6 +276,7 @@ BuildProduct build_program(const BuildRequest& req) {
   for (const auto& [rel, header_text] : headers) key_hash.add(rel.string()).add(header_text);
   for (const auto& f : user_flags) key_hash.add(f);
   for (const auto& f : common_flags()) key_hash.add(f);  // e.g. -mfma, which depends on this CPU
+  key_hash.add(pass_options_text(runtime_options()));     // the pass's switches change what it builds
   std::set<fs::path> seen_headers;
   hash_headers_in_include_dirs(text, req.include_dirs, key_hash, seen_headers);
   std::string key = key_hash.hex();
