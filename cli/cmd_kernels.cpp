@@ -4,13 +4,15 @@
 #include "exit_codes.hpp"
 #include "options.hpp"
 #include "progress.hpp"
-#include "simulated_device.hpp"
+#include "run_options.hpp"
+#include "timing/simulated_device.hpp"
 #include "timing/time_model_io.hpp"
 
 #include "cost/roofline.hpp"
 #include "kernels/harness.hpp"
 #include "sim/shortcuts/launch.hpp"
 #include "sim/exec/executor.hpp"
+#include "sim/options/runtime_options.hpp"
 #include "sim/count/metrics.hpp"
 #include "sim/report/report.hpp"
 #include "sim/cuda/runtime.hpp"
@@ -18,7 +20,6 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <cstdlib>
 #include <memory>
 #include <stdexcept>
 
@@ -97,17 +98,16 @@ struct RunOptions {
   std::size_t lines = 6;
   bool no_races = false;
   bool exact = false;
+  OptionItems flags;  // the runtime options given as flags, over $SIMT_OPTIONS (run_options.hpp)
   std::vector<std::string> extras;
 };
 
 int run_kernel(const RunOptions& o) {
   const kernels::KernelSpec& spec = kernels::find_kernel(o.kernel);
   kernels::Params params = kernels::with_defaults(spec, parse_kernel_params(o.extras));
-  const cost::DeviceSpec& dev = cost::Catalog::builtin().device(o.device);
-  device_limits() = limits_of(dev);
-  set_worker_count(o.threads);
-  checks().races = !o.no_races;
-  if (o.exact) setenv("SIMT_EXACT", "1", 1);  // before the first launch reads it (sim/shortcuts/sampling.hpp)
+  use_options(with_flags(runtime_options(), o.flags));
+  const cost::DeviceSpec& dev = cost::Catalog::builtin().device(runtime_options().device);
+  device_limits() = timing::simulated_device_limits(dev.name);
   set_report_faults(false);
   if (!o.json) show_progress_on_terminal();
   clear_launch_records();
@@ -189,7 +189,12 @@ void add_kernel_commands(CLI::App& app) {
                 "docs/exec.md, 'Sampled launches')");
   run->allow_extras();
   run->footer("Kernel parameters follow as --name value (simt list shows each kernel's).");
+  run->footer(run->get_footer() + "\nThe runtime options of SIMT_OPTIONS apply too (simt help exec lists them).");
   run->callback([o, run] {
+    add_if_given(o->flags, run, "--device", "device", o->device);
+    add_if_given(o->flags, run, "--threads", "threads", std::to_string(o->threads));
+    add_if_given(o->flags, run, "--no-races", "races", "off");
+    add_if_given(o->flags, run, "--exact", "exact", "1");
     o->extras = run->remaining();
     int rc = run_kernel(*o);
     if (rc != 0) throw CLI::RuntimeError(rc);

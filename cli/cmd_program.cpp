@@ -8,7 +8,8 @@
 #include "cost/catalog.hpp"
 #include "compile_options.hpp"
 #include "program_build.hpp"
-#include "simulated_device.hpp"
+#include "run_options.hpp"
+#include "sim/options/runtime_options.hpp"
 
 #include <fmt/core.h>
 
@@ -24,13 +25,12 @@ namespace simt::cli {
 namespace {
 
 struct ExecArgs {
-  std::string file, device = "H200", json, timeline;
+  std::string file, device, json, timeline, sample_budget, watchdog_insts;
   CompileArgs compile;
   bool json_flag = false;
   bool no_skip_repeats = false, no_defer_repeats = false, skip_all_repeats = false, no_races = false;
   bool exact = false;
-  double sample_budget = 0;
-  unsigned long long watchdog_insts = 0;  // 0: the program's default (sim/exec/spin_watch.hpp)
+  OptionItems flags;  // the runtime options given as flags (run_options.hpp)
   std::vector<std::string> program_args;
 };
 
@@ -45,11 +45,6 @@ void refuse_overwriting(const std::string& input, const std::string& output) {
   std::error_code ec;
   if (std::filesystem::equivalent(input, output, ec))
     throw std::invalid_argument(fmt::format("-o {} would overwrite the input file {}; choose another name", output, input));
-}
-
-// The program reads the simulated device from the environment (report_at_exit.cpp).
-void export_device(const std::string& name) {
-  setenv(kDeviceEnvVar, device_to_env(limits_of(cost::Catalog::builtin().device(name))).c_str(), 1);
 }
 
 // The program's own status, except that a program which exits 0 although a launch
@@ -67,38 +62,34 @@ int report_exit(const std::string& file, int status, std::size_t failed_launches
   return status;
 }
 
-int run_exec(const ExecArgs& a) {
-  export_device(a.device);
-  if (a.watchdog_insts) setenv("SIMT_WATCHDOG_INSTS", std::to_string(a.watchdog_insts).c_str(), 1);
-  BuildProduct p = build_program(build_request(a.file, false, a.compile));
-  setenv("SIMT_REPORT", "tables", 1);
-  // The program always writes its launches as JSON, so they can be timed here:
-  // to the user's file, or to a temporary one.
-  const bool to_file = a.json_flag && a.json != "-";
-  const std::string report =
-      to_file ? a.json : (std::filesystem::temp_directory_path() / fmt::format("simt-exec-{}.json", getpid())).string();
-  setenv("SIMT_REPORT_JSON", report.c_str(), 1);
-  if (a.json_flag && a.json == "-") setenv("SIMT_REPORT", "none", 1);  // JSON on stderr replaces the tables there
-  // The simulated clock's timeline: to the user's file, or a temporary one for the summary.
-  const std::string timeline =
-      !a.timeline.empty() ? a.timeline
-                          : (std::filesystem::temp_directory_path() / fmt::format("simt-timeline-{}.json", getpid())).string();
-  setenv("SIMT_TIMELINE", timeline.c_str(), 1);
+// The options the program runs with: $SIMT_OPTIONS, the flags over it, and what
+// simt exec itself needs of the program: its launches as JSON, so they can be timed
+// here (to the user's file, or a temporary one; on stderr they replace the tables),
+// and the simulated clock's timeline (the user's file, or a temporary one for the summary).
+Options exec_options(const ExecArgs& a, const std::string& report, const std::string& timeline) {
   if (int(a.no_skip_repeats) + int(a.no_defer_repeats) + int(a.skip_all_repeats) > 1)
     throw std::invalid_argument("--no-skip-repeats, --no-defer-repeats and --skip-all-repeats contradict each other");
-  setenv("SIMT_SKIP_REPEATS",
-         a.no_skip_repeats ? "0" : a.no_defer_repeats ? "pure" : a.skip_all_repeats ? "all" : "1", 1);
-  // $SIMT_RACES=always keeps the race checks on even where their shadow could outgrow
-  // this machine (sim/shortcuts/race_shadow_budget.hpp).
-  const char* races = std::getenv("SIMT_RACES");
-  const bool always = races && std::string_view(races) == "always";
-  setenv("SIMT_RACES", a.no_races ? "0" : always ? "always" : "1", 1);
-  if (a.exact && a.sample_budget > 0) throw std::invalid_argument("--exact and --sample-budget contradict each other");
-  if (a.exact) setenv("SIMT_EXACT", "1", 1);
-  if (a.sample_budget > 0) setenv("SIMT_SAMPLE_BUDGET", fmt::format("{}", a.sample_budget).c_str(), 1);
+  if (a.exact && !a.sample_budget.empty()) throw std::invalid_argument("--exact and --sample-budget contradict each other");
+  Options o = with_flags(runtime_options(), a.flags);
+  o.report = a.json_flag && a.json == "-" ? ReportKind::none : ReportKind::tables;
+  o.report_json = report;
+  o.timeline = timeline;
+  cost::Catalog::builtin().device(o.device);  // an unknown name fails here, before the build
+  return o;
+}
+
+int run_exec(const ExecArgs& a) {
+  const bool to_file = a.json_flag && a.json != "-";
+  const auto temp = std::filesystem::temp_directory_path();
+  const std::string report = to_file ? a.json : (temp / fmt::format("simt-exec-{}.json", getpid())).string();
+  const std::string timeline =
+      !a.timeline.empty() ? a.timeline : (temp / fmt::format("simt-timeline-{}.json", getpid())).string();
+  const Options o = exec_options(a, report, timeline);
+  export_options(o);  // before the build: the compiler pass reads its switches there
+  BuildProduct p = build_program(build_request(a.file, false, a.compile));
   int status = run_program(p.path, a.program_args);
   const std::size_t failed_launches = launches_with_errors(report);
-  report_kernel_times(report, timeline, a.device, a.json_flag && a.json == "-", to_file);
+  report_kernel_times(report, timeline, o.device, a.json_flag && a.json == "-", to_file);
   if (!to_file) std::filesystem::remove(report);
   if (a.timeline.empty()) std::filesystem::remove(timeline);
   return report_exit(a.file, status, failed_launches);
@@ -140,21 +131,29 @@ void add_program_commands(CLI::App& app) {
   exec->add_flag("--no-races", exec_args->no_races,
                  "skip race detection: faster, and no race shadow (16 bytes per word of device memory touched), "
                  "for programs too large to check on this machine (simt turns it off by itself, with a warning, when "
-                 "the shadow could outgrow half the machine's memory; $SIMT_RACES=always keeps it on)");
+                 "the shadow could outgrow half the machine's memory; SIMT_OPTIONS=races=always keeps it on)");
   exec->add_flag("--exact", exec_args->exact,
                  "count every block of every launch, however long it takes (by default a launch whose exact run "
                  "would exceed the sample budget counts a sample of its blocks; docs/exec.md, 'Sampled launches')");
   exec->add_option("--sample-budget", exec_args->sample_budget,
-                   "seconds a launch may take to count every block before it is sampled (default 60)")
-      ->check(CLI::PositiveNumber);
+                   "seconds a launch may take to count every block before it is sampled (default 60)");
   exec->add_option("--watchdog-insts", exec_args->watchdog_insts,
                    "instructions a thread may run between two barriers before the watchdog stops its block "
-                   "(default 2^32; compiler front end)")
-      ->check(CLI::PositiveNumber);
+                   "(default 2^32)");
   exec->add_option("args", exec_args->program_args, "arguments for the program (after --)");
-  exec->callback([exec_args] {
-    exec_args->json_flag = !exec_args->json.empty();
-    finish(run_exec(*exec_args));
+  exec->footer(options_help());
+  exec->callback([exec_args, exec] {
+    ExecArgs& a = *exec_args;
+    a.json_flag = !a.json.empty();
+    add_if_given(a.flags, exec, "--device", "device", a.device);
+    add_if_given(a.flags, exec, "--no-skip-repeats", "skip_repeats", "none");
+    add_if_given(a.flags, exec, "--no-defer-repeats", "skip_repeats", "pure");
+    add_if_given(a.flags, exec, "--skip-all-repeats", "skip_repeats", "all");
+    add_if_given(a.flags, exec, "--no-races", "races", "off");
+    add_if_given(a.flags, exec, "--exact", "exact", "1");
+    add_if_given(a.flags, exec, "--sample-budget", "sample_budget", a.sample_budget);
+    add_if_given(a.flags, exec, "--watchdog-insts", "watchdog_insts", a.watchdog_insts);
+    finish(run_exec(a));
   });
 
   auto cc_args = std::make_shared<CcArgs>();

@@ -8,9 +8,11 @@
 #include "compile_options.hpp"
 #include "exit_codes.hpp"
 #include "program_build.hpp"
+#include "run_options.hpp"
 #include "validate_compare.hpp"
 
 #include "sim/count/metrics.hpp"
+#include "sim/options/runtime_options.hpp"
 
 #include <fmt/format.h>
 
@@ -86,10 +88,12 @@ int run_gpu_half(const ValidateArgs& a, const fs::path& dir) {
 int run_sim_half(const ValidateArgs& a, const fs::path& dir) {
   BuildProduct p = build_program(build_request(a.file, false, a.compile));
   fs::remove_all(dir / "sim-dumps");
-  setenv("SIMT_VALIDATE_DUMP_DIR", (dir / "sim-dumps").c_str(), 1);
-  setenv("SIMT_VALIDATE_DIGESTS", (dir / "sim.digests").c_str(), 1);
-  setenv("SIMT_REPORT_JSON", (dir / "sim.json").c_str(), 1);
-  setenv("SIMT_REPORT", "none", 1);
+  Options o = runtime_options();
+  o.validate_dump_dir = (dir / "sim-dumps").string();
+  o.validate_digests = (dir / "sim.digests").string();
+  o.report_json = (dir / "sim.json").string();
+  o.report = ReportKind::none;
+  export_options(o);
   return run_program(p.path, a.program_args);
 }
 

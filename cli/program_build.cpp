@@ -1,4 +1,6 @@
 #include "program_build.hpp"
+#include "run_options.hpp"
+#include "sim/options/runtime_options.hpp"
 
 #include "sim/compiler/cuda_compile_flags.hpp"
 #include "sim/compiler/syntax/syntax.hpp"
@@ -270,6 +272,7 @@ BuildProduct build_program(const BuildRequest& req) {
   for (const auto& [rel, header_text] : headers) key_hash.add(rel.string()).add(header_text);
   for (const auto& f : user_flags) key_hash.add(f);
   for (const auto& f : cuda_flags()) key_hash.add(f);
+  key_hash.add(pass_options_text(runtime_options()));  // the pass's switches change what it builds
   std::set<fs::path> seen_headers;
   hash_headers_in_include_dirs(text, req.include_dirs, key_hash, seen_headers);
   std::string key = key_hash.hex();

@@ -1,5 +1,5 @@
 // The same workloads uninstrumented: kernels/CMakeLists.txt compiles this file with
-// $SIMT_PASS_UNINSTRUMENTED set, so the pass keeps the kernels' barriers and
+// SIMT_OPTIONS=pass_uninstrumented=1, so the pass keeps the kernels' barriers and
 // launches (they run on the same executor) and counts and checks nothing.
 #include <cuda_runtime.h>
 

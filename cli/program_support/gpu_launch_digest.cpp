@@ -1,9 +1,10 @@
 // The GPU side of `simt validate`: preloaded (LD_PRELOAD) into a program built by
 // nvcc with `-cudart shared`, it follows cudaMalloc/cudaFree and, after every kernel
-// launch, synchronises and writes a digest of every live allocation to
-// $SIMT_VALIDATE_DIGESTS, in the format of sim/exec/launch_digest.hpp, and, with
-// $SIMT_VALIDATE_DUMP_DIR, the bytes of the allocations that changed
-// (sim/exec/launch_dump.hpp, shared with the simulator's writer). Built on the GPU
+// launch, synchronises and writes a digest of every live allocation to the file of
+// the option validate_digests, in the format of sim/exec/launch_digest.hpp, and,
+// with validate_dump_dir, the bytes of the allocations that changed
+// (sim/exec/launch_dump.hpp, shared with the simulator's writer). Its options
+// come from $SIMT_OPTIONS, like the simulator's (sim/options/options.hpp). Built on the GPU
 // machine by cli/program_support/validate_gpu.sh (-I the tree's root, for that header);
 // not part of simtlab's build.
 #include "sim/exec/launch_dump.hpp"
@@ -69,13 +70,14 @@ void track(void* p, std::size_t bytes) {
 }
 
 cudaError_t after_launch(const void* func, cudaError_t launched) {
-  const char* path = std::getenv("SIMT_VALIDATE_DIGESTS");
+  static const simt::Options options = simt::options_from_environment();
+  const std::string& path = options.validate_digests;
   cudaError_t status = launched != cudaSuccess ? launched : cudaDeviceSynchronize();
-  static simt::validate_dump::LaunchDump dump;  // $SIMT_VALIDATE_DUMP_DIR
-  if (!path && !dump.enabled()) return launched;
+  static simt::validate_dump::LaunchDump dump(options);  // validate_dump_dir
+  if (path.empty() && !dump.enabled()) return launched;
   std::lock_guard lock(g_mutex);
   const unsigned launch = ++g_launch;
-  std::FILE* f = path ? std::fopen(path, launch == 1 ? "w" : "a") : nullptr;
+  std::FILE* f = path.empty() ? nullptr : std::fopen(path.c_str(), launch == 1 ? "w" : "a");
   if (f) std::fprintf(f, "launch %u error %d kernel %s\n", launch, int(status), kernel_name(func).c_str());
   std::vector<unsigned char> host;
   for (const Live& a : g_live) {

@@ -1,20 +1,16 @@
-// Linked into every program `simt exec` and `simt cc` build. Before main it
-// applies the simulated device chosen with --device; after the program ends it
-// prints one report per kernel launch (stderr, so the program's stdout stays its
-// own) and, when asked, the launches as JSON. Controlled by the environment that
-// `simt exec` sets (docs/exec.md):
-//   SIMT_REPORT=tables|none   per-launch tables on stderr (unset: none)
-//   SIMT_REPORT_JSON=PATH|-   JSON array of launches to PATH, or stderr for "-"
-//   SIMT_DEVICE (sim/exec/device_limits.hpp): also the device the clock prices
-//   SIMT_TIMELINE=PATH        the simulated clock's timeline as a Chrome/Perfetto trace
-//   SIMT_SKIP_REPEATS=0       execute identical repeated launches too (sim/shortcuts/repeat_launch.hpp);
-//                   =pure     skip those that cannot change memory, defer none
-//                   =all      skip them all, even those that change memory
+// Linked into every program `simt exec` and `simt cc` build. Before main it makes
+// the device option's catalog device the simulated one (limits and clock); after
+// the program ends it prints one report per kernel launch (stderr, so the program's
+// stdout stays its own) and, when asked, the launches as JSON. Controlled by the
+// options of $SIMT_OPTIONS that `simt exec` sets (sim/options/options.inc,
+// docs/exec.md): device, report (tables|none), report_json (PATH, or - for stderr),
+// timeline (PATH: the simulated clock's Chrome/Perfetto trace).
 #include "sim/clock/device_clock.hpp"
 #include "sim/exec/executor.hpp"
+#include "sim/options/runtime_options.hpp"
 #include "sim/state/launch_record.hpp"
 #include "sim/report/report.hpp"
-#include "timing/clock_model.hpp"
+#include "timing/simulated_device.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -25,14 +21,15 @@ namespace {
 
 constexpr std::size_t kMaxTables = 20;  // a program that launches in a loop gets a summary after this
 
-const char* env(const char* name) {
-  const char* v = std::getenv(name);
-  return v && *v ? v : nullptr;
-}
-
+// An unknown name stops the program before main: every limit and time after it
+// would be another device's.
 void apply_device() {
-  if (const char* d = env(simt::kDeviceEnvVar)) simt::device_limits() = simt::device_from_env(d);
-  simt::timing::install_clock_model(simt::device_limits().name);  // cudaEventElapsedTime reads its times
+  try {
+    simt::timing::use_simulated_device(simt::runtime_options().device);  // cudaEventElapsedTime reads its clock
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "simt: $SIMT_OPTIONS: device=%s: %s\n", simt::runtime_options().device.c_str(), e.what());
+    std::exit(2);
+  }
 }
 
 void print_tables() {
@@ -50,31 +47,31 @@ void print_tables() {
   std::fputs(out.c_str(), stderr);
 }
 
-void write_json(const char* where) {
+void write_json(const std::string& where) {
   nlohmann::json all = nlohmann::json::array();
   for (const auto& r : simt::launch_records()) all.push_back(simt::launch_json(r));
   std::string text = all.dump(2) + "\n";
-  if (std::string(where) == "-") {
+  if (where == "-") {
     std::fputs(text.c_str(), stderr);
     return;
   }
   std::ofstream f(where);
   f << text;
-  if (!f) std::fprintf(stderr, "simt: cannot write the launch report to %s\n", where);
+  if (!f) std::fprintf(stderr, "simt: cannot write the launch report to %s\n", where.c_str());
 }
 
-void write_timeline(const char* where) {
+void write_timeline(const std::string& where) {
   std::ofstream f(where);
   f << simt::chrome_trace(simt::DeviceClock::instance()).dump(1) << "\n";
-  if (!f) std::fprintf(stderr, "simt: cannot write the timeline to %s\n", where);
+  if (!f) std::fprintf(stderr, "simt: cannot write the timeline to %s\n", where.c_str());
 }
 
 void report() {
   std::fflush(stdout);  // the program's own output comes first
-  const char* tables = env("SIMT_REPORT");
-  if (tables && std::string(tables) == "tables") print_tables();
-  if (const char* json = env("SIMT_REPORT_JSON")) write_json(json);
-  if (const char* timeline = env("SIMT_TIMELINE")) write_timeline(timeline);
+  const simt::Options& o = simt::runtime_options();
+  if (o.report == simt::ReportKind::tables) print_tables();
+  if (!o.report_json.empty()) write_json(o.report_json);
+  if (!o.timeline.empty()) write_timeline(o.timeline);
 }
 
 }  // namespace

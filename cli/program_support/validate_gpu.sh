@@ -14,9 +14,11 @@
 # The dumps are written by default, in the same run as the digests: a second run just
 # to dump could disagree with the first (float atomics, anything timing-dependent),
 # and `simt validate --gpu-results` can only compare what this directory holds. They
-# are bounded: an allocation over SIMT_VALIDATE_DUMP_MAX_BYTES (256 MiB) is skipped,
-# and dumping stops after SIMT_VALIDATE_DUMP_BUDGET (4 GiB) in all; skips are listed
-# in OUTDIR/dumps/dump-notes.txt. SIMT_VALIDATE_DUMP=0 writes no dumps (digests only).
+# are bounded: an allocation over validate_dump_max_bytes (256 MiB) is skipped, and
+# dumping stops after validate_dump_budget (4 GiB) in all (options of $SIMT_OPTIONS,
+# sim/options/options.inc, which the preload reads as the simulator does); skips are
+# listed in OUTDIR/dumps/dump-notes.txt. SIMT_VALIDATE_DUMP=0 writes no dumps (digests
+# only); SIMT_VALIDATE_METRICS, comma-separated, replaces the ncu metrics below.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:?usage: validate_gpu.sh OUTDIR FILE.cu [flags] [-- ARGS]}; shift
@@ -37,10 +39,12 @@ metrics=${SIMT_VALIDATE_METRICS:-l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
   "$nvcc" -O2 --fmad=false -arch=native -cudart shared -lineinfo "${flags[@]}" -o "$out/gpu_prog" "$file" -lcublas -lcublasLt &&
   "$nvcc" -O2 -shared -Xcompiler -fPIC -cudart shared -I "$here/../.." -o "$out/gpu_launch_digest.so" "$here/gpu_launch_digest.cpp" -ldl
 } > "$out/build.log" 2>&1 || { echo "nvcc failed:"; cat "$out/build.log"; exit 1; }
-rm -rf "$out/dumps"; unset SIMT_VALIDATE_DUMP_DIR
-dumps=()
-[ "${SIMT_VALIDATE_DUMP:-1}" != 0 ] && dumps=("SIMT_VALIDATE_DUMP_DIR=$out/dumps")
-env "${dumps[@]}" SIMT_VALIDATE_DIGESTS="$out/gpu.digests" LD_PRELOAD="$out/gpu_launch_digest.so" "$out/gpu_prog" "${args[@]}" > "$out/gpu.stdout"
+rm -rf "$out/dumps"
+dump_dir="$out/dumps"
+[ "${SIMT_VALIDATE_DUMP:-1}" = 0 ] && dump_dir=
+# The caller's options first: the later items win.
+options="${SIMT_OPTIONS:-}:validate_digests='$out/gpu.digests':validate_dump_dir='$dump_dir'"
+SIMT_OPTIONS="$options" LD_PRELOAD="$out/gpu_launch_digest.so" "$out/gpu_prog" "${args[@]}" > "$out/gpu.stdout"
 status=$?
 if [ -n "$ncu" ]; then
   "$ncu" --clock-control none --csv --print-units base --metrics "$metrics" "$out/gpu_prog" "${args[@]}" \

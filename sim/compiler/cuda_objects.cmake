@@ -6,7 +6,7 @@
 # the originals; clang compiles the result with simtlab's pass. A `#line` keeps every
 # diagnostic and counter site on the original file and line. OUT_VAR receives the
 # objects, to link into a target. Sources named in UNINSTRUMENTED are compiled with
-# the pass leaving their kernels uncounted ($SIMT_PASS_UNINSTRUMENTED). No ccache: it
+# the pass leaving their kernels uncounted (the option pass_uninstrumented). No ccache: it
 # would not see the pass plugin change.
 file(GLOB_RECURSE SIMT_CUDA_HEADER_DEPENDS CONFIGURE_DEPENDS
      ${PROJECT_SOURCE_DIR}/sim/*.hpp ${PROJECT_SOURCE_DIR}/sim/*.h ${PROJECT_SOURCE_DIR}/sim/*.inc)
@@ -41,9 +41,11 @@ function(simt_cuda_objects out_var)
     get_filename_component(src_dir ${src} DIRECTORY)
     set(obj ${CMAKE_CURRENT_BINARY_DIR}/clang/${rel}.o)
     get_filename_component(obj_dir ${obj} DIRECTORY)
-    set(env "")
+    # The builder's $SIMT_OPTIONS must not change what the tree's kernels count (its
+    # pass_* switches); UNINSTRUMENTED ones are built with the pass counting nothing.
+    set(env ${CMAKE_COMMAND} -E env --unset=SIMT_OPTIONS)
     if(name IN_LIST ARG_UNINSTRUMENTED)
-      set(env ${CMAKE_COMMAND} -E env SIMT_PASS_UNINSTRUMENTED=1)
+      set(env ${CMAKE_COMMAND} -E env SIMT_OPTIONS=pass_uninstrumented=1)
     endif()
     add_custom_command(
       OUTPUT ${obj}

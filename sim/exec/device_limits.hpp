@@ -1,7 +1,8 @@
 // The simulated device: the one description the simulator, its runtime
-// (cudaGetDeviceProperties, cudaDeviceGetAttribute) and launch checks read. The CLI
-// fills it from the cost catalog (cli/simulated_device.hpp); the simulator itself
-// knows nothing of the catalog. Defaults are the H200's (sm_90).
+// (cudaGetDeviceProperties, cudaDeviceGetAttribute) and launch checks read. It is
+// filled from the cost catalog by name (timing/simulated_device.hpp, the device
+// option); the simulator itself knows nothing of the catalog. Defaults are the
+// H200's (sm_90).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -25,12 +26,5 @@ struct DeviceLimits {
   std::uint64_t global_memory_bytes = 141ull * 1000 * 1000 * 1000;
   unsigned clock_khz = 1980000;  // boost clock
 };
-
-// A simulated program (simt exec) learns its device from one environment
-// variable, $SIMT_DEVICE, that `simt` sets: "name=H100-SXM;sm_count=132;...".
-constexpr const char* kDeviceEnvVar = "SIMT_DEVICE";
-std::string device_to_env(const DeviceLimits& d);
-// Unknown keys and malformed values throw std::invalid_argument naming them.
-DeviceLimits device_from_env(const std::string& text);
 
 }  // namespace simt

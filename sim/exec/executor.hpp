@@ -3,6 +3,7 @@
 #pragma once
 #include "sim/exec/block_work.hpp"
 #include "sim/exec/device_limits.hpp"
+#include "sim/options/options.hpp"
 #include "sim/state/launch_context.hpp"
 #include "sim/state/launch_record.hpp"
 #include "sim/types/vector_types.hpp"
@@ -47,15 +48,20 @@ void forget_launch_records();  // clear_launch_records (sim/shortcuts/launch.hpp
 LaunchRecord take_last_launch_record();     // removes it: a launch run again, or run late
 LaunchRecord& mutable_launch_record(std::size_t index);  // the runtime adds the clock's times
 
-// Settings of the simulated device and of the executor.
+// Settings of the simulated device and of the executor. They start from the
+// process's options (sim/options/runtime_options.hpp); tests and `simt bench`
+// change them directly between runs.
 DeviceLimits& device_limits();
-void set_worker_count(unsigned n);  // 0: all cores (default, or $SIMT_THREADS)
+void set_worker_count(unsigned n);  // 0: the threads option (0 there: all cores)
 unsigned worker_count();
 struct Checks {
   bool races = true;       // shared and global race detection
   bool uninitialized = true;
 };
 Checks& checks();
+// Replaces the process's options (`simt run`: its flags over $SIMT_OPTIONS) and the
+// settings that start from them: the race checks, the repeat mode, the workers.
+void use_options(const Options& o);
 // Called now and then during long launches (from the launching thread) with the
 // blocks started so far; the CLI draws a progress bar with it. Empty: no reports.
 using ProgressFn = std::function<void(const std::string& kernel, std::uint64_t done, std::uint64_t total)>;

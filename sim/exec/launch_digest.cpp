@@ -1,21 +1,21 @@
 #include "sim/exec/launch_digest.hpp"
 
 #include "sim/memory/global_memory.hpp"
+#include "sim/options/runtime_options.hpp"
 #include "sim/exec/launch_dump.hpp"
 
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 
 namespace simt {
 
 void write_launch_digest(const LaunchRecord& r) {
-  static const char* path = std::getenv("SIMT_VALIDATE_DIGESTS");
-  static validate_dump::LaunchDump dump;  // $SIMT_VALIDATE_DUMP_DIR
-  if ((!path || !*path) && !dump.enabled()) return;
+  const std::string& path = runtime_options().validate_digests;
+  static validate_dump::LaunchDump dump(runtime_options());  // validate_dump_dir
+  if (path.empty() && !dump.enabled()) return;
   static unsigned launch = 0;
   ++launch;
-  std::FILE* f = path && *path ? std::fopen(path, launch == 1 ? "w" : "a") : nullptr;
+  std::FILE* f = path.empty() ? nullptr : std::fopen(path.c_str(), launch == 1 ? "w" : "a");
   if (f) std::fprintf(f, "launch %u error %d kernel %s\n", launch, r.error, r.kernel.c_str());
   // Read on the host, outside any simulated thread: nothing here is counted.
   for (const Allocation& a : GlobalMemory::instance().live_allocations()) {

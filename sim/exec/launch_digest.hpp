@@ -6,7 +6,7 @@
 //   alloc <id> <bytes> <FNV-1a 64 of the bytes, hex>      one per live allocation
 //
 // Allocation ids count cudaMalloc/cudaMallocManaged calls from 1 on both sides.
-// With $SIMT_VALIDATE_DUMP_DIR set, both writers also dump the bytes of allocations
+// With the option validate_dump_dir set, both writers also dump the bytes of allocations
 // whose digest changed (sim/exec/launch_dump.hpp).
 #pragma once
 #include "sim/state/launch_record.hpp"
@@ -14,7 +14,7 @@
 namespace simt {
 
 // Appends the digest of every live allocation after launch `r` to the file named
-// by $SIMT_VALIDATE_DIGESTS, and dumps the changed ones into $SIMT_VALIDATE_DUMP_DIR;
+// by the option validate_digests, and dumps the changed ones into validate_dump_dir;
 // does nothing when both are unset.
 void write_launch_digest(const LaunchRecord& r);
 

@@ -1,18 +1,21 @@
 // The bytes of device memory after each launch, for `simt validate`'s element-wise
-// comparison: when $SIMT_VALIDATE_DUMP_DIR names a directory, after launch N every live
+// comparison: when the option validate_dump_dir names a directory, after launch N every live
 // allocation whose digest changed since it was last dumped (or that was never dumped)
 // is written to DIR/launch-N-alloc-ID.bin. An allocation's bytes after any launch are
 // therefore in its newest dump at or before that launch; the comparer
 // (cli/validate_compare.cpp) checks them against the digest of that launch.
 //
-// Bounded: an allocation larger than $SIMT_VALIDATE_DUMP_MAX_BYTES (default 256 MiB) is
-// not dumped, and dumping stops once $SIMT_VALIDATE_DUMP_BUDGET bytes (default 4 GiB)
+// Bounded: an allocation larger than validate_dump_max_bytes (default 256 MiB) is
+// not dumped, and dumping stops once validate_dump_budget bytes (default 4 GiB)
 // have been written; each such skip is a line in DIR/dump-notes.txt.
 //
-// Header-only and free of simtlab's other headers: both digest writers include it,
+// Header-only and free of simtlab's other headers but the options table (itself
+// header-only, C++17): both digest writers include it,
 // the simulator's (sim/exec/launch_digest.cpp) and the GPU shim built by nvcc on the
 // GPU machine (cli/program_support/gpu_launch_digest.cpp, compiled as C++17).
 #pragma once
+#include "sim/options/options.hpp"
+
 #include <sys/stat.h>
 
 #include <cstdint>
@@ -31,13 +34,9 @@ inline std::uint64_t fnv1a(const unsigned char* p, std::size_t n) {
 
 class LaunchDump {
  public:
-  LaunchDump() {
-    const char* d = std::getenv("SIMT_VALIDATE_DUMP_DIR");
-    if (!d || !*d) return;
-    dir_ = d;
-    ::mkdir(dir_.c_str(), 0777);  // the parent exists: the scripts make it
-    max_bytes_ = env_bytes("SIMT_VALIDATE_DUMP_MAX_BYTES", max_bytes_);
-    budget_ = env_bytes("SIMT_VALIDATE_DUMP_BUDGET", budget_);
+  explicit LaunchDump(const Options& o)
+      : dir_(o.validate_dump_dir), max_bytes_(o.validate_dump_max_bytes), budget_(o.validate_dump_budget) {
+    if (!dir_.empty()) ::mkdir(dir_.c_str(), 0777);  // the parent exists: the scripts make it
   }
   bool enabled() const { return !dir_.empty(); }
 
@@ -48,12 +47,12 @@ class LaunchDump {
     if (last != last_.end() && last->second == hash) return;  // unchanged since its last dump
     if (bytes > max_bytes_) {
       if (last == last_.end() || last->second != kSkipped)
-        note(launch, id, bytes, "larger than SIMT_VALIDATE_DUMP_MAX_BYTES");
+        note(launch, id, bytes, "larger than validate_dump_max_bytes");
       last_[id] = kSkipped;
       return;
     }
     if (written_ + bytes > budget_) {
-      if (!over_budget_) note(launch, id, bytes, "SIMT_VALIDATE_DUMP_BUDGET spent: no more dumps after this");
+      if (!over_budget_) note(launch, id, bytes, "validate_dump_budget spent: no more dumps after this");
       over_budget_ = true;
       return;
     }
@@ -73,14 +72,6 @@ class LaunchDump {
  private:
   static constexpr std::uint64_t kSkipped = 0;  // FNV-1a of real data is practically never 0
 
-  static std::uint64_t env_bytes(const char* name, std::uint64_t fallback) {
-    const char* v = std::getenv(name);
-    if (!v || !*v) return fallback;
-    char* end = nullptr;
-    const unsigned long long n = std::strtoull(v, &end, 10);
-    return end && *end == '\0' ? n : fallback;
-  }
-
   void note(unsigned launch, std::uint64_t id, std::size_t bytes, const char* why) {
     std::FILE* f = std::fopen((dir_ + "/dump-notes.txt").c_str(), "a");
     if (!f) return;
@@ -90,7 +81,7 @@ class LaunchDump {
   }
 
   std::string dir_;
-  std::uint64_t max_bytes_ = 256ull << 20, budget_ = 4ull << 30, written_ = 0;
+  std::uint64_t max_bytes_, budget_, written_ = 0;
   bool over_budget_ = false;
   std::map<std::uint64_t, std::uint64_t> last_;  // id -> digest when last dumped (kSkipped: over the cap)
 };

@@ -6,6 +6,7 @@
 #include "sim/symbols/compiler_sites.hpp"
 #include "sim/exec/spin_watch.hpp"
 #include "sim/state/context.hpp"
+#include "sim/options/runtime_options.hpp"
 
 #include <fmt/format.h>
 
@@ -34,21 +35,7 @@ void spin_detected(ThreadState* t, Site site, std::uintptr_t a) {
       t, site));
 }
 
-namespace {
-std::uint64_t watchdog_budget() {
-  const char* env = std::getenv("SIMT_WATCHDOG_INSTS");
-  if (!env || !*env) return std::uint64_t(1) << 32;
-  char* end = nullptr;
-  const unsigned long long n = std::strtoull(env, &end, 10);
-  if (*end || n == 0) {
-    std::fprintf(stderr, "simt: SIMT_WATCHDOG_INSTS must be a positive number of instructions, got '%s'\n", env);
-    std::exit(2);
-  }
-  return n;
-}
-}  // namespace
-
-const std::uint64_t g_watchdog_insts = watchdog_budget();
+const std::uint64_t g_watchdog_insts = runtime_options().watchdog_insts;
 
 void inst_budget_exceeded(ThreadState* t, Site site) {
   renew_inst_budget(t);
@@ -56,7 +43,7 @@ void inst_budget_exceeded(ThreadState* t, Site site) {
       DiagKind::Deadlock,
       fmt::format("watchdog: this thread ran {} instructions (estimated) here without reaching a barrier: a loop "
                   "that never ends, or waits on a condition nothing changes (simt exec --watchdog-insts N, or "
-                  "$SIMT_WATCHDOG_INSTS, for a larger budget)",
+                  "SIMT_OPTIONS=watchdog_insts=N, for a larger budget)",
                   g_watchdog_insts),
       t, site));
 }

@@ -3,10 +3,9 @@
 #include "sim/exec/executor.hpp"
 #include "sim/exec/launch_digest.hpp"
 #include "sim/exec/worker.hpp"
+#include "sim/options/runtime_options.hpp"
 
 #include <algorithm>
-#include <cstdlib>
-#include <string_view>
 #include <thread>
 
 namespace simt {
@@ -24,10 +23,7 @@ std::vector<LaunchRecord>& records() {
 }
 
 unsigned default_workers() {
-  if (const char* env = std::getenv("SIMT_THREADS")) {
-    int n = std::atoi(env);
-    if (n > 0) return static_cast<unsigned>(n);
-  }
+  if (const std::uint64_t n = runtime_options().threads) return static_cast<unsigned>(std::min<std::uint64_t>(n, 4096));
   return std::max(1u, std::thread::hardware_concurrency());
 }
 unsigned g_workers = 0;
@@ -43,16 +39,22 @@ DeviceLimits& device_limits() {
 }
 void set_worker_count(unsigned n) { g_workers = n; }
 unsigned worker_count() { return g_workers ? g_workers : default_workers(); }
-// A program built by `simt exec`/`simt cc` takes the switches from its environment:
-// $SIMT_RACES=0 (`simt exec --no-races`) turns race detection off, and with it the
-// race shadow's memory (16 bytes per word of device memory touched).
+// races=off (`simt exec --no-races`) turns race detection off, and with it the race
+// shadow's memory (16 bytes per word of device memory touched).
 Checks& checks() {
   static Checks c = [] {
     Checks init;
-    if (const char* v = std::getenv("SIMT_RACES"); v && std::string_view(v) == "0") init.races = false;
+    init.races = runtime_options().races != RaceChecks::off;
     return init;
   }();
   return c;
+}
+
+void use_options(const Options& o) {
+  mutable_runtime_options() = o;
+  checks().races = o.races != RaceChecks::off;
+  RepeatLaunches::instance().set_mode(repeat_mode(o.skip_repeats));
+  g_workers = 0;
 }
 ProgressFn& progress_callback() {
   static ProgressFn fn;

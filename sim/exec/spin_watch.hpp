@@ -23,7 +23,7 @@ extern thread_local constinit SpinWatch t_spin SIMT_FAST_TLS;
 [[noreturn]] void spin_detected(ThreadState* t, Site site, std::uintptr_t addr);
 
 // Instructions a thread may run between two barriers (or warp collectives):
-// $SIMT_WATCHDOG_INSTS, default 2^32 (minutes of simulation for one thread).
+// The option watchdog_insts, default 2^32 (minutes of simulation for one thread).
 extern const std::uint64_t g_watchdog_insts;
 // Ends the block with the instruction watchdog's diagnostic, at the site of the
 // basic block that crossed the budget (sim/exec/runtime_hooks.cpp).

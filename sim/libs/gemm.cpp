@@ -62,7 +62,7 @@ Eigen::MatrixXf read_op(const MatrixArg& x, int batch, bool trans, int rows, int
 }
 
 // op(A) x op(B) in column blocks of a fixed width, spread over the simulator's
-// workers (--threads / $SIMT_THREADS). Every block has the same shape whatever the
+// workers (--threads, the option threads). Every block has the same shape whatever the
 // number of workers, so the result does not depend on the host's cores.
 Eigen::MatrixXf product(const Eigen::MatrixXf& a, const Eigen::MatrixXf& b) {
   constexpr Eigen::Index kCols = 256;

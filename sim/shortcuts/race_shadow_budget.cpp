@@ -2,25 +2,19 @@
 
 #include "sim/exec/executor.hpp"
 #include "sim/memory/global_memory.hpp"
+#include "sim/options/runtime_options.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
-#include <string_view>
 
 namespace simt {
 
 namespace {
 
 constexpr std::uint64_t kShadowPerByte = 4;  // 16 bytes per 4-byte word
-
-bool forced_on() {
-  const char* v = std::getenv("SIMT_RACES");
-  return v && std::string_view(v) == "always";
-}
 
 double gib(std::uint64_t bytes) { return double(bytes) / double(1ull << 30); }
 
@@ -37,7 +31,7 @@ std::uint64_t usable_memory_bytes() {
 }
 
 void fit_race_shadow(std::uint64_t launch_number) {
-  if (!checks().races || forced_on()) return;
+  if (!checks().races || runtime_options().races == RaceChecks::always) return;
   const std::uint64_t in_use = GlobalMemory::instance().bytes_in_use();
   static const std::uint64_t usable = usable_memory_bytes();
   const std::uint64_t shadow = in_use * kShadowPerByte;
@@ -46,7 +40,7 @@ void fit_race_shadow(std::uint64_t launch_number) {
   fmt::print(stderr,
              "simt: race checks off from launch {} on: the {:.1f} GiB of device memory in use could need {:.1f} GiB "
              "of race-check shadow (16 bytes a 4-byte word), more than half of this machine's {:.1f} GiB; bounds, "
-             "alignment, barrier and uninitialised-read checks stay on ($SIMT_RACES=always keeps race checks on)\n",
+             "alignment, barrier and uninitialised-read checks stay on (SIMT_OPTIONS=races=always keeps race checks on)\n",
              launch_number, gib(in_use), gib(shadow), gib(usable));
 }
 

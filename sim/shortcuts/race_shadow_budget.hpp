@@ -5,7 +5,7 @@
 // launch, the shadow the live device memory could need is compared with this
 // machine's memory; past half of it the race checks are turned off, once and loudly,
 // and the program goes on with every other check (docs/exec.md, "Programs too large
-// to check"). $SIMT_RACES=always keeps them on regardless.
+// to check"). The option races=always keeps them on regardless.
 #pragma once
 #include <cstdint>
 

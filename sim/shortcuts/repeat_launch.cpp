@@ -1,10 +1,9 @@
 #include "sim/shortcuts/repeat_launch.hpp"
 
 #include "sim/memory/global_memory.hpp"
+#include "sim/options/runtime_options.hpp"
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 
 namespace simt {
 
@@ -12,18 +11,19 @@ namespace {
 
 bool same_dim(const dim3& a, const dim3& b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
 
-RepeatMode mode_from_env() {
-  const char* v = std::getenv("SIMT_SKIP_REPEATS");
-  if (v && std::strcmp(v, "0") == 0) return RepeatMode::Never;
-  if (v && std::strcmp(v, "all") == 0) return RepeatMode::All;
+}  // namespace
+
+RepeatMode repeat_mode(SkipRepeats skip) {
+  switch (skip) {
+    case SkipRepeats::none: return RepeatMode::Never;
+    case SkipRepeats::all: return RepeatMode::All;
+    case SkipRepeats::pure: return RepeatMode::Pure;
+    case SkipRepeats::defer: break;
+  }
   // `simt validate` digests memory after every launch: a deferred one would show
   // memory it has not written yet.
-  const char* digests = std::getenv("SIMT_VALIDATE_DIGESTS");
-  if ((v && std::strcmp(v, "pure") == 0) || (digests && *digests)) return RepeatMode::Pure;
-  return RepeatMode::Defer;
+  return runtime_options().validate_digests.empty() ? RepeatMode::Defer : RepeatMode::Pure;
 }
-
-}  // namespace
 
 bool LaunchKey::operator==(const LaunchKey& o) const {
   return kernel == o.kernel && same_dim(grid, o.grid) && same_dim(block, o.block) &&
@@ -33,7 +33,7 @@ bool LaunchKey::operator==(const LaunchKey& o) const {
 RepeatLaunches& RepeatLaunches::instance() {
   static RepeatLaunches r = [] {
     RepeatLaunches x;
-    x.mode_ = mode_from_env();
+    x.mode_ = repeat_mode(runtime_options().skip_repeats);
     return x;
   }();
   return r;

@@ -21,6 +21,7 @@
 #include "sim/types/vector_types.hpp"
 #include "sim/shortcuts/launch_footprint.hpp"
 #include "sim/state/launch_record.hpp"
+#include "sim/options/options.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -39,13 +40,15 @@ struct LaunchKey {
   bool operator==(const LaunchKey& o) const;
 };
 
-// Which repeats are skipped: none (`simt exec --no-skip-repeats`, $SIMT_SKIP_REPEATS=0);
-// those that cannot change memory ($SIMT_SKIP_REPEATS=pure); those, and the rest
-// deferred until something reads what they write (the default: Defer,
+// Which repeats are skipped: none (`simt exec --no-skip-repeats`, skip_repeats=none);
+// those that cannot change memory (skip_repeats=pure); those, and the rest deferred
+// until something reads what they write (the default: Defer,
 // sim/shortcuts/deferred_launches.hpp); or also those that change memory, never run
-// (`--skip-all-repeats`, $SIMT_SKIP_REPEATS=all: from the first such skip on,
-// device memory is not what a GPU would hold, and the report says so).
+// (`--skip-all-repeats`, skip_repeats=all: from the first such skip on, device
+// memory is not what a GPU would hold, and the report says so).
 enum class RepeatMode { Never, Pure, Defer, All };
+// The mode the skip_repeats option asks for (Pure under `simt validate`).
+RepeatMode repeat_mode(SkipRepeats skip);
 
 struct RepeatMatch {
   std::size_t record_index = 0;

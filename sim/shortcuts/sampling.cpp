@@ -7,6 +7,7 @@
 #include "sim/exec/worker_pool.hpp"
 #include "sim/memory/global_memory.hpp"
 #include "sim/state/launch_record.hpp"
+#include "sim/options/runtime_options.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -42,44 +43,18 @@ void add_scaled(Counters& to, const Counters& from, double factor) {
 }  // namespace
 
 
-bool sampling_enabled() {
-  static const bool on = [] {
-    const char* exact = std::getenv("SIMT_EXACT");
-    const char* digests = std::getenv("SIMT_VALIDATE_DIGESTS");  // simt validate compares counters with ncu
-    return !(exact && std::strcmp(exact, "0") != 0) && !(digests && *digests);
-  }();
-  return on;
-}
+// `simt validate` compares counters with ncu: they must be exact.
+bool sampling_enabled() { return !runtime_options().exact && runtime_options().validate_digests.empty(); }
+
+double sample_budget_seconds() { return runtime_options().sample_budget; }
 
 namespace {
 
-// Seconds from the environment, or `fallback` when unset; a value that is not a
-// positive number is an error the user must see, not a silent default.
-double env_seconds(const char* name, double fallback) {
-  const char* v = std::getenv(name);
-  if (!v || !*v) return fallback;
-  char* end = nullptr;
-  const double s = std::strtod(v, &end);
-  if (*end || !(s > 0)) {
-    std::fprintf(stderr, "simtlab: $%s=%s is not a positive number of seconds; using %g\n", name, v, fallback);
-    return fallback;
-  }
-  return s;
-}
-
 // The first counted blocks run at least this long before a projection: a second
-// ($SIMT_SAMPLE_PROBE, for tests that sample small launches).
-double probe_seconds() {
-  static const double probe = env_seconds("SIMT_SAMPLE_PROBE", 1.0);
-  return probe;
-}
+// (sample_probe, smaller for tests that sample small launches).
+double probe_seconds() { return runtime_options().sample_probe; }
 
 }  // namespace
-
-double sample_budget_seconds() {
-  static const double budget = env_seconds("SIMT_SAMPLE_BUDGET", 60.0);
-  return budget;
-}
 
 namespace {
 

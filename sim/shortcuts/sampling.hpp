@@ -8,7 +8,7 @@
 // the first second lasts, or the sample has taken less than a tenth of the budget, or
 // its blocks' spread puts its estimate more than 1% off and it has taken less than
 // half the budget (sample_spread.hpp). From the time the counted blocks took, the whole
-// launch's exact time is projected: within the budget (SIMT_SAMPLE_BUDGET seconds, 60
+// launch's exact time is projected: within the budget (the sample_budget option's seconds, 60
 // by default) the other blocks are counted too; beyond it they run uncounted, and the
 // counters are the sample's scaled by blocks / counted blocks, but for the DRAM
 // estimate, to which every block contributes its sectors.
@@ -24,7 +24,7 @@ namespace simt {
 struct LaunchContext;
 struct LaunchRecord;
 
-// Off with SIMT_EXACT=1 (`simt exec --exact`) and under `simt validate`.
+// Off with exact=1 (`simt exec --exact`) and under `simt validate`.
 bool sampling_enabled();
 double sample_budget_seconds();
 

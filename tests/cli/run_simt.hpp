@@ -15,8 +15,10 @@ struct Result {
   std::string out;  // stdout, and stderr too unless left out
 };
 
-inline Result simt(const std::string& args, bool with_stderr = true) {
-  std::string cmd = std::string(SIMT_BIN) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
+// `env`: variable assignments for the command, e.g. "SIMT_OPTIONS=threads=2" ("" for none).
+inline Result simt_env(const std::string& env, const std::string& args, bool with_stderr = true) {
+  std::string cmd = (env.empty() ? "" : "env " + env + " ") + std::string(SIMT_BIN) + " " + args +
+                    (with_stderr ? " 2>&1" : " 2>/dev/null");
   FILE* p = popen(cmd.c_str(), "r");
   REQUIRE(p);
   std::string out;
@@ -25,5 +27,7 @@ inline Result simt(const std::string& args, bool with_stderr = true) {
   int status = pclose(p);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
+
+inline Result simt(const std::string& args, bool with_stderr = true) { return simt_env("", args, with_stderr); }
 
 }  // namespace simt_test

@@ -263,8 +263,8 @@ TEST_CASE("simt validate --gpu-results --max-ulp on a planted GPU directory") {
     const int st = std::system(cmd.c_str());
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   };
-  REQUIRE(run(env + "SIMT_REPORT=none SIMT_VALIDATE_DIGESTS=" + (tmp.path / "sim.digests").string() +
-              " SIMT_VALIDATE_DUMP_DIR=" + sim.string() + " " SIMT_BIN " exec " + probe + " > /dev/null 2>&1") == 0);
+  REQUIRE(run(env + "SIMT_OPTIONS=validate_digests=" + (tmp.path / "sim.digests").string() +
+              ":validate_dump_dir=" + sim.string() + " " SIMT_BIN " exec " + probe + " > /dev/null 2>&1") == 0);
   // Only changed allocations are dumped: all six after launch 1 (zeroed, #1 written), then one a launch.
   CHECK(fs::exists(sim / "launch-1-alloc-6.bin"));
   CHECK(fs::exists(sim / "launch-2-alloc-2.bin"));

@@ -9,8 +9,9 @@
 # copies this script, builds each file with `simt cc`, and copies the shared libraries
 # with the dynamic loader, so that DIR runs on another Linux whatever its glibc.
 # Run there (logs go to $OUT):
-#   JOBS=5 SIMT_THREADS=3 LIMIT=575 OUT=logs DIR/run_llmc_default_sizes.sh "classifier_fused 2" ...
-# SIMT_RACES defaults to 0 here (the race shadow of 411 M-element buffers).
+#   JOBS=5 SIMT_OPTIONS=threads=3 LIMIT=575 OUT=logs DIR/run_llmc_default_sizes.sh "classifier_fused 2" ...
+# Race checks are off here unless $SIMT_OPTIONS says otherwise (the race shadow of
+# 411 M-element buffers), and 4 threads run blocks.
 set -u
 if [ "${1:-}" = prepare ]; then
   src=$2 dir=$(realpath -m "$3"); shift 3
@@ -25,7 +26,7 @@ fi
 cd "$(dirname "$0")"
 L=$PWD/lib
 nproc; free -g | head -2; ldd --version | head -1
-export SIMT_RACES=${SIMT_RACES:-0} SIMT_SKIP_REPEATS=${SIMT_SKIP_REPEATS:-1} SIMT_THREADS=${SIMT_THREADS:-4}
+export SIMT_OPTIONS="races=off threads=4 ${SIMT_OPTIONS:-}"  # the caller's items come later and win
 one() {  # program kernel
   local log=$OUT/$1_k$2.log
   local t0=$(date +%s)

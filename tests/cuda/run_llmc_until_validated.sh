@@ -1,12 +1,12 @@
 #!/bin/bash
 # llm.c dev/cuda programs built by `simt cc` (in DIR, default .), each "file kernel
-# [VAR=value]" read from stdin run until its validation ends (the line that starts its
+# [VAR=value]" (e.g. SIMT_OPTIONS=races=off) read from stdin run until its validation ends (the line that starts its
 # benchmark), an error, or LIMIT seconds (default 300). One log per job, each line
 # with the seconds since its start (docs/validation/data/llmc_default_sizes/local_2core).
-#   printf '%s\n' "layernorm_backward 6" "matmul_backward_bias 2 SIMT_RACES=0" |
+#   printf '%s\n' "layernorm_backward 6" "matmul_backward_bias 2 SIMT_OPTIONS=races=off" |
 #     DIR=/tmp/llmc bash tests/cuda/run_llmc_until_validated.sh
 cd "${DIR:-.}" || exit 1
-export SIMT_SKIP_REPEATS=${SIMT_SKIP_REPEATS:-1} _STDBUF_O=L LD_PRELOAD=/usr/libexec/coreutils/libstdbuf.so
+export _STDBUF_O=L LD_PRELOAD=/usr/libexec/coreutils/libstdbuf.so
 while read -r f k extra; do
   [ -z "$f" ] && continue
   log=${f}_k$k${extra:+_$extra}.log; t0=$(date +%s)

@@ -24,7 +24,7 @@ arch=${CUDA_ARCH:-sm_90}
 run_sim() {
   cmake --build "$build" --target validate_driver_sim simt -j "$(nproc)"
   rm -rf "$out/sim" && mkdir -p "$out/sim/examples"
-  SIMT_REPORT_JSON="$out/sim/launches.json" "$build/tests/validate_driver_sim" "$out/sim" > "$out/sim/stdout.txt"
+  SIMT_OPTIONS="report_json='$out/sim/launches.json'" "$build/tests/validate_driver_sim" "$out/sim" > "$out/sim/stdout.txt"
   echo "simulator side: $(ls "$out"/sim/*.f32 | wc -l) buffers, $(grep -c . "$out/sim/launch_labels.txt") launches in $out/sim"
   # Examples: the source travels to the GPU with the results, so both sides run the same text.
   for src in examples/*.cu; do

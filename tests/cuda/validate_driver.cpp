@@ -3,7 +3,7 @@
 // (raw little-endian float32). Built twice from the same sources:
 //   - with nvcc for the GPU (tests/cuda/validate.sh gpu), profiled by ncu;
 //   - against the simulator (CMake target validate_driver_sim), which also
-//     writes the launches as JSON (report_at_exit.cpp, $SIMT_REPORT_JSON).
+//     writes the launches as JSON (report_at_exit.cpp, the option report_json).
 // Both runs print "kernel NAME" lines in the same order; the simulator run also
 // writes DIR/launch_labels.txt, one "spec: kernel" line per launch, which names
 // the rows of the counter comparison.

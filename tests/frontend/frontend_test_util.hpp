@@ -53,7 +53,7 @@ struct Exec {
 
 // simt exec FILE; stdout, stderr and the launches' JSON.
 // `options`: more options of simt exec (-I, -D ...); `env`: variable assignments for
-// the program, e.g. "SIMT_WATCHDOG_INSTS=1000".
+// the program, e.g. "SIMT_OPTIONS=watchdog_insts=1000".
 inline Exec exec(const std::string& file, const std::string& options = "", const std::string& env = "") {
   std::string json = temp("launches.json"), err = temp("stderr.txt");
   Exec e;

@@ -2,7 +2,7 @@
 // 4-byte word) on this machine: it allocates 60 GiB (the simulator maps device memory
 // lazily, so nothing of it is touched), then launches a kernel in which two blocks
 // write the same word. Before that launch the race checks are turned off with a
-// warning, and the program goes on; with $SIMT_RACES=always they stay on and the race is
+// warning, and the program goes on; with SIMT_OPTIONS=races=always they stay on and the race is
 // reported (sim/shortcuts/race_shadow_budget.hpp).
 #include <cstdio>
 #include <cuda_runtime.h>

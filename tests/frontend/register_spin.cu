@@ -1,7 +1,7 @@
 // A kernel that spins without touching device memory: a flag in a register (a
 // volatile local, so the compiler keeps the loop) that nothing sets. No access
 // reaches the memory watchdog; the instruction watchdog stops the block, naming
-// the line of the loop. Run with a small budget: SIMT_WATCHDOG_INSTS=1000000.
+// the line of the loop. Run with a small budget: SIMT_OPTIONS=watchdog_insts=1000000.
 #include <cstdio>
 #include <cuda_runtime.h>
 

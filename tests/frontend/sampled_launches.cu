@@ -1,5 +1,5 @@
-// Launches long enough to be sampled under a tiny budget (SIMT_SAMPLE_PROBE,
-// SIMT_SAMPLE_BUDGET): uncounted blocks run each kernel's plain twin, so the output
+// Launches long enough to be sampled under a tiny budget (SIMT_OPTIONS's sample_probe,
+// sample_budget): uncounted blocks run each kernel's plain twin, so the output
 // must equal an exact run's bit for bit — a uniform kernel, one with a barrier and
 // shared memory, an in-place update repeated three times (its repeats change
 // memory, so they are never skipped), and a histogram of shared and global atomics

@@ -421,7 +421,7 @@ TEST_CASE("two loads on one line are two sites, and the report's time is the pro
 }
 
 TEST_CASE("a sampled launch runs its uncounted blocks through the plain twin: same output, counters estimated") {
-  const std::string tiny = "SIMT_SAMPLE_PROBE=0.002 SIMT_SAMPLE_BUDGET=0.005 ";
+  const std::string tiny = "SIMT_OPTIONS=sample_probe=0.002:sample_budget=0.005 ";
   Exec sampled = exec("sampled_launches.cu", "", 0, tiny);
   Exec exact = exec("sampled_launches.cu", "--exact", 0, tiny);
   CHECK(sampled.out == exact.out);

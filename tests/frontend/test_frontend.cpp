@@ -177,7 +177,7 @@ TEST_CASE("a spin-wait is stopped by the watchdog, naming the line it spins on")
 }
 
 TEST_CASE("a spin that touches no memory is stopped by the instruction watchdog, naming the loop's line") {
-  Exec e = exec(kTests + "register_spin.cu", "", "SIMT_WATCHDOG_INSTS=1000000");
+  Exec e = exec(kTests + "register_spin.cu", "", "SIMT_OPTIONS=watchdog_insts=1000000");
   CHECK(e.run.status == 1);  // the program exits 0, but the stopped launch is an error (docs/cli.md)
   // 400000 laps of about 7 instructions pass: the budget is per barrier interval.
   CHECK(e.run.out == "finite: no error\nspin: unspecified launch failure\n");
@@ -506,8 +506,8 @@ TEST_CASE("memcpy/memset in kernels, vector copies, __ldg, atomics and managed m
   // Per warp: the 16-byte memcpy of a 4-byte-aligned struct as four 4-byte loads,
   // __ldg, the float4 member's read-modify-write; two warps.
   CHECK(metric(e.launches[0], kLdReq) == 6 * 2);
-  // SIMT_GUARD=0 leaves the view open: the same counters.
-  check_same_counters(e.launches, exec(kTests + "guard_seen_copies.cu", "", "SIMT_GUARD=0").launches);
+  // guard=0 leaves the view open: the same counters.
+  check_same_counters(e.launches, exec(kTests + "guard_seen_copies.cu", "", "SIMT_OPTIONS=guard=0").launches);
 }
 
 // The validation program run on the H200 (docs/validation/h200-halfcg.md): every
@@ -534,10 +534,10 @@ TEST_CASE("tests/cuda/halfcg_validate.cu: every output equals the H200's, bit fo
 TEST_CASE("FP operations folded into their block's record count exactly what separate counts did") {
   const std::string file = kTests + "fold_fp_counts.cu";
   Exec folded = exec(file);
-  // The pass reads $SIMT_PASS_NO_FOLD_FP while simt exec builds the program; the -D
-  // gives it another key in the program cache, so the folded build is not reused.
-  const Run r = run("env SIMT_PASS_NO_FOLD_FP=1 " + std::string(SIMT_BIN) + " exec " + file +
-                    " -D SIMT_TEST_NO_FOLD=1 --json=" + temp("nofold.json") + " 2>/dev/null");
+  // The pass reads pass_no_fold_fp while simt exec builds the program; the pass's
+  // switches are part of the program cache's key, so the folded build is not reused.
+  const Run r = run("env SIMT_OPTIONS=pass_no_fold_fp=1 " + std::string(SIMT_BIN) + " exec " + file + " --json=" +
+                    temp("nofold.json") + " 2>/dev/null");
   REQUIRE(r.status == 0);
   const nlohmann::json nofold = nlohmann::json::parse(read(temp("nofold.json")));
   std::remove(temp("nofold.json").c_str());
@@ -573,13 +573,13 @@ TEST_CASE("FP operations folded into their block's record count exactly what sep
   }
 }
 
-TEST_CASE("device memory too large for the race shadow turns the race checks off, loudly; SIMT_RACES=always keeps them") {
+TEST_CASE("device memory too large for the race shadow turns the race checks off, loudly; races=always keeps them") {
   Exec e = exec(kTests + "race_shadow_budget.cu");
   CHECK(e.run.status == 0);
   CHECK(e.run.out == "launch: cudaSuccess\n");
   CHECK(e.stderr_.find("race checks off from launch 1 on: the 60.0 GiB of device memory in use could need 240.0 GiB") !=
         std::string::npos);
-  Exec forced = exec(kTests + "race_shadow_budget.cu", "", "SIMT_RACES=always");
+  Exec forced = exec(kTests + "race_shadow_budget.cu", "", "SIMT_OPTIONS=races=always");
   CHECK(forced.stderr_.find("race checks off") == std::string::npos);
   CHECK(forced.stderr_.find("race") != std::string::npos);  // the two blocks' writes to x[0]
   CHECK(forced.run.status != 0);

@@ -76,7 +76,7 @@ namespace {
 std::string results_from_simulator(const std::string& file) {
   const std::string dir = temp("gpu-results");
   run("rm -rf " + dir + " && mkdir -p " + dir);
-  run("SIMT_VALIDATE_DIGESTS=" + dir + "/gpu.digests " + SIMT_BIN + " exec " + file + " >/dev/null 2>&1");
+  run("SIMT_OPTIONS=validate_digests=" + dir + "/gpu.digests " + SIMT_BIN + " exec " + file + " >/dev/null 2>&1");
   return dir;
 }
 

@@ -1,4 +1,5 @@
 #include "canonical_nan.hpp"
+#include "pass_options.hpp"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
@@ -45,7 +46,7 @@ void mark(Value* v) {
 bool canonical_nan_step(const Instruction& i) { return i.getMetadata(kStep) != nullptr; }
 
 void canonicalize_nans(Function& f) {
-  if (std::getenv("SIMT_PASS_NO_CANONICAL_NAN")) return;  // to measure what it costs (docs/perf-log.md)
+  if (pass_options().pass_no_canonical_nan) return;  // to measure what it costs (docs/perf-log.md)
   std::vector<Instruction*> ops;
   for (Instruction& i : instructions(f))
     if (single_precision(i.getType()) && makes_nans(i)) ops.push_back(&i);

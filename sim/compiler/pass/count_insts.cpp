@@ -1,5 +1,6 @@
 #include "count_insts.hpp"
 #include "canonical_nan.hpp"
+#include "pass_options.hpp"
 
 #include "device_code.hpp"
 
@@ -303,14 +304,14 @@ unsigned sass_estimate(const Instruction& i, const RuntimeFiles& runtime, const 
 }
 
 BlockCounter::BlockCounter(Module& m, const RuntimeFiles& runtime, SiteTable& sites)
-    : runtime_(runtime), sites_(sites), estimate_(runtime), folder_(m), debug_(std::getenv("SIMT_PASS_DEBUG_INSTS")) {
+    : runtime_(runtime), sites_(sites), estimate_(runtime), folder_(m), debug_(pass_options().pass_debug_insts) {
   LLVMContext& c = m.getContext();
   hook_ = entry_point(m, "__simt_block",
                       FunctionType::get(Type::getVoidTy(c), {Type::getInt32Ty(c), Type::getInt8PtrTy(c)}, false));
 }
 
 void BlockCounter::run(Function& f) {
-  if (std::getenv("SIMT_PASS_NO_INSTS")) return;  // to measure what counting instructions costs (docs/perf-log.md)
+  if (pass_options().pass_no_insts) return;  // to measure what counting instructions costs (docs/perf-log.md)
   DominatorTree dt(f);
   PostDominatorTree pdt(f);
   LoopInfo loops(dt);
@@ -360,7 +361,7 @@ void BlockCounter::run(Function& f) {
     builder.CreateCall(hook_, {builder.getInt32(total[b]), site})->setDebugLoc(where);
     group_site[b] = site;
   }
-  if (!std::getenv("SIMT_PASS_NO_FOLD_FP")) folder_.fold(f, group_site, head);  // unset: to measure (docs/perf-log.md)
+  if (!pass_options().pass_no_fold_fp) folder_.fold(f, group_site, head);  // unset: to measure (docs/perf-log.md)
 }
 
 }  // namespace simt::pass

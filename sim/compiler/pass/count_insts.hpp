@@ -55,7 +55,7 @@ class BlockCounter {
   llvm::FunctionCallee hook_;
   FpCountFolder folder_;
   unsigned next_ = 0;  // numbers blocks: each block is its own site
-  bool debug_;         // $SIMT_PASS_DEBUG_INSTS: print each instruction's estimate (quarters)
+  bool debug_;         // pass_debug_insts: print each instruction's estimate (quarters)
 };
 
 }  // namespace simt::pass

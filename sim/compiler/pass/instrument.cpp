@@ -17,6 +17,7 @@
 #include "device_code.hpp"
 #include "sites.hpp"
 #include "startup_calls.hpp"
+#include "pass_options.hpp"
 
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
@@ -281,10 +282,10 @@ void guard_device_memory(Module& m, const std::vector<Function*>& kernels) {
   register_functions_at_startup(m, kernels, "__simt_guard_device_memory");
 }
 
-// $SIMT_PASS_UNINSTRUMENTED set: device code keeps its barriers, warp collectives
+// The option pass_uninstrumented: device code keeps its barriers, warp collectives
 // and host entry (it still runs on the simulator), but nothing is counted or
 // checked: the uninstrumented reference `simt bench` compares with (docs/perf-log.md).
-bool uninstrumented() { return std::getenv("SIMT_PASS_UNINSTRUMENTED") != nullptr; }
+bool uninstrumented() { return pass_options().pass_uninstrumented; }
 
 struct SimtInstrumentPass : PassInfoMixin<SimtInstrumentPass> {
   PreservedAnalyses run(Module& m, ModuleAnalysisManager&) {
@@ -299,7 +300,7 @@ struct SimtInstrumentPass : PassInfoMixin<SimtInstrumentPass> {
     // Each kernel's uncounted twin, copied before it is instrumented, for the blocks
     // a sampled launch does not count (plain_twin.hpp).
     std::vector<std::pair<Function*, Function*>> twins;
-    if (!uninstrumented() && !std::getenv("SIMT_PASS_NO_TWINS"))
+    if (!uninstrumented() && !pass_options().pass_no_twins)
       for (Function* k : marked.kernels)
         if (k->getReturnType()->isVoidTy()) twins.push_back({k, make_plain_twin(*k)});
     if (!uninstrumented()) {

@@ -3,8 +3,8 @@
 # solution and copy hw4_driver.cu beside them (fill_hw4.sh); run the driver, which
 # includes the two filled course files, under `simt exec`; then build the files as the
 # course's Python loads them and call them through ctypes (ctypes_check.py). Extra
-# arguments go to simt exec (e.g. --json=FILE); SIMT_REPORT=tables prints every
-# launch's counters.
+# arguments go to simt exec (e.g. --json=FILE); SIMT_OPTIONS=report=tables prints
+# every launch's counters.
 #
 #   usage: run_hw4.sh HW4_CHECKOUT [SIMT] [simt exec options...]   (exit status 0: all PASS)
 set -euo pipefail
@@ -25,6 +25,6 @@ mkdir -p "$work/minitorch/cuda_kernels"
 for k in softmax_kernel layernorm_kernel; do
   "$simt" cc --shared -o "$work/minitorch/cuda_kernels/$k.so" "$work/src/$k.cu"
 done
-SIMT_REPORT=${SIMT_REPORT:-none} /usr/bin/python3 "$here/ctypes_check.py" \
+/usr/bin/python3 "$here/ctypes_check.py" \
   "$work/minitorch/cuda_kernels/softmax_kernel.so" "$work/minitorch/cuda_kernels/layernorm_kernel.so" || status=$?
 exit $status

@@ -1,13 +1,13 @@
-// Maps a catalog device (cost/) onto the limits the simulator enforces (sim/).
-#pragma once
+#include "timing/simulated_device.hpp"
+
 #include "cost/catalog.hpp"
-#include "sim/exec/device_limits.hpp"
+#include "sim/exec/executor.hpp"
+#include "timing/clock_model.hpp"
 
-#include <string>
+namespace simt::timing {
 
-namespace simt::cli {
-
-inline DeviceLimits limits_of(const cost::DeviceSpec& d) {
+DeviceLimits simulated_device_limits(const std::string& name) {
+  const cost::DeviceSpec& d = cost::Catalog::builtin().device(name);
   DeviceLimits l;
   l.name = d.name;
   l.max_threads_per_block = static_cast<unsigned>(d.max_threads_per_block);
@@ -28,4 +28,9 @@ inline DeviceLimits limits_of(const cost::DeviceSpec& d) {
   return l;
 }
 
-}  // namespace simt::cli
+bool use_simulated_device(const std::string& name) {
+  device_limits() = simulated_device_limits(name);
+  return install_clock_model(name);
+}
+
+}  // namespace simt::timing
