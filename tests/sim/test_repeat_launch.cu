@@ -24,7 +24,14 @@ __global__ void bump(float* x) {
 
 }  // namespace
 
+// Pure mode: skipped repeats only, none deferred (deferral: tests/frontend/deferred_repeats.cu).
+struct PureRepeats {
+  PureRepeats() { RepeatLaunches::instance().set_mode(RepeatMode::Pure); }
+  ~PureRepeats() { RepeatLaunches::instance().set_mode(RepeatMode::Defer); }
+};
+
 TEST_CASE("a pure launch repeated is skipped until its input changes") {
+  PureRepeats pure;
   clear_launch_records();
   DeviceArray<float> in(256), out(256);
   for (int k = 0; k < 3; ++k) twice<<<2, 128>>>(in.ptr, out.ptr);
@@ -48,10 +55,8 @@ TEST_CASE("a pure launch repeated is skipped until its input changes") {
   CHECK(launch_records().back().repeat_of == 0);
 }
 
-// These kernels are the float front end's: the compiler pass did not build them, so
-// their footprints may miss writes, and their repeats are never deferred
-// (sim/shortcuts/deferred_launches.hpp; tests/frontend/deferred_repeats.cu defers).
 TEST_CASE("an in-place launch repeated runs every time; with skipping off every launch runs") {
+  PureRepeats pure;
   clear_launch_records();
   DeviceArray<float> x(128);
   for (int k = 0; k < 3; ++k) bump<<<1, 128>>>(x.ptr);
@@ -64,6 +69,5 @@ TEST_CASE("an in-place launch repeated runs every time; with skipping off every 
   RepeatLaunches::instance().set_mode(RepeatMode::Never);
   twice<<<1, 128>>>(in.ptr, out.ptr);
   twice<<<1, 128>>>(in.ptr, out.ptr);
-  RepeatLaunches::instance().set_mode(RepeatMode::Defer);
   CHECK(launch_records().back().repeat_of == 0);
 }
