@@ -59,9 +59,9 @@ struct Checks {
   bool uninitialized = true;
 };
 Checks& checks();
-// Replaces the process's options (`simt run`: its flags over $SIMT_OPTIONS) and the
-// settings that start from them: the race checks, the repeat mode, the workers.
-void use_options(const Options& o);
+// Replaces the process's options and the core's settings that start from them: the
+// race checks, the workers (use_options, sim/shortcuts/launch.hpp, adds the repeat mode).
+void use_core_options(const Options& o);
 // Called now and then during long launches (from the launching thread) with the
 // blocks started so far; the CLI draws a progress bar with it. Empty: no reports.
 using ProgressFn = std::function<void(const std::string& kernel, std::uint64_t done, std::uint64_t total)>;

@@ -50,10 +50,9 @@ Checks& checks() {
   return c;
 }
 
-void use_options(const Options& o) {
+void use_core_options(const Options& o) {
   mutable_runtime_options() = o;
   checks().races = o.races != RaceChecks::off;
-  RepeatLaunches::instance().set_mode(repeat_mode(o.skip_repeats));
   g_workers = 0;
 }
 ProgressFn& progress_callback() {

@@ -1,6 +1,6 @@
 // The options of this process (sim/options/options.hpp): read once from
 // $SIMT_OPTIONS when first asked for. `simt run`, which runs kernels in its own
-// process, replaces them with its flags applied (sim/exec/executor.hpp, use_options).
+// process, replaces them with its flags applied (sim/shortcuts/launch.hpp, use_options).
 #pragma once
 #include "sim/options/options.hpp"
 

@@ -272,4 +272,9 @@ void clear_launch_records() {
   ContentMemo::instance().forget();
 }
 
+void use_options(const Options& o) {
+  use_core_options(o);
+  RepeatLaunches::instance().set_mode(repeat_mode(o.skip_repeats));
+}
+
 }  // namespace simt

@@ -12,5 +12,8 @@ struct RepeatMatch;
 void append_repeat_record(const RepeatMatch& match);
 // Forgets every record, with the repeats, deferred launches and replays that point at them.
 void clear_launch_records();
+// Replaces the process's options (`simt run`: its flags over $SIMT_OPTIONS) and the
+// settings that start from them: the race checks, the workers, the repeat mode.
+void use_options(const Options& o);
 
 }  // namespace simt
