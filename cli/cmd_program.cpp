@@ -136,10 +136,12 @@ void add_program_commands(CLI::App& app) {
                  "count every block of every launch, however long it takes (by default a launch whose exact run "
                  "would exceed the sample budget counts a sample of its blocks; docs/exec.md, 'Sampled launches')");
   exec->add_option("--sample-budget", exec_args->sample_budget,
-                   "seconds a launch may take to count every block before it is sampled (default 60)");
+                   "seconds a launch may take to count every block before it is sampled (default 60)")
+      ->type_name("SECONDS");
   exec->add_option("--watchdog-insts", exec_args->watchdog_insts,
                    "instructions a thread may run between two barriers before the watchdog stops its block "
-                   "(default 2^32)");
+                   "(default 2^32)")
+      ->type_name("N");
   exec->add_option("args", exec_args->program_args, "arguments for the program (after --)");
   exec->footer(options_help());
   exec->callback([exec_args, exec] {
