@@ -7,7 +7,7 @@
 #include "simulated_device.hpp"
 #include "timing/time_model_io.hpp"
 
-#include "cost/roofline.hpp"
+#include "cost/kernel/roofline.hpp"
 #include "kernels/harness.hpp"
 #include "sim/exec/executor.hpp"
 #include "sim/count/metrics.hpp"

@@ -1,6 +1,6 @@
 // Maps a catalog device (cost/) onto the limits the simulator enforces (sim/).
 #pragma once
-#include "cost/catalog.hpp"
+#include "cost/catalog/catalog.hpp"
 #include "sim/exec/device_limits.hpp"
 
 #include <string>
