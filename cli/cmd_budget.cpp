@@ -1,13 +1,13 @@
-// simt budget train | serve: parse flags, call cost/budget_*, print text or JSON.
+// simt budget train | serve: parse flags, call cost/{train,serve}/budget_*, print text or JSON.
 #include "commands.hpp"
 #include "options.hpp"
 
-#include "cost/budget_serve.hpp"
-#include "cost/budget_train.hpp"
-#include "cost/catalog.hpp"
-#include "cost/layout_check.hpp"
-#include "cost/precision.hpp"
-#include "cost/units.hpp"
+#include "cost/catalog/catalog.hpp"
+#include "cost/catalog/units.hpp"
+#include "cost/serve/budget_serve.hpp"
+#include "cost/train/budget_train.hpp"
+#include "cost/train/layout_check.hpp"
+#include "cost/train/precision.hpp"
 #include "models/zoo.hpp"
 
 #include <fmt/core.h>

@@ -2,16 +2,17 @@
 // models on the command line. Glue only: every number comes from cost/.
 #include "commands.hpp"
 
-#include "cost/catalog.hpp"
-#include "cost/comm.hpp"
-#include "cost/ddp.hpp"
-#include "cost/json.hpp"
-#include "cost/moe_comm.hpp"
-#include "cost/pipeline.hpp"
-#include "cost/table.hpp"
-#include "cost/tp_comm.hpp"
-#include "cost/units.hpp"
-#include "cost/zero_comm.hpp"
+#include "cost/catalog/catalog.hpp"
+#include "cost/catalog/table.hpp"
+#include "cost/catalog/units.hpp"
+#include "cost/comm/comm.hpp"
+#include "cost/comm/json.hpp"
+#include "cost/train/ddp.hpp"
+#include "cost/train/json.hpp"
+#include "cost/train/moe_comm.hpp"
+#include "cost/train/pipeline.hpp"
+#include "cost/train/tp_comm.hpp"
+#include "cost/train/zero_comm.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

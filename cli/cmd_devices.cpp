@@ -5,12 +5,13 @@
 
 #include "timing/time_model_io.hpp"
 
-#include "cost/catalog.hpp"
-#include "cost/json.hpp"
-#include "cost/kernel_time.hpp"
-#include "cost/roofline.hpp"
-#include "cost/table.hpp"
-#include "cost/units.hpp"
+#include "cost/catalog/catalog.hpp"
+#include "cost/catalog/json.hpp"
+#include "cost/catalog/table.hpp"
+#include "cost/catalog/units.hpp"
+#include "cost/kernel/json.hpp"
+#include "cost/kernel/kernel_time.hpp"
+#include "cost/kernel/roofline.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -284,7 +285,7 @@ void add_roofline(CLI::App& app) {
 
 void add_device_commands(CLI::App& app) {
   auto as_json = std::make_shared<bool>(false);
-  auto* devices = app.add_subcommand("devices", "List the device and link catalog (cost/devices.json)");
+  auto* devices = app.add_subcommand("devices", "List the device and link catalog (cost/catalog/devices.json)");
   devices->add_flag("--json", *as_json, "print JSON: an array of device objects");
   devices->callback([as_json] { list_devices(*as_json); });
 

@@ -2,8 +2,8 @@
 #include "commands.hpp"
 #include "options.hpp"
 
-#include "cost/finetune_memory.hpp"
-#include "cost/llm_dtype.hpp"
+#include "cost/train/finetune_memory.hpp"
+#include "cost/train/llm_dtype.hpp"
 #include "models/zoo.hpp"
 
 #include <fmt/core.h>

@@ -8,7 +8,7 @@
 #include "timing/simulated_device.hpp"
 #include "timing/time_model_io.hpp"
 
-#include "cost/roofline.hpp"
+#include "cost/kernel/roofline.hpp"
 #include "kernels/harness.hpp"
 #include "sim/shortcuts/launch.hpp"
 #include "sim/exec/executor.hpp"

@@ -2,8 +2,8 @@
 #include "commands.hpp"
 #include "options.hpp"
 
-#include "cost/catalog.hpp"
-#include "cost/layer_cost_report.hpp"
+#include "cost/catalog/catalog.hpp"
+#include "cost/train/layer_cost_report.hpp"
 #include "models/model_json.hpp"
 #include "models/params.hpp"
 #include "models/zoo.hpp"

@@ -5,7 +5,7 @@
 #include "exit_codes.hpp"
 #include "launch_errors.hpp"
 #include "options.hpp"
-#include "cost/catalog.hpp"
+#include "cost/catalog/catalog.hpp"
 #include "compile_options.hpp"
 #include "program_build.hpp"
 #include "run_options.hpp"

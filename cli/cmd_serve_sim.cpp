@@ -1,10 +1,10 @@
 // simt serve-sim: drive a request trace through a serving scheduler and report
-// TTFT, TPOT, throughput, goodput and KV use (cost/serve_sim).
+// TTFT, TPOT, throughput, goodput and KV use (cost/serve/serve_sim).
 #include "commands.hpp"
 #include "options.hpp"
 
-#include "cost/catalog.hpp"
-#include "cost/serve_sim.hpp"
+#include "cost/catalog/catalog.hpp"
+#include "cost/serve/serve_sim.hpp"
 #include "models/zoo.hpp"
 
 #include <fmt/core.h>

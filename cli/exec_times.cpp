@@ -2,9 +2,9 @@
 
 #include "timing/time_model_io.hpp"
 
-#include "cost/catalog.hpp"
-#include "cost/kernel_time.hpp"
-#include "cost/units.hpp"
+#include "cost/catalog/catalog.hpp"
+#include "cost/catalog/units.hpp"
+#include "cost/kernel/kernel_time.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

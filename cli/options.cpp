@@ -1,6 +1,6 @@
 #include "options.hpp"
 
-#include "cost/catalog.hpp"
+#include "cost/catalog/catalog.hpp"
 #include "models/zoo.hpp"
 #include "util/quantity.hpp"
 

@@ -1,5 +1,5 @@
 // One transformer layer as the operators a GPU runs, each with its FLOPs and the
-// HBM bytes it must move. No devices here: cost/layer_cost turns these into times.
+// HBM bytes it must move. No devices here: cost/train/layer_cost turns these into times.
 #pragma once
 #include "models/model.hpp"
 

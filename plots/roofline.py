@@ -11,7 +11,7 @@ level's traffic and at the FLOP/s the kernel time model predicts (FLOPs / predic
 time). A level whose point sits on its roof is the one that binds; points far below
 every roof are bound by something else (latency, bank conflicts, issue), which the
 legend names. Everything comes from the "time" object `simt run --json` writes
-(cost/kernel_time.hpp): levels, bandwidths, peak, predicted time, binding term.
+(cost/kernel/kernel_time.hpp): levels, bandwidths, peak, predicted time, binding term.
 Launches without FLOPs (copies, transposes) have no place on a FLOP/s axis and are
 listed instead.
 """

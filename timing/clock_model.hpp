@@ -1,5 +1,5 @@
 // The simulated clock's prices (docs/exec.md, 'The simulated clock'): a kernel
-// takes the kernel time model's predicted time (cost/kernel_time.hpp, the same
+// takes the kernel time model's predicted time (cost/kernel/kernel_time.hpp, the same
 // number `simt exec` and `simt run` print); a copy between host and device moves
 // at the device's host link (catalog "host_link", a PCIe generation) times the
 // measured "host_copy_efficiency", after "host_copy_latency_us" (both in the

@@ -1,6 +1,6 @@
 #include "timing/simulated_device.hpp"
 
-#include "cost/catalog.hpp"
+#include "cost/catalog/catalog.hpp"
 #include "sim/exec/executor.hpp"
 #include "timing/clock_model.hpp"
 

@@ -1,6 +1,6 @@
 #include "timing/time_model_io.hpp"
 
-#include "cost/units.hpp"
+#include "cost/catalog/units.hpp"
 #include "sim/count/metrics.hpp"
 
 #include <fmt/format.h>

@@ -2,8 +2,8 @@
 // input, and the model's answer as text and JSON. Every command that shows a time
 // (run, exec, roofline --counters) goes through here, so they agree.
 #pragma once
-#include "cost/kernel_time.hpp"
-#include "cost/roofline.hpp"
+#include "cost/kernel/kernel_time.hpp"
+#include "cost/kernel/roofline.hpp"
 #include "sim/state/launch_record.hpp"
 #include "sim/report/report.hpp"  // global_sites_json
 

@@ -1,5 +1,5 @@
 // How many blocks of a kernel one SM holds at once: the occupancy rule shared by the
-// cost model (cost/occupancy.cpp: waves, latency hiding) and the simulator's
+// cost model (cost/kernel/occupancy.cpp: waves, latency hiding) and the simulator's
 // cooperative-launch check (sim/exec/launch_checks.cpp: cudaErrorCooperativeLaunchTooLarge).
 // Registers per thread are not known to simtlab, so they never limit here.
 #pragma once

@@ -1,6 +1,6 @@
 // Serving budgets: weights, KV cache, largest batch and decode bounds.
-#include "cost/budget_serve.hpp"
-#include "cost/catalog.hpp"
+#include "cost/catalog/catalog.hpp"
+#include "cost/serve/budget_serve.hpp"
 #include "models/params.hpp"
 #include "models/zoo.hpp"
 

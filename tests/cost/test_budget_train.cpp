@@ -1,6 +1,6 @@
 // Training budgets against Megatron's published estimate and self-consistency.
-#include "cost/budget_train.hpp"
-#include "cost/catalog.hpp"
+#include "cost/catalog/catalog.hpp"
+#include "cost/train/budget_train.hpp"
 #include "models/zoo.hpp"
 
 #include <doctest/doctest.h>

@@ -1,7 +1,7 @@
 // The catalog loads, every device has the fields the cost model needs, malformed
 // entries are rejected with a message naming file, entry and field, and unknown
 // names get a near-miss suggestion.
-#include "cost/catalog.hpp"
+#include "cost/catalog/catalog.hpp"
 #include "util/near_miss.hpp"
 
 #include <doctest/doctest.h>

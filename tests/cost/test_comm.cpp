@@ -1,6 +1,6 @@
 // Collective times: nccl-tests' bus-bandwidth factors, alpha-beta limits, and a
 // hand computation.
-#include "cost/comm.hpp"
+#include "cost/comm/comm.hpp"
 
 #include <doctest/doctest.h>
 

@@ -140,7 +140,7 @@ TEST_CASE("bad input: clear message, exit 2, no crash") {
 }
 
 TEST_CASE("a malformed catalog named by $SIMT_CATALOG is reported with file, entry and field") {
-  std::ifstream in(std::string(SIMTLAB_SOURCE_DIR) + "/cost/devices.json");
+  std::ifstream in(std::string(SIMTLAB_SOURCE_DIR) + "/cost/catalog/devices.json");
   nlohmann::json j = nlohmann::json::parse(in);
   j["devices"][3]["memory_bandwidth_gbs"]["value"] = "fast";
   std::string path = temp_file("devices.json", j.dump());

@@ -1,6 +1,6 @@
 // Fine-tuning memory: LoRA's parameter count, NF4's bytes, and the lecture's
 // full / LoRA / QLoRA figures for LLaMA-8B under one stated accounting.
-#include "cost/finetune_memory.hpp"
+#include "cost/train/finetune_memory.hpp"
 #include "models/params.hpp"
 #include "models/zoo.hpp"
 

@@ -1,7 +1,7 @@
 // The kernel time model, term by term, on counters built to load one limit.
-#include "cost/kernel_time.hpp"
+#include "cost/kernel/kernel_time.hpp"
 
-#include "cost/kernel_rates.hpp"
+#include "cost/kernel/kernel_rates.hpp"
 
 #include <doctest/doctest.h>
 

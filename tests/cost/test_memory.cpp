@@ -1,6 +1,6 @@
 // Training memory: ZeRO's model-state figures and Korthikanti's activation formula.
-#include "cost/kv_cache.hpp"
-#include "cost/memory.hpp"
+#include "cost/serve/kv_cache.hpp"
+#include "cost/train/memory.hpp"
 #include "models/zoo.hpp"
 
 #include <doctest/doctest.h>

@@ -1,8 +1,8 @@
 // ZeRO, tensor-parallel, MoE and DDP communication against the papers' volumes.
-#include "cost/ddp.hpp"
-#include "cost/moe_comm.hpp"
-#include "cost/tp_comm.hpp"
-#include "cost/zero_comm.hpp"
+#include "cost/train/ddp.hpp"
+#include "cost/train/moe_comm.hpp"
+#include "cost/train/tp_comm.hpp"
+#include "cost/train/zero_comm.hpp"
 
 #include <doctest/doctest.h>
 

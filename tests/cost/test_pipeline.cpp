@@ -1,6 +1,6 @@
 // Pipeline bubbles against the GPipe and Megatron-LM formulas, and the simulated
 // schedules against those formulas.
-#include "cost/pipeline.hpp"
+#include "cost/train/pipeline.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,5 +1,5 @@
 // Roofline against hand computation from datasheet numbers.
-#include "cost/roofline.hpp"
+#include "cost/kernel/roofline.hpp"
 
 #include <doctest/doctest.h>
 
@@ -87,7 +87,7 @@ TEST_CASE("FLOPs and bytes from ncu metric names") {
   CHECK_THROWS_AS(roofline_input_from_metrics({{"dram__bytes.sum", -5}}), std::invalid_argument);
 }
 
-#include "cost/units.hpp"
+#include "cost/catalog/units.hpp"
 
 TEST_CASE("quantities: parsing sizes and times, printing bytes") {
   CHECK(parse_quantity("1e9", "x") == 1e9);

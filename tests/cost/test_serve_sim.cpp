@@ -1,11 +1,11 @@
 // The serving simulator: traces, the iteration model against the step model,
 // and the mechanisms the lectures attribute to each scheduler feature.
-#include "cost/catalog.hpp"
-#include "cost/comm.hpp"
-#include "cost/kv_cache.hpp"
-#include "cost/serve_iteration.hpp"
-#include "cost/serve_sim.hpp"
-#include "cost/step_time.hpp"
+#include "cost/catalog/catalog.hpp"
+#include "cost/comm/comm.hpp"
+#include "cost/serve/kv_cache.hpp"
+#include "cost/serve/serve_iteration.hpp"
+#include "cost/serve/serve_sim.hpp"
+#include "cost/train/step_time.hpp"
 #include "models/zoo.hpp"
 
 #include <doctest/doctest.h>

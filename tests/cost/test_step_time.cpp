@@ -1,11 +1,11 @@
 // Step time as the sum of per-operator rooflines, with TP all-reduces and PP
 // sends; precisions per tensor; impossible layouts refused.
-#include "cost/catalog.hpp"
-#include "cost/comm.hpp"
-#include "cost/layout_check.hpp"
-#include "cost/step_time.hpp"
-#include "cost/topology.hpp"
-#include "cost/train_step.hpp"
+#include "cost/catalog/catalog.hpp"
+#include "cost/comm/comm.hpp"
+#include "cost/comm/topology.hpp"
+#include "cost/train/layout_check.hpp"
+#include "cost/train/step_time.hpp"
+#include "cost/train/train_step.hpp"
 #include "models/params.hpp"
 #include "models/zoo.hpp"
 

@@ -1,6 +1,6 @@
 // The tensor-core term: library GEMMs' tensor FLOPs at the device's dense peak.
-#include "cost/kernel_time.hpp"
-#include "cost/tensor_term.hpp"
+#include "cost/kernel/kernel_time.hpp"
+#include "cost/kernel/tensor_term.hpp"
 
 #include <doctest/doctest.h>
 

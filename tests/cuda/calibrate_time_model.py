@@ -7,7 +7,7 @@ usage: calibrate_time_model.py patterns SIM_PATTERNS.json NCU_PATTERNS.csv [CLOC
 
 patterns: reads the canonical-pattern launches (tests/cuda/patterns.cuh: tiny grids, one to four
 blocks) as the simulator counted them and as Nsight Compute timed them, and prints
-the values the device's "kernel_model" object in cost/devices.json takes:
+the values the device's "kernel_model" object in cost/catalog/devices.json takes:
 
   launch_overhead_us       median duration of the launches without global loads
                            (one block of 32 threads: launch, a few shared accesses,
@@ -77,7 +77,7 @@ def lines_on_busiest_sm(launch):
 
     A site whose every active lane has its own sector is taken as scattered (one
     line per sector); otherwise four sectors share a line. Same rule as
-    cost/kernel_terms.cpp."""
+    cost/kernel/kernel_terms.cpp."""
     blocks = launch["grid"][0] * launch["grid"][1] * launch["grid"][2]
     total = 0.0
     for line in launch["lines"]:

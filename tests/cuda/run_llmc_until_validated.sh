@@ -2,7 +2,7 @@
 # llm.c dev/cuda programs built by `simt cc` (in DIR, default .), each "file kernel
 # [VAR=value]" (e.g. SIMT_OPTIONS=races=off) read from stdin run until its validation ends (the line that starts its
 # benchmark), an error, or LIMIT seconds (default 300). One log per job, each line
-# with the seconds since its start (docs/validation/data/llmc_default_sizes/local_2core).
+# with the seconds since its start (as kept in docs/validation/data/llmc_default_sizes/local_2core.tar.xz).
 #   printf '%s\n' "layernorm_backward 6" "matmul_backward_bias 2 SIMT_OPTIONS=races=off" |
 #     DIR=/tmp/llmc bash tests/cuda/run_llmc_until_validated.sh
 cd "${DIR:-.}" || exit 1

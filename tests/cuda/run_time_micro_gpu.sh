@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On a machine with an NVIDIA GPU, nvcc and Nsight Compute: time the kernel time
 # model's microbenchmarks (tests/cuda/time_micro.cuh) and print the constants they
-# give for cost/devices.json ("kernel_model"). Writes DIR/ncu_time_micro.csv.
+# give for cost/catalog/devices.json ("kernel_model"). Writes DIR/ncu_time_micro.csv.
 #   bash tests/cuda/run_time_micro_gpu.sh OUTDIR [CLOCK_MHZ]   (1980 for the H200)
 set -euo pipefail
 cd "$(dirname "$0")/../.."

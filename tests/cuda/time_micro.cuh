@@ -1,4 +1,4 @@
-// Microbenchmarks for the kernel time model's constants (cost/devices.json,
+// Microbenchmarks for the kernel time model's constants (cost/catalog/devices.json,
 // "kernel_model"): each kernel loads one hardware limit, at two sizes, so the
 // slope between them is a rate and the intercept the fixed cost. Launched by
 // tests/cuda/time_micro_main.cu; fitted by tests/cuda/calibrate_time_model.py micro.
@@ -125,7 +125,7 @@ __global__ void micro_store_scattered_l2(float* out, int lines, int reps) {
 // stays in L1 after its first lap; one of 8 K lines (1 MB, four times an SM's largest
 // L1, a fiftieth of L2) misses L1 at every hop and hits L2 after the first lap. Two
 // `reps` per ring, both past the first lap: the slope is one hop's latency, the
-// round trip a loop of dependent loads waits (cost/kernel_terms.cpp, load_chain).
+// round trip a loop of dependent loads waits (cost/kernel/kernel_terms.cpp, load_chain).
 __global__ void micro_global_chain(const int* next, int* out, int reps) {
   int i = 0;
   for (int r = 0; r < reps; ++r) i = next[i];
@@ -138,7 +138,7 @@ __global__ void micro_global_chain(const int* next, int* out, int reps) {
 // unroll and hoist) added into a running sum, around `lines` lines: 64 (8 KB, L1
 // hits after the first lap) or 8192 (1 MB: L2 hits). One warp on one SM; two `reps`
 // per ring: the slope is the time one iteration waits, the load chain's round
-// (cost/kernel_terms.cpp: the catalog's l2_load_round_clk).
+// (cost/kernel/kernel_terms.cpp: the catalog's l2_load_round_clk).
 __global__ void micro_load_loop(const float* in, float* out, int lines, int reps) {
   float acc = 0.0f;
   for (int r = 0; r < reps; ++r) acc += in[((r * 17) & (lines - 1)) * 32 + threadIdx.x];

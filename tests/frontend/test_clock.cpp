@@ -95,7 +95,7 @@ TEST_CASE("a repeated pure kernel is skipped, with the same output and counters 
 
 TEST_CASE("a copy from pageable host memory runs at the rate measured for it; the skipped launches still take time") {
   Exec e = exec("repeat_pure.cu");
-  const auto catalog = nlohmann::json::parse(slurp(std::string(SIMTLAB_SOURCE_DIR) + "/cost/devices.json"));
+  const auto catalog = nlohmann::json::parse(slurp(std::string(SIMTLAB_SOURCE_DIR) + "/cost/catalog/devices.json"));
   double h2d_gbs = 0, latency_us = 0;
   for (const auto& d : catalog["devices"])
     if (d["name"] == "H200") {
@@ -342,7 +342,7 @@ TEST_CASE("a host copy into the input between launches makes the repeat run befo
 TEST_CASE("cudaEventElapsedTime reads the simulated clock: kernels, copies, overlap of streams") {
   Exec e = exec("clock_streams.cu");
   // The copy: the H200's host link from the catalog, latency + bytes / bandwidth.
-  const auto catalog = nlohmann::json::parse(slurp(std::string(SIMTLAB_SOURCE_DIR) + "/cost/devices.json"));
+  const auto catalog = nlohmann::json::parse(slurp(std::string(SIMTLAB_SOURCE_DIR) + "/cost/catalog/devices.json"));
   // The measured efficiency and latency of pinned copies on the H200 scale the link's rate.
   std::string link_name;
   double efficiency = 0, latency_us = 0;

@@ -1,0 +1,245 @@
+// Each function here is one hardware limit: the count that loads it, the rate it
+// serves at, and which SMs share the work. Per-SM limits are charged on the
+// busiest SM (ceil(blocks / SMs) blocks' share of the counts): idle SMs and a
+// last partial round of blocks cost time, as on the GPU.
+#include "cost/kernel/kernel_terms.hpp"
+
+#include "cost/catalog/units.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace simt::cost {
+namespace {
+
+using Op = GlobalSite::Op;
+
+// "1.08 M wavefronts": the prefix apart from the unit, which is a word here.
+std::string count(double n, const std::string& unit) {
+  if (unit == "B") return format_count(n, "B");
+  std::string c = format_count(n, "");
+  while (!c.empty() && c.back() == ' ') c.pop_back();
+  return unit.empty() ? c : c + " " + unit;
+}
+
+TimeTerm named(const char* name, const char* what) {
+  TimeTerm t;
+  t.name = name;
+  t.what = what;
+  return t;
+}
+
+// A per-SM limit: `amount` over the whole launch, the busiest SM's share of it,
+// served at `rate` per SM per clock.
+TimeTerm per_sm(const char* name, const char* what, double amount, const char* unit, const Rate& rate,
+                const KernelRates& r, const Occupancy& o) {
+  TimeTerm t = named(name, what);
+  t.amount = amount;
+  t.unit = unit;
+  const double on_busiest = amount * o.busiest_share;
+  t.seconds = rate.value > 0 ? on_busiest / rate.value / r.clock_hz : 0;
+  t.formula = fmt::format("{} on the busiest SM ({:g} of {:g} blocks) / ({:.3g} {}) / {:.3g} GHz",
+                          count(on_busiest, unit), o.busiest_sm_blocks, o.blocks_total, rate.value, rate.unit,
+                          r.clock_hz / 1e9);
+  t.source = rate.source;
+  return t;
+}
+
+// A device-wide limit: `amount` served at `rate` (per second) by the whole GPU.
+TimeTerm device_wide(const char* name, const char* what, double amount, const char* unit, const Rate& rate) {
+  TimeTerm t = named(name, what);
+  t.amount = amount;
+  t.unit = unit;
+  t.seconds = rate.value > 0 ? amount / rate.value : 0;
+  t.formula = fmt::format("{} / {}", count(amount, unit), format_rate(rate.value, std::string(unit) + "/s"));
+  t.source = rate.source;
+  return t;
+}
+
+double sum_lines(const std::vector<GlobalSite>& sites, Op op) {
+  double n = 0;
+  for (const GlobalSite& s : sites)
+    if (s.op == op && s.requests > 0) n += s.requests * lines_per_request(s);
+  return n;
+}
+
+double per(double a, double b) { return b > 0 ? a / b : 0; }
+
+TimeTerm shared_term(const KernelCounters& c, const KernelRates& r, const Occupancy& o) {
+  TimeTerm t = per_sm("shared", "shared-memory wavefronts", c.shared_wavefronts(), "wavefronts",
+                      r.shared_wavefronts, r, o);
+  const double ld = per(c.shared_ld_wavefronts, c.shared_ld_inst), st = per(c.shared_st_wavefronts, c.shared_st_inst);
+  t.detail = fmt::format("{:.3g} per load, {:.3g} per store request{}", ld, st,
+                         std::max(ld, st) > 1.05 ? " (bank conflicts)" : " (conflict-free)");
+  return t;
+}
+
+TimeTerm l1_term(const KernelCounters& c, const KernelRates& r, const Occupancy& o,
+                 const std::vector<GlobalSite>& sites) {
+  const double lines = sum_lines(sites, Op::Load) + sum_lines(sites, Op::Store) + sum_lines(sites, Op::Atomic);
+  const double requests = c.ld_requests + c.st_requests + c.atom_requests;
+  TimeTerm t = per_sm("l1", "L1 global-access wavefronts", lines, "wavefronts", r.l1_wavefronts, r, o);
+  const double avg = per(lines, requests);
+  t.detail = fmt::format("{:.3g} lines per request{}", avg, avg > 1.5 ? " (uncoalesced)" : " (coalesced)");
+  return t;
+}
+
+TimeTerm l1_l2_term(const KernelCounters& c, const KernelRates& r, const Occupancy& o,
+                    const std::vector<GlobalSite>& sites) {
+  const double store_lines = sum_lines(sites, Op::Store) + sum_lines(sites, Op::Atomic);
+  const double load_lines = sum_lines(sites, Op::Load) * load_miss_fraction(c);
+  TimeTerm t = per_sm("l1_l2", "L1-to-L2 line requests", store_lines + load_lines, "lines", r.l1_l2_lines, r, o);
+  const double store_req = c.st_requests + c.atom_requests;
+  t.detail = fmt::format("{} from stores ({:.3g} per request{}), {} from load misses", count(store_lines, ""),
+                         per(store_lines, store_req), per(store_lines, store_req) > 1.5 ? ": uncoalesced" : "",
+                         count(load_lines, ""));
+  return t;
+}
+
+TimeTerm l2_term(const KernelCounters& c, const KernelRates& r) {
+  const double bytes = 32 * (c.st_sectors + c.atom_sectors + c.ld_sectors * load_miss_fraction(c));
+  TimeTerm t = device_wide("l2", "L2 traffic", bytes, "B", r.l2_bytes);
+  t.detail = fmt::format("{:.3g} sectors per request", per(c.global_sectors(), c.ld_requests + c.st_requests + c.atom_requests));
+  if (!(r.l2_bytes.value > 0)) t.detail += "; no L2 bandwidth for this device: not charged";
+  return t;
+}
+
+TimeTerm dram_term(const KernelCounters& c, const KernelRates& r) {
+  TimeTerm t = device_wide("dram", "DRAM traffic", c.dram_read_bytes + c.dram_write_bytes, "B", r.dram_bytes);
+  t.detail = fmt::format("{} read, {} written (compulsory: every re-read hits in L2)",
+                         format_count(c.dram_read_bytes, "B"), format_count(c.dram_write_bytes, "B"));
+  return t;
+}
+
+// Same-address atomics: a site whose lanes all hit one sector serialises at the
+// L2 slice that owns it, one update at a time, and warps of that site are taken
+// to share the address (the "atomic storm"); other atomics count as L2 traffic.
+TimeTerm atomic_term(const std::vector<GlobalSite>& sites, const KernelRates& r) {
+  double updates = 0;
+  for (const GlobalSite& s : sites)
+    if (s.op == Op::Atomic && s.requests > 0 && s.sectors <= s.requests) updates += s.requests * s.lanes;
+  TimeTerm t = device_wide("atomics", "same-address atomics", updates, "updates", r.atomic_same_address);
+  t.detail = "each lane's update to one address serialised at its L2 slice";
+  return t;
+}
+
+}  // namespace
+
+double lines_per_request(const GlobalSite& s) {
+  if (!(s.requests > 0)) return 0;
+  const double sectors = s.sectors / s.requests;
+  // Every lane its own sector. Relative, not absolute: a sampled launch's sectors,
+  // requests and lanes are scaled estimates, and their quotient may land a few 1e-9
+  // below the lanes (llm.c attention_forward's value kernel at 512 threads was priced
+  // at 8 lines a store instead of 32, 15 ms instead of 58).
+  if (sectors > 4 && sectors >= s.lanes * (1 - 1e-6)) return sectors;
+  return std::max(1.0, std::ceil(sectors / 4 - 1e-9));
+}
+
+std::vector<GlobalSite> global_sites(const KernelCounters& c) {
+  if (!c.sites.empty()) return c.sites;
+  const double lanes = c.warp_inst > 0 ? std::clamp(c.thread_inst / c.warp_inst, 1.0, 32.0) : 32;
+  return {{Op::Load, c.ld_requests, c.ld_sectors, lanes},
+          {Op::Store, c.st_requests, c.st_sectors, lanes},
+          {Op::Atomic, c.atom_requests, c.atom_sectors, lanes}};
+}
+
+double load_rounds_per_warp(const KernelCounters& c) {
+  double most = 0;
+  for (const GlobalSite& s : global_sites(c))
+    if (s.op == Op::Load) most = std::max(most, s.requests);
+  return per(most, c.warps());
+}
+
+double load_miss_fraction(const KernelCounters& c) {
+  if (!(c.ld_sectors > 0)) return 0;
+  return std::min(1.0, c.dram_read_bytes / (32 * c.ld_sectors));
+}
+
+std::vector<TimeTerm> memory_terms(const KernelCounters& c, const KernelRates& r, const Occupancy& o) {
+  const std::vector<GlobalSite> sites = global_sites(c);
+  return {dram_term(c, r),        l2_term(c, r),          l1_l2_term(c, r, o, sites),
+          l1_term(c, r, o, sites), shared_term(c, r, o), atomic_term(sites, r)};
+}
+
+std::vector<TimeTerm> compute_terms(const KernelCounters& c, const KernelRates& r, const Occupancy& o) {
+  // Every instruction where they are known (the compiler front end's estimate, or
+  // ncu's); else the ones simtlab counts on every front end, a lower bound.
+  const bool all = c.sass_warp_inst > 0;
+  TimeTerm issue = per_sm("issue", "instruction issue", all ? c.sass_warp_inst : c.warp_inst, "warp instructions",
+                          r.issue, r, o);
+  issue.detail = all ? fmt::format("{:.3g} active lanes per instruction; every instruction (integer, control, "
+                                   "memory, FP)",
+                                   per(c.sass_thread_inst, c.sass_warp_inst))
+                     : fmt::format("{:.3g} active lanes per instruction; FP, memory and warp collectives only "
+                                   "(integer and control instructions are not counted: a lower bound)",
+                                   per(c.thread_inst, c.warp_inst));
+  TimeTerm fp32 = per_sm("fp32", "FP32 pipe", c.fp32_inst, "thread instructions", r.fp32_lanes, r, o);
+  fp32.detail = "fadd, fmul, ffma";
+  // A term of its own: Volta, Turing and GA100 have a separate FP16 pipe; from GA10x
+  // on, half instructions share the FMA pipe with FP32 ones, so a kernel heavy in
+  // both is under-predicted by up to 2x there.
+  TimeTerm fp16 = per_sm("fp16", "FP16/BF16 pipe", c.fp16_inst, "thread instructions", r.fp16_lanes, r, o);
+  fp16.detail = "hadd, hmul, hfma on fp16/bf16 (a packed pair is one instruction)";
+  TimeTerm fp64 = per_sm("fp64", "FP64 pipe", c.fp64_inst, "thread instructions", r.fp64_lanes, r, o);
+  fp64.detail = "dadd, dmul, dfma";
+  return {issue, fp32, fp16, fp64};
+}
+
+// Latency: every warp waits at least for its own chain of dependent steps, and the
+// SM runs `waves` rounds of resident blocks one after another. The chain is one
+// global round trip (loads in flight overlap), each barrier (every warp executes
+// all of them, so the count per warp is the block's), each shared access in turn
+// plus one cycle per bank-conflict replay, and each warp collective (each result
+// feeds the next step in the kernels we ship: tree reductions, tiles read after a
+// barrier). Shared accesses and collectives are averaged over the block's warps.
+TimeTerm latency_term(const KernelCounters& c, const KernelRates& r, const Occupancy& o) {
+  const double warps = c.warps();
+  const double shared = per(c.shared_requests() + c.shared_atom_inst, warps);
+  const double replays = per(std::max(0.0, c.shared_wavefronts() - c.shared_requests()), warps);
+  const double collectives = per(c.warp_collectives, warps);
+  const double barriers = per(c.warp_barriers, warps);
+  const double global_s = c.ld_requests + c.atom_requests > 0 ? r.global_latency_s.value : 0;
+  const double chain_clk = barriers * r.barrier_latency_clk.value + shared * r.shared_latency_clk.value + replays +
+                           collectives * r.shuffle_latency_clk.value;
+  const double chain_s = global_s + chain_clk / r.clock_hz;
+  TimeTerm t = named("latency", "latency (occupancy and waves)");
+  t.amount = o.waves;
+  t.unit = o.waves == 1 ? "wave" : "waves";
+  t.seconds = o.waves * chain_s;
+  t.detail = fmt::format("{:g} resident blocks per SM (limited by {}), each wave a {} chain per warp",
+                         double(o.resident_blocks), o.limiter, format_seconds(chain_s));
+  t.formula = fmt::format(
+      "{:g} waves x ({} global + {:.3g} barriers x {:g} clk + {:.3g} shared x {:g} clk + {:.3g} replays + "
+      "{:.3g} shuffles x {:g} clk)",
+      o.waves, format_seconds(global_s), barriers, r.barrier_latency_clk.value, shared, r.shared_latency_clk.value,
+      replays, collectives, r.shuffle_latency_clk.value);
+  t.source = r.shared_latency_clk.source;
+  return t;
+}
+
+TimeTerm load_chain_term(const KernelCounters& c, const KernelRates& r, const Occupancy& o) {
+  const double rounds = load_rounds_per_warp(c);
+  const double later = std::max(0.0, rounds - 1);
+  // A round waits for DRAM as often as a loaded sector is a first touch (the
+  // compulsory estimate), else for an L2 hit.
+  const double miss = load_miss_fraction(c);
+  const double dram_clk = r.global_latency_s.value * r.clock_hz, l2_clk = r.l2_load_round_clk.value;
+  const double round_clk = miss * dram_clk + (1 - miss) * l2_clk;
+  TimeTerm t = named("load_chain", "dependent global loads per warp");
+  t.amount = o.waves * later;
+  t.unit = "round trips";
+  t.seconds = t.amount * round_clk / r.clock_hz;
+  t.detail = fmt::format("{:.3g} load rounds per warp (the most one load site issues per warp: a loop that uses "
+                         "each value before its next iteration waits a round trip each time), {:.0f}% from DRAM{}",
+                         rounds, 100 * miss,
+                         l2_clk > 0 ? "" : "; no measured L2 round for this device (micro_load_loop): L2 hits not charged");
+  t.formula = fmt::format("{:g} waves x ({:.3g} - 1) rounds x ({:.3g} x {:.0f} clk DRAM + {:.3g} x {:g} clk L2) / {:.3g} GHz",
+                          o.waves, rounds, miss, dram_clk, 1 - miss, l2_clk, r.clock_hz / 1e9);
+  t.source = r.l2_load_round_clk.source + "; DRAM: " + r.global_latency_s.source;
+  return t;
+}
+
+}  // namespace simt::cost

@@ -1,0 +1,53 @@
+// The terms of the kernel time model: one per hardware limit, each the time the
+// launch would take if that limit were the only one. cost/kernel/kernel_time.hpp
+// combines them; docs/cost-model.md ('Kernel time') gives every formula.
+#pragma once
+#include "cost/kernel/kernel_counters.hpp"
+#include "cost/kernel/kernel_rates.hpp"
+#include "cost/kernel/occupancy.hpp"
+
+#include <string>
+#include <vector>
+
+namespace simt::cost {
+
+struct TimeTerm {
+  std::string name;     // stable key: dram, l2, l1, l1_l2, shared, issue, fp32, fp16, fp64, atomics, latency, load_chain
+  std::string what;     // "shared-memory wavefronts"
+  double seconds = 0;
+  double amount = 0;    // of `unit`, for the whole launch
+  std::string unit;     // "wavefronts", "bytes", ...
+  std::string detail;   // why the amount is what it is: "32 per request (bank conflicts)"
+  std::string formula;  // the arithmetic with values plugged in
+  std::string source;   // of the rate
+};
+
+// Distinct 128-byte lines one request of this site touches. The counters give
+// sectors, not lines: a site whose every active lane has its own sector is taken
+// as scattered (one line per sector: column access, strides of 32+ elements);
+// otherwise four sectors share a line. Strides of 8 to 31 four-byte elements are
+// over-counted up to 4x (docs/cost-model.md).
+double lines_per_request(const GlobalSite& s);
+
+// The sites of the launch, or one per kind from the totals when none were given.
+std::vector<GlobalSite> global_sites(const KernelCounters& c);
+
+// Loaded sectors that reach L2: the first touch of each (the DRAM read estimate
+// over the sectors loaded, at most 1); re-touches are taken as L1 hits.
+double load_miss_fraction(const KernelCounters& c);
+
+// Dependent global-load rounds of one warp: the most requests any one load site
+// makes per warp. A warp issues in order, so a loop that uses each loaded value
+// before its next iteration waits one round trip per iteration; loads of different
+// sites in one iteration are in flight together.
+double load_rounds_per_warp(const KernelCounters& c);
+
+std::vector<TimeTerm> memory_terms(const KernelCounters& c, const KernelRates& r, const Occupancy& o);
+std::vector<TimeTerm> compute_terms(const KernelCounters& c, const KernelRates& r, const Occupancy& o);
+TimeTerm latency_term(const KernelCounters& c, const KernelRates& r, const Occupancy& o);
+// A warp's own chain of load rounds beyond the first (which `latency` charges):
+// waves x (rounds - 1) x (miss fraction x the global round trip + the rest x the
+// L2-hit latency); L2 hits cost nothing where the latency is not measured.
+TimeTerm load_chain_term(const KernelCounters& c, const KernelRates& r, const Occupancy& o);
+
+}  // namespace simt::cost
