@@ -3,7 +3,7 @@
 // bit for bit, and the exactly-counted metrics compared with Nsight Compute's. Where
 // an allocation differs, both sides' dumps of it are compared element by element and
 // the distance reported in ulps; --max-ulp N accepts launches within N.
-// The GPU half is cli/program_support/validate_gpu.sh (docs/validation/h200-simt-validate.md).
+// The GPU half is program/validate_gpu.sh (docs/validation/h200-simt-validate.md).
 #include "commands.hpp"
 #include "compile_options.hpp"
 #include "exit_codes.hpp"
@@ -68,7 +68,7 @@ std::vector<std::string> exact_metrics() {
 
 // Runs validate_gpu.sh into `dir`; returns its status.
 int run_gpu_half(const ValidateArgs& a, const fs::path& dir) {
-  std::vector<std::string> cmd = {program_support_dir() + "/validate_gpu.sh", dir.string(), a.file};
+  std::vector<std::string> cmd = {program_dir() + "/validate_gpu.sh", dir.string(), a.file};
   for (const auto& d : a.compile.include_dirs) cmd.insert(cmd.end(), {"-I", fs::absolute(d).string()});
   for (const auto& d : a.compile.defines) cmd.push_back("-D" + d);
   cmd.push_back("--");
@@ -145,7 +145,7 @@ int run_validate(const ValidateArgs& a) {
       fmt::print(stderr,
                  "simt validate: no GPU on this machine (nvidia-smi lists none): skipped. On a GPU machine without "
                  "simtlab's build, run {}/validate_gpu.sh DIR {} and pass --gpu-results DIR here.\n",
-                 program_support_dir(), a.file);
+                 program_dir(), a.file);
       return kExitSkipped;
     }
     gpu = work / "gpu";

@@ -40,7 +40,7 @@ const fs::path kBinaryDir = SIMTLAB_BINARY_DIR;
 // source), <prefix>/lib/libsimt_sim.so, libsimt_timing.so and
 // <prefix>/lib/simtlab/libsimt_pass.so.
 struct Toolchain {
-  fs::path root;     // holds sim/ and cli/program_support/; the -I for simtlab's headers
+  fs::path root;     // holds sim/ and program/; the -I for simtlab's headers
   fs::path plugin;   // the LLVM pass
   fs::path library;  // libsimt_sim.so
   fs::path timing_library;  // libsimt_timing.so: the simulated clock's prices
@@ -95,7 +95,7 @@ std::string clang_compiler() { return SIMT_CLANGXX; }
 fs::path sim_library() { return toolchain().library; }
 // The simulated clock's prices (timing/): linked into every program.
 fs::path timing_library() { return toolchain().timing_library; }
-fs::path report_source() { return toolchain().root / "cli" / "program_support" / "report_at_exit.cpp"; }
+fs::path report_source() { return toolchain().root / "program" / "report_at_exit.cpp"; }
 
 // Everything a cached product depends on besides the user's source: the
 // simulator's headers, the report object's source, and the library itself.
@@ -315,7 +315,7 @@ BuildProduct build_program(const BuildRequest& req) {
   return {product.string(), false};
 }
 
-std::string program_support_dir() { return (toolchain().root / "cli" / "program_support").string(); }
+std::string program_dir() { return (toolchain().root / "program").string(); }
 
 int run_program(const std::string& path, const std::vector<std::string>& args) {
   std::vector<std::string> argv = {path};

@@ -30,8 +30,8 @@ BuildProduct build_program(const BuildRequest& req);
 std::string cache_root();
 
 // The folder of the helpers programs are built and validated with
-// (cli/program_support/ in the source tree, share/simtlab/toolchain/... installed).
-std::string program_support_dir();
+// (program/ in the source tree, share/simtlab/toolchain/... installed).
+std::string program_dir();
 
 // Runs a program, waits, and returns its exit status (128 + signal if killed). The
 // program dies with simt: killing `simt exec` does not leave a simulation running.

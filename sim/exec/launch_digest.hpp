@@ -1,5 +1,5 @@
 // Digests of device memory after each launch, for `simt validate`: the simulated
-// program and the nvcc-built one (through cli/program_support/gpu_launch_digest.cpp)
+// program and the nvcc-built one (through program/gpu_launch_digest.cpp)
 // write the same lines, and the two files are compared launch by launch.
 //
 //   launch <n> error <cuda error code> kernel <name>

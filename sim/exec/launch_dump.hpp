@@ -12,7 +12,7 @@
 // Header-only and free of simtlab's other headers but the options table (itself
 // header-only, C++17): both digest writers include it,
 // the simulator's (sim/exec/launch_digest.cpp) and the GPU shim built by nvcc on the
-// GPU machine (cli/program_support/gpu_launch_digest.cpp, compiled as C++17).
+// GPU machine (program/gpu_launch_digest.cpp, compiled as C++17).
 #pragma once
 #include "sim/options/options.hpp"
 

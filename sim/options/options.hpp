@@ -6,7 +6,7 @@
 //
 // Header-only, C++17 and free of simtlab's other headers: the simulator, the CLI,
 // the compiler pass (a clang plugin) and the GPU side's preload, built by nvcc
-// (cli/program_support/gpu_launch_digest.cpp), all include it.
+// (program/gpu_launch_digest.cpp), all include it.
 #pragma once
 #include <cmath>
 #include <cstdint>

@@ -13,7 +13,7 @@ w=/tmp/w; mkdir -p $w
 bash tests/course/hw4/gpu_hw4.sh "${1:?usage: run_h200_libs_hw4_gpu.sh HW4_FILLED}" $w/hw4out > "$out/hw4.log" 2>&1 &
 for f in tests/libs/cub_radix_sort.cu tests/libs/cub_reduce_commutative.cu tests/frontend/trap.cu tests/frontend/builtin_names_as_locals.cu; do
   n=$(basename $f .cu)
-  ( timeout 200 bash cli/program_support/validate_gpu.sh $w/v/$n $f > $w/v_$n.log 2>&1; echo "status $?" >> $w/v_$n.log; rm -f $w/v/$n/gpu_prog $w/v/$n/gpu_launch_digest.so ) &
+  ( timeout 200 bash program/validate_gpu.sh $w/v/$n $f > $w/v_$n.log 2>&1; echo "status $?" >> $w/v_$n.log; rm -f $w/v/$n/gpu_prog $w/v/$n/gpu_launch_digest.so ) &
 done
 wait
 nvcc -std=c++20 -O2 -arch=sm_90 -o $w/gemm4096 tests/libs/cublas_gemm_4096.cu -lcublas -lcublasLt > $w/gemm_build.log 2>&1

@@ -12,7 +12,7 @@ out=${1:?usage: run_math_bits_gpu.sh OUTDIR}
 mkdir -p "$out"
 work=$(mktemp -d)
 for n in cuda_math_bits cuda_math_bits2 nan_bits; do
-  bash cli/program_support/validate_gpu.sh "$work/v/$n" "tests/frontend/$n.cu" > "$out/$n.log" 2>&1
+  bash program/validate_gpu.sh "$work/v/$n" "tests/frontend/$n.cu" > "$out/$n.log" 2>&1
   echo "status $?" >> "$out/$n.log"
   rm -f "$work/v/$n/gpu_prog" "$work/v/$n/gpu_launch_digest.so"
 done

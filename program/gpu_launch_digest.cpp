@@ -5,7 +5,7 @@
 // with validate_dump_dir, the bytes of the allocations that changed
 // (sim/exec/launch_dump.hpp, shared with the simulator's writer). Its options
 // come from $SIMT_OPTIONS, like the simulator's (sim/options/options.hpp). Built on the GPU
-// machine by cli/program_support/validate_gpu.sh (-I the tree's root, for that header);
+// machine by program/validate_gpu.sh (-I the tree's root, for that header);
 // not part of simtlab's build.
 #include "sim/exec/launch_dump.hpp"
 
