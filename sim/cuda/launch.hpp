@@ -15,8 +15,8 @@
 
 namespace simt {
 
-// Host code may hold device buffers as float* while the kernel takes f32*: same
-// bytes, so the pointer is reinterpreted. Everything else converts as usual.
+// A pointer whose pointee has the parameter's size but another type is
+// reinterpreted (same bytes). Everything else converts as usual.
 template <class P, class A>
 P kernel_argument(A&& a) {
   using D = std::decay_t<A>;

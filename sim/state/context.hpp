@@ -1,5 +1,5 @@
-// The state of the simulated thread that is running right now, and the hooks the
-// instrumented types call. Everything a kernel touches goes through here.
+// The state of the simulated thread that is running right now, and the inlined
+// access path the pass's hooks take (touch). Everything a kernel touches goes through here.
 #pragma once
 #include "sim/types/events.hpp"
 #include "sim/count/site_counts.hpp"

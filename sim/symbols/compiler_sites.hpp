@@ -1,7 +1,7 @@
 // Sites made by the compiler front end's pass (sim/compiler/pass/sites.cpp): each
 // is the address of a constant record naming its source location, in the section
 // simt_sites of the program or library; a constructor registers the section.
-// Sites of the f32 path are code addresses instead (sim/symbols.cpp reads those).
+// Other sites are code addresses (sim/symbols/symbols.cpp resolves those).
 #pragma once
 #include "sim/types/events.hpp"
 

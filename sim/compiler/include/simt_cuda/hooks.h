@@ -1,7 +1,7 @@
 // The pass's entry points, inlined into device code (docs/frontend.md, "Speed"):
 // the common access — a local, or an aligned access inside a live allocation or a
 // __shared__ variable by a convergent warp — is settled without a call, exactly
-// as the f32 types' touch() does (sim/state/context.hpp). The pass calls these
+// as touch() does (sim/state/context.hpp). The pass calls these
 // when the module defines them and inlines them after instrumenting; a module
 // without simtlab's headers gets the out-of-line copies in runtime_hooks.cpp.
 #pragma once
