@@ -89,7 +89,7 @@ int run_exec(const ExecArgs& a) {
   BuildProduct p = build_program(build_request(a.file, false, a.compile));
   int status = run_program(p.path, a.program_args);
   const std::size_t failed_launches = launches_with_errors(report);
-  report_kernel_times(report, timeline, o.device, a.json_flag && a.json == "-", to_file);
+  report_kernel_times(report, timeline, o.device, a.json_flag && a.json == "-");
   if (!to_file) std::filesystem::remove(report);
   if (a.timeline.empty()) std::filesystem::remove(timeline);
   return report_exit(a.file, status, failed_launches);

@@ -1,8 +1,5 @@
 #include "exec_times.hpp"
 
-#include "timing/time_model_io.hpp"
-
-#include "cost/catalog/catalog.hpp"
 #include "cost/catalog/units.hpp"
 #include "cost/kernel/kernel_time.hpp"
 
@@ -18,20 +15,26 @@
 #include <vector>
 
 namespace simt::cli {
-using namespace simt::timing;  // the time model as the simulated clock uses it (timing/time_model_io.hpp)
 
 namespace {
 
 using nlohmann::json;
 
-// The clock inside the program priced the launch with the same model: a
-// difference means two sources of truth, which must never be.
-void check_against_clock(const json& launch, double predicted_s, std::size_t number) {
-  if (!launch.contains("clock")) return;
-  const double clock_s = launch["clock"].value("seconds", 0.0);
-  if (std::abs(clock_s - predicted_s) > 1e-9 * std::max(1.0, predicted_s) + 1e-15)
-    fmt::print(stderr, "simt exec: launch {}: the program's clock says {} but the time model {}\n", number,
-               cost::format_seconds(clock_s), cost::format_seconds(predicted_s));
+// The time the program's clock gave the launch (sim/report/report.cpp, "time"): the
+// model ran once, where the launch ran. A launch it could not price says why.
+const json& launch_time(const json& launch) {
+  if (launch.contains("time")) return launch["time"];
+  const json clock = launch.value("clock", json::object());
+  throw std::invalid_argument(clock.contains("unpriced") ? clock["unpriced"].get<std::string>()
+                                                         : "the program's report has no time for its launches");
+}
+
+// " + 1.2 us fill" where the model added the round trip's fill (cost::fill_suffix).
+std::string fill_text(const json& time) {
+  cost::KernelTime t;
+  t.fill_s = time.value("fill_s", 0.0);
+  t.fill_what = time.value("fill_what", "");
+  return cost::fill_suffix(t);
 }
 
 // How a block of repeats was handled, in a few words.
@@ -73,9 +76,9 @@ std::size_t repeat_period(const std::vector<std::size_t>& of, std::size_t begin,
   return 0;
 }
 
-// Adds "time" to every launch that ran; returns the table and the total. Consecutive
+// The table of every launch's time, as the program's clock gave it, and the total. Consecutive
 // repeats (launches not re-executed) are one line: of one launch, or of a cycle of them.
-std::pair<std::string, double> add_times(json& launches, const cost::DeviceSpec& dev) {
+std::pair<std::string, double> add_times(json& launches) {
   double total = 0;
   std::string table;
   std::map<std::size_t, double> time_of;  // launch number -> seconds, for its repeats
@@ -112,7 +115,6 @@ std::pair<std::string, double> add_times(json& launches, const cost::DeviceSpec&
     json& l = launches[i];
     const std::size_t repeated = l.value("repeat_of", std::size_t{0});
     if (l.value("error", 0) == 0 && repeated && time_of.contains(repeated)) {
-      l["time"] = launches[repeated - 1]["time"];
       total += time_of[repeated];
       of[i] = repeated;
       if (!in_block) block = i, in_block = true;
@@ -120,14 +122,13 @@ std::pair<std::string, double> add_times(json& launches, const cost::DeviceSpec&
     }
     if (in_block) repeats_lines(block, i), in_block = false;
     if (l.value("error", 0) != 0) continue;
-    cost::KernelTime t = cost::kernel_time(dev, time_model_counters(l));
-    check_against_clock(l, t.predicted_s, i + 1);
-    l["time"] = kernel_time_json(t);
-    time_of[i + 1] = t.predicted_s;
-    total += t.predicted_s;
+    const json& t = launch_time(l);
+    const double seconds = t.value("predicted_s", 0.0);
+    time_of[i + 1] = seconds;
+    total += seconds;
     table += fmt::format("[launch {}] {}: {} = {} launch + {}{}\n", i + 1, l.value("kernel", "?"),
-                         cost::format_seconds(t.predicted_s), cost::format_seconds(t.launch_overhead_s), t.sentence,
-                         cost::fill_suffix(t));
+                         cost::format_seconds(seconds), cost::format_seconds(t.value("launch_overhead_s", 0.0)),
+                         t.value("sentence", ""), fill_text(t));
   }
   if (in_block) repeats_lines(block, launches.size());
   return {table, total};
@@ -164,23 +165,21 @@ std::string clock_summary(const std::string& timeline_path) {
 }  // namespace
 
 void report_kernel_times(const std::string& report_path, const std::string& timeline_path, const std::string& device,
-                         bool json_to_stderr, bool rewrite) {
+                         bool json_to_stderr) {
   std::ifstream in(report_path);
   if (!in) return;  // the program died before writing its report: nothing to time
   json launches = json::parse(in, nullptr, false);
   if (!launches.is_array()) return;
-  const cost::DeviceSpec& dev = cost::Catalog::builtin().device(device);
   std::string summary;
   try {
-    auto [table, total] = add_times(launches, dev);
+    auto [table, total] = add_times(launches);
     summary = fmt::format("\n== simt: kernel time on {} (docs/cost-model.md, 'Kernel time') ==\n{}total {} ({} launch{} "
                           "one after another)\n{}",
-                          dev.name, table, cost::format_seconds(total), launches.size(),
+                          device, table, cost::format_seconds(total), launches.size(),
                           launches.size() == 1 ? "" : "es", clock_summary(timeline_path));
   } catch (const std::invalid_argument& e) {
-    summary = fmt::format("\n== simt: kernel time on {}: not available ({}) ==\n", dev.name, e.what());
+    summary = fmt::format("\n== simt: kernel time on {}: not available ({}) ==\n", device, e.what());
   }
-  if (rewrite) std::ofstream(report_path) << launches.dump(2) << "\n";
   if (json_to_stderr) fmt::print(stderr, "{}\n", launches.dump(2));
   else fmt::print(stderr, "{}", summary);
 }

@@ -6,12 +6,12 @@
 
 namespace simt::cli {
 
-// Reads the JSON array of launches at `report_path` (report_at_exit.cpp's), adds a
-// "time" object to each, and either prints a table of times and the total to
-// stderr, or, when `json_to_stderr`, prints the augmented JSON there instead. When
-// `rewrite` is set the file is written back with the times in it. `timeline_path`
-// is the program's Chrome trace (SIMT_TIMELINE); missing: no clock summary.
+// Reads the JSON array of launches at `report_path` (program/report_at_exit.cpp's,
+// each priced once by the program's clock: its "time") and either prints a table of
+// times and the total to stderr, or, when `json_to_stderr`, the JSON there instead.
+// `timeline_path` is the program's Chrome trace (the option timeline); missing: no
+// clock summary. `device` names the device in the table's title.
 void report_kernel_times(const std::string& report_path, const std::string& timeline_path, const std::string& device,
-                         bool json_to_stderr, bool rewrite);
+                         bool json_to_stderr);
 
 }  // namespace simt::cli

@@ -26,9 +26,9 @@ class CatalogTimeModel final : public TimeModel {
     if (r.error == cudaErrorInvalidConfiguration || volume(r.grid) == 0) return {0, "not launched", ""};
     try {
       cost::KernelTime t = cost::kernel_time(device_, time_model_counters(r));
-      return {t.predicted_s, t.bound, t.sentence};
+      return {t.predicted_s, t.bound, t.sentence, kernel_time_json(t)};
     } catch (const std::invalid_argument& e) {  // counters the model refuses: no time, and say why
-      return {0, "unpriced", e.what()};
+      return {0, "unpriced", e.what(), {{"unpriced", e.what()}}};
     }
   }
 

@@ -19,16 +19,6 @@ double metric(const json& m, const std::string& name) {
   return it == m.end() || !it->is_number() ? 0.0 : it->get<double>();
 }
 
-double fp(const json& m, const char* p) {
-  auto op = [&](const char* o) { return metric(m, fmt::format("smsp__sass_thread_inst_executed_op_{}{}_pred_on.sum", p, o)); };
-  return op("add") + op("mul") + op("fma");
-}
-
-double fp_flops(const json& m, const char* p) {
-  auto op = [&](const char* o) { return metric(m, fmt::format("smsp__sass_thread_inst_executed_op_{}{}_pred_on.sum", p, o)); };
-  return op("add") + op("mul") + 2 * op("fma");
-}
-
 double dim3_product(const json& launch, const char* key) {
   auto it = launch.find(key);
   if (it == launch.end() || !it->is_array()) throw std::runtime_error(fmt::format("launch: missing array \"{}\"", key));
@@ -66,12 +56,6 @@ std::vector<GlobalSite> sites_from_json(const json& sites) {
   return out;
 }
 
-json metrics_json(const LaunchRecord& r) {
-  json m = json::object();
-  for (const MetricInfo& info : metric_catalog()) m[info.name] = r.totals[info.counter];
-  return m;
-}
-
 json term_json(const cost::TimeTerm& t) {
   return {{"name", t.name},     {"what", t.what},       {"time_s", t.seconds}, {"amount", t.amount},
           {"unit", t.unit},     {"detail", t.detail},   {"formula", t.formula}, {"source", t.source}};
@@ -79,69 +63,93 @@ json term_json(const cost::TimeTerm& t) {
 
 }  // namespace
 
+// The one typed conversion from counters to the time model's input: every caller
+// (a launch record, a launch's JSON) comes through here, so FLOPs are Counters::flops().
+cost::KernelCounters time_model_counters(const LaunchShape& shape, const Counters& t, std::vector<GlobalSite> sites) {
+  auto v = [&](Counter k) { return static_cast<double>(t[k]); };
+  cost::KernelCounters c;
+  c.kernel = shape.kernel;
+  c.blocks = shape.blocks;
+  c.threads_per_block = shape.threads_per_block;
+  c.shared_bytes_per_block = shape.shared_bytes_per_block;
+  c.ld_requests = v(Counter::GlobalLdRequests), c.ld_sectors = v(Counter::GlobalLdSectors);
+  c.st_requests = v(Counter::GlobalStRequests), c.st_sectors = v(Counter::GlobalStSectors);
+  c.atom_requests = v(Counter::GlobalAtomRequests), c.atom_sectors = v(Counter::GlobalAtomSectors);
+  c.shared_ld_inst = v(Counter::SharedLdInst);
+  c.shared_st_inst = v(Counter::SharedStInst);
+  c.shared_atom_inst = v(Counter::SharedAtomInst);
+  c.shared_ld_wavefronts = v(Counter::SharedLdWavefronts);
+  c.shared_st_wavefronts = v(Counter::SharedStWavefronts);
+  c.fp32_inst = v(Counter::FAdd) + v(Counter::FMul) + v(Counter::FFma);
+  c.fp64_inst = v(Counter::DAdd) + v(Counter::DMul) + v(Counter::DFma);
+  c.fp16_inst = v(Counter::HAdd) + v(Counter::HMul) + v(Counter::HFma);
+  c.flops = static_cast<double>(t.flops());
+  c.tensor_tf32_flops = v(Counter::TensorTf32Flops);
+  c.tensor_16bit_flops = v(Counter::Tensor16Flops);
+  c.warp_inst = v(Counter::WarpInst);
+  c.thread_inst = v(Counter::ThreadInst);
+  c.warp_collectives = v(Counter::WarpCollectives);
+  c.warp_barriers = v(Counter::WarpBarriers);
+  c.sass_warp_inst = v(Counter::InstExecuted);
+  c.sass_thread_inst = v(Counter::ThreadInstExecuted);
+  c.dram_read_bytes = v(Counter::DramReadBytes);
+  c.dram_write_bytes = v(Counter::DramWriteBytes);
+  c.sites = std::move(sites);
+  return c;
+}
+
+Counters counters_from_metrics(const json& m) {
+  Counters c;
+  for (const MetricInfo& info : metric_catalog()) {
+    auto it = m.find(info.name);
+    if (it == m.end()) continue;
+    if (!it->is_number() || it->get<double>() < 0)
+      throw std::runtime_error(fmt::format("metric {} is not a count ({})", info.name, it->dump()));
+    c[info.counter] = it->get<std::uint64_t>();
+  }
+  // ncu files name reductions (atomics whose result is unused) apart from atomics.
+  c[Counter::GlobalAtomRequests] += static_cast<std::uint64_t>(metric(m, "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"));
+  c[Counter::GlobalAtomSectors] += static_cast<std::uint64_t>(metric(m, "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"));
+  if (!m.contains("dram__bytes_read.sum") && !m.contains("dram__bytes_write.sum")) {
+    if (m.contains("dram__bytes.sum")) {
+      c[Counter::DramReadBytes] = static_cast<std::uint64_t>(metric(m, "dram__bytes.sum"));
+    } else {  // no DRAM estimate: every sector goes to DRAM, as the roofline assumes
+      c[Counter::DramReadBytes] = 32 * c[Counter::GlobalLdSectors];
+      c[Counter::DramWriteBytes] = 32 * (c[Counter::GlobalStSectors] + c[Counter::GlobalAtomSectors]);
+    }
+  }
+  return c;
+}
+
 cost::KernelCounters time_model_counters(const json& launch) {
   if (!launch.contains("metrics") || !launch["metrics"].is_object())
     throw std::runtime_error("launch: missing object \"metrics\"");
-  const json& m = launch["metrics"];
-  cost::KernelCounters c;
-  c.kernel = launch.value("kernel", "");
-  c.blocks = dim3_product(launch, "grid");
-  c.threads_per_block = dim3_product(launch, "block");
-  c.shared_bytes_per_block = launch.value("dynamic_shared_bytes", 0.0) + launch.value("static_shared_bytes", 0.0);
-  auto req = [&](const char* op) { return metric(m, fmt::format("l1tex__t_requests_pipe_lsu_mem_global_op_{}.sum", op)); };
-  auto sec = [&](const char* op) { return metric(m, fmt::format("l1tex__t_sectors_pipe_lsu_mem_global_op_{}.sum", op)); };
-  c.ld_requests = req("ld"), c.ld_sectors = sec("ld");
-  c.st_requests = req("st"), c.st_sectors = sec("st");
-  c.atom_requests = req("atom") + req("red"), c.atom_sectors = sec("atom") + sec("red");
-  c.shared_ld_inst = metric(m, "smsp__sass_inst_executed_op_shared_ld.sum");
-  c.shared_st_inst = metric(m, "smsp__sass_inst_executed_op_shared_st.sum");
-  c.shared_atom_inst = metric(m, "smsp__sass_inst_executed_op_shared_atom.sum");
-  c.shared_ld_wavefronts = metric(m, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
-  c.shared_st_wavefronts = metric(m, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum");
-  c.fp32_inst = fp(m, "f"), c.fp64_inst = fp(m, "d"), c.fp16_inst = fp(m, "h");
-  c.flops = fp_flops(m, "f") + fp_flops(m, "d") + fp_flops(m, "h");
-  c.tensor_tf32_flops = metric(m, "simt__tensor_tf32_flops.sum");
-  c.tensor_16bit_flops = metric(m, "simt__tensor_16bit_flops.sum");
-  c.warp_inst = metric(m, "simt__warp_inst_counted.sum");
-  c.thread_inst = metric(m, "simt__thread_inst_counted.sum");
-  c.warp_collectives = metric(m, "simt__warp_collectives.sum");
-  c.warp_barriers = metric(m, "simt__warp_barriers.sum");
-  c.sass_warp_inst = metric(m, "smsp__inst_executed.sum");
-  c.sass_thread_inst = metric(m, "smsp__thread_inst_executed.sum");
-  c.dram_read_bytes = metric(m, "dram__bytes_read.sum");
-  c.dram_write_bytes = metric(m, "dram__bytes_write.sum");
-  if (!m.contains("dram__bytes_read.sum") && !m.contains("dram__bytes_write.sum")) {
-    if (m.contains("dram__bytes.sum")) {
-      c.dram_read_bytes = metric(m, "dram__bytes.sum");
-    } else {  // no DRAM estimate: every sector goes to DRAM, as the roofline assumes
-      c.dram_read_bytes = 32 * c.ld_sectors;
-      c.dram_write_bytes = 32 * (c.st_sectors + c.atom_sectors);
-    }
-  }
-  if (launch.contains("global_sites")) c.sites = sites_from_json(launch["global_sites"]);
-  else if (launch.contains("lines")) c.sites = sites_from_lines(launch["lines"]);
-  return c;
+  LaunchShape shape;
+  shape.kernel = launch.value("kernel", "");
+  shape.blocks = dim3_product(launch, "grid");
+  shape.threads_per_block = dim3_product(launch, "block");
+  shape.shared_bytes_per_block = launch.value("dynamic_shared_bytes", 0.0) + launch.value("static_shared_bytes", 0.0);
+  std::vector<GlobalSite> sites;
+  if (launch.contains("global_sites")) sites = sites_from_json(launch["global_sites"]);
+  else if (launch.contains("lines")) sites = sites_from_lines(launch["lines"]);
+  return time_model_counters(shape, counters_from_metrics(launch["metrics"]), std::move(sites));
 }
 
 cost::RooflineInput roofline_input(const LaunchRecord& r) {
   const Counters& c = r.totals;
   const std::uint64_t fp64 = c[Counter::DAdd] + c[Counter::DMul] + 2 * c[Counter::DFma];
+  const std::uint64_t fp16 = c.half_flops();
   cost::RooflineInput in;
   in.flops = static_cast<double>(c.flops());
-  in.precision = fp64 > c.flops() - fp64 ? "fp64" : "fp32";  // the precision most FLOPs are in
+  in.precision = cost::dominant_precision(double(c.flops() - fp64 - fp16), double(fp64), double(fp16));
   in.dram_bytes = static_cast<double>(c.dram_bytes());
   return in;
 }
 
 cost::KernelCounters time_model_counters(const LaunchRecord& r) {
-  json launch = {{"kernel", r.kernel},
-                 {"grid", {r.grid.x, r.grid.y, r.grid.z}},
-                 {"block", {r.block.x, r.block.y, r.block.z}},
-                 {"dynamic_shared_bytes", r.dynamic_shared_bytes},
-                 {"static_shared_bytes", r.static_shared_bytes},
-                 {"metrics", metrics_json(r)},
-                 {"global_sites", global_sites_json(r)}};
-  return time_model_counters(launch);
+  const LaunchShape shape{r.kernel, double(volume(r.grid)), double(volume(r.block)),
+                          double(r.dynamic_shared_bytes + r.static_shared_bytes)};
+  return time_model_counters(shape, r.totals, sites_from_json(global_sites_json(r)));
 }
 
 json kernel_time_json(const cost::KernelTime& t) {

@@ -10,11 +10,28 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 namespace simt::timing {
 
+// What the time model needs of a launch besides its counters.
+struct LaunchShape {
+  std::string kernel;
+  double blocks = 0, threads_per_block = 0, shared_bytes_per_block = 0;
+};
+
+// The one typed conversion to the time model's input: FLOPs are Counters::flops(),
+// the instruction mixes the catalog's counters. Both functions below come here.
+cost::KernelCounters time_model_counters(const LaunchShape& shape, const Counters& counters,
+                                         std::vector<cost::GlobalSite> sites);
+
 // From a launch the simulator just ran: totals plus one site per global instruction.
 cost::KernelCounters time_model_counters(const LaunchRecord& r);
+
+// A launch's "metrics" object read back into counters by the metric catalog's names
+// (sim/count/metrics.cpp); ncu's separate reduction metrics are added to the atomics.
+// Without any dram__bytes metric every sector is taken to reach DRAM once.
+Counters counters_from_metrics(const nlohmann::json& metrics);
 
 // The plain roofline's input from the same record: FLOPs and the DRAM estimate as
 // the metric catalog defines them (sim/count/metrics.cpp), read without a detour

@@ -122,12 +122,18 @@ long long metric(const Metrics& m, const std::string& name) {
   return it == m.end() ? 0 : it->second;
 }
 
-// add + mul + 2·fma for one precision prefix ("f", "d", "h").
+// add + mul + 2·fma for one precision prefix ("f", "d", "h"); for "h", a packed
+// instruction (simtlab's simt__thread_inst_h*2 metrics, absent from ncu's) gives two
+// results per lane, as sim/count/counters.hpp's flops() counts them.
 double flops_of(const Metrics& m, const std::string& p) {
   auto op = [&](const std::string& o) {
     return static_cast<double>(metric(m, "smsp__sass_thread_inst_executed_op_" + p + o + "_pred_on.sum"));
   };
-  return op("add") + op("mul") + 2 * op("fma");
+  double flops = op("add") + op("mul") + 2 * op("fma");
+  if (p == "h")
+    for (const char* packed : {"add2", "mul2", "fma2"})
+      flops += (packed[0] == 'f' ? 2 : 1) * static_cast<double>(metric(m, std::string("simt__thread_inst_h") + packed + ".sum"));
+  return flops;
 }
 
 const char* kDramBytes = "dram__bytes.sum";
@@ -136,15 +142,19 @@ const char* kSectorsSt = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum";
 
 }  // namespace
 
+const char* dominant_precision(double fp32_flops, double fp64_flops, double fp16_flops) {
+  if (fp64_flops > fp32_flops + fp16_flops) return "fp64";
+  if (fp16_flops > fp32_flops + fp64_flops) return "fp16_cuda_cores";
+  return "fp32";
+}
+
 RooflineInput roofline_input_from_metrics(const Metrics& m) {
   for (auto& [name, value] : m)
     if (value < 0) throw std::invalid_argument(fmt::format("metric {} is negative ({})", name, value));
   RooflineInput in;
   double f = flops_of(m, "f"), d = flops_of(m, "d"), h = flops_of(m, "h");
   in.flops = f + d + h;
-  // The peak of the precision doing most of the work: half precision without tensor
-  // cores has its own (fp16_cuda_cores); tensor-core FLOPs are priced by the time model.
-  in.precision = d > f + h ? "fp64" : h > f + d ? "fp16_cuda_cores" : "fp32";
+  in.precision = dominant_precision(f, d, h);
   if (m.count(kDramBytes))
     in.dram_bytes = static_cast<double>(metric(m, kDramBytes));
   else

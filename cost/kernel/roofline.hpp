@@ -64,6 +64,11 @@ using Metrics = std::map<std::string, long long>;
 //           touched goes to DRAM: an upper bound with no cache reuse).
 // Precision: "fp64" if double-precision FLOPs are the majority, else "fp32" (half
 // precision CUDA-core FLOPs are charged at the fp32 rate: a conservative bound).
+// The peak a kernel is priced at: that of the precision doing most of its FLOPs.
+// Half precision without tensor cores has its own (fp16_cuda_cores); tensor-core
+// FLOPs are priced by the kernel time model. The one rule, for every caller.
+const char* dominant_precision(double fp32_flops, double fp64_flops, double fp16_flops);
+
 RooflineInput roofline_input_from_metrics(const Metrics& metrics);
 
 // A human sentence naming where roofline_input_from_metrics took its bytes from.

@@ -39,6 +39,9 @@ struct WorkTime {
   double seconds = 0;
   std::string bound;
   std::string sentence;  // the model's explanation, for the trace's args
+  // A kernel's whole account (terms, levels, occupancy), as the launch's JSON carries
+  // it to `simt exec`; {"unpriced": why} when the model refused the counters.
+  nlohmann::json detail;
 };
 
 class TimeModel {

@@ -52,7 +52,7 @@ void place_launch(std::size_t index, const void* stream) {
   simt::WorkTime t;
   if (rec.repeat_of) {
     const simt::LaunchRecord& first = simt::launch_records()[rec.repeat_of - 1];
-    t = {first.clock_seconds, first.clock_bound, ""};
+    t = {first.clock_seconds, first.clock_bound, "", first.clock_detail};
   } else if (clock.model()) {
     t = clock.model()->kernel(rec);
   }
@@ -73,6 +73,7 @@ void place_launch(std::size_t index, const void* stream) {
   rec.clock_start_s = placed.start_s;
   rec.clock_seconds = placed.duration_s;
   rec.clock_bound = t.bound;
+  rec.clock_detail = std::move(t.detail);
 }
 
 simt::WorkKind transfer_kind(bool dst_dev, bool src_dev) {

@@ -193,6 +193,10 @@ nlohmann::json launch_json(const LaunchRecord& r) {
           {"lines", lines},
           {"global_sites", global_sites_json(r)},
           {"diagnostics", diags}};
+  // The time model's account, computed once by the program's clock (sim/clock):
+  // `simt exec` prints it as it is.
+  if (r.clock_detail.contains("unpriced")) record["clock"]["unpriced"] = r.clock_detail["unpriced"];
+  else if (!r.clock_detail.is_null()) record["time"] = r.clock_detail;
   if (r.counted_blocks) {  // sampled: counters are estimates
     record["counted_blocks"] = r.counted_blocks;
     // Relative standard error, estimated from the blocks' spread; null when one block

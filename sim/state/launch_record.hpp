@@ -5,6 +5,8 @@
 #include "sim/state/diagnostic.hpp"
 #include "sim/types/vector_types.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -51,6 +53,9 @@ struct LaunchRecord {
   int stream = 0;
   double clock_start_s = 0, clock_seconds = 0;
   std::string clock_bound;     // the time model's binding term; empty when unpriced
+  // The time model's account of this launch, computed once, where it ran (the clock's
+  // WorkTime::detail); null when no model priced it.
+  nlohmann::json clock_detail;
 };
 
 // Launches in order since the start of the process (or the last clear).
