@@ -84,6 +84,10 @@ TEST_CASE("FLOPs and bytes from ncu metric names") {
   Metrics half = {{"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum", 100},
                   {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", 5}};
   CHECK(roofline_input_from_metrics(half).precision == "fp16_cuda_cores");
+  // simtlab's packed-half metrics: an HFMA2 lane gives 4 FLOPs, as Counters::flops() says.
+  Metrics packed = {{"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum", 10},
+                    {"simt__thread_inst_hfma2.sum", 6}, {"simt__thread_inst_hadd2.sum", 0}};
+  CHECK(roofline_input_from_metrics(packed).flops == 2 * 10 + 2 * 6);
   CHECK_THROWS_AS(roofline_input_from_metrics({{"dram__bytes.sum", -5}}), std::invalid_argument);
 }
 
