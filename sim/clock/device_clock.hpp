@@ -41,7 +41,7 @@ struct WorkTime {
   std::string sentence;  // the model's explanation, for the trace's args
   // A kernel's whole account (terms, levels, occupancy), as the launch's JSON carries
   // it to `simt exec`; {"unpriced": why} when the model refused the counters.
-  nlohmann::json detail;
+  nlohmann::json detail = nullptr;
 };
 
 class TimeModel {

@@ -12,7 +12,6 @@ namespace simt {
 
 namespace {
 
-std::string dim(const uint3& d) { return fmt::format("({},{},{})", d.x, d.y, d.z); }
 std::string dim(const dim3& d) { return fmt::format("({},{},{})", d.x, d.y, d.z); }
 
 // "±0.4%": one estimated standard error; "an unknown error" for a sample of one block.

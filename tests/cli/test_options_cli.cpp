@@ -10,7 +10,7 @@
 using simt_test::Result;
 
 TEST_CASE("simt help exec lists every runtime option with its default and help line, from the table") {
-  for (const std::string& how : {"help exec", "exec --help"}) {
+  for (const char* how : {"help exec", "exec --help"}) {
     Result r = simt_test::simt(how, false);
     REQUIRE(r.status == 0);
     CHECK(r.out.find("SIMT_OPTIONS=") != std::string::npos);
