@@ -4,7 +4,6 @@
 #include "sim/options/runtime_options.hpp"
 #include "sim/symbols/compiler_sites.hpp"
 
-
 // Called by a constructor of every module the compiler front end built (with or
 // without kernels): such code reads device memory only through the host mapping, so
 // the device view is guarded and anything else faults with its line

@@ -31,4 +31,3 @@ void note_instrumented_kernels(const void* const* kernels, unsigned count);
 }  // namespace simt
 
 extern "C" void __simt_register_sites(const void* begin, const void* end);
-extern "C" void __simt_guard_device_memory(const void* const* kernels, unsigned count);

@@ -1,4 +1,6 @@
 // End to end: `simt exec` and `simt cc` as a user runs them, the syntax step included.
+#include "../frontend/frontend_test_util.hpp"  // run, read: what the front-end suites share
+
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
@@ -12,29 +14,11 @@
 
 namespace {
 
-const std::string kSource = SIMTLAB_SOURCE_DIR;
+using simt::frontend_test::kSource;
 
-struct Run {
-  int status;
-  std::string out;  // stdout and stderr, as the command line was redirected
-};
-
-Run run(const std::string& cmd) {
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p);
-  std::string out;
-  std::array<char, 4096> buf;
-  while (std::size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
-  int st = pclose(p);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
-}
-
-std::string read(const std::string& path) {
-  std::ifstream f(path);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using simt::frontend_test::read;
+using simt::frontend_test::run;
+using simt::frontend_test::Run;
 
 std::string temp(const std::string& name) { return "/tmp/simtlab-test-" + std::to_string(getpid()) + "-" + name; }
 
