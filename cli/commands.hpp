@@ -12,6 +12,7 @@ void add_budget_commands(CLI::App& app);  // budget train/serve             (cmd
 void add_finetune_command(CLI::App& budget);  // budget finetune            (cmd_finetune.cpp)
 void add_serve_sim_command(CLI::App& app);  // serve-sim                  (cmd_serve_sim.cpp)
 void add_comm_commands(CLI::App& app);    // comm, pipeline                 (cmd_comm.cpp)
-void add_program_commands(CLI::App& app); // port, exec, cc       (cmd_program.cpp)
+void add_program_commands(CLI::App& app); // exec, cc             (cmd_program.cpp)
 void add_validate_command(CLI::App& app); // validate              (cmd_validate.cpp)
+void add_lab_commands(CLI::App& app);     // lab list/show/start/check/hint (cmd_lab.cpp)
 }  // namespace simt::cli

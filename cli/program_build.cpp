@@ -6,6 +6,7 @@
 #include "sim/compiler/syntax/syntax.hpp"
 #include "sim/exec/device_output.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -130,7 +131,8 @@ std::string compiler() {
 // Runs a command with inherited stdio; returns its exit status. The child is killed
 // when simt dies (PR_SET_PDEATHSIG), so `kill` or a crash of simt never leaves a
 // simulated program running, with its memory, behind.
-int spawn_and_wait(const std::vector<std::string>& argv) {
+// `output`: a file that takes the child's stdout (empty: this process's stdout).
+int spawn_and_wait(const std::vector<std::string>& argv, const std::string& output = {}) {
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -140,6 +142,13 @@ int spawn_and_wait(const std::vector<std::string>& argv) {
   if (pid == 0) {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(127);  // simt died before the line above
+    if (!output.empty()) {
+      const int fd = open(output.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0) {
+        std::fprintf(stderr, "simt: cannot write %s: %s\n", output.c_str(), std::strerror(errno));
+        _exit(127);
+      }
+    }
     execvp(args[0], args.data());
     std::fprintf(stderr, "simt: cannot start %s: %s\n", args[0], std::strerror(errno));
     _exit(127);
@@ -317,10 +326,16 @@ BuildProduct build_program(const BuildRequest& req) {
 
 std::string program_dir() { return (toolchain().root / "program").string(); }
 
-int run_program(const std::string& path, const std::vector<std::string>& args) {
+// Installed, the toolchain is share/simtlab/toolchain and the labs sit beside it.
+std::string labs_dir() {
+  const fs::path root = toolchain().root;
+  return (root.filename() == "toolchain" ? root.parent_path() / "labs" : root / "labs").string();
+}
+
+int run_program(const std::string& path, const std::vector<std::string>& args, const std::string& output) {
   std::vector<std::string> argv = {path};
   argv.insert(argv.end(), args.begin(), args.end());
-  return spawn_and_wait(argv);
+  return spawn_and_wait(argv, output);
 }
 
 }  // namespace simt::cli

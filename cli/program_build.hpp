@@ -35,6 +35,10 @@ std::string program_dir();
 
 // Runs a program, waits, and returns its exit status (128 + signal if killed). The
 // program dies with simt: killing `simt exec` does not leave a simulation running.
-int run_program(const std::string& path, const std::vector<std::string>& args);
+// `output`: a file that takes the program's stdout (empty: simt's own stdout).
+int run_program(const std::string& path, const std::vector<std::string>& args, const std::string& output = {});
+
+// The labs (labs/ in the source tree, share/simtlab/labs installed).
+std::string labs_dir();
 
 }  // namespace simt::cli

@@ -14,5 +14,12 @@ for src in kernels/*.cu examples/*.cu tests/cuda/patterns_main.cu tests/cuda/tim
   "$nvcc" "${flags[@]}" "$src" -o "$work/$(basename "$src" .cu).o"
   echo "ok   $src compiles with nvcc"
 done
+# The labs: each starter and solution with its lab's harness (labs/README.md).
+for lab in labs/[0-9]*/; do
+  for src in $(python3 -c "import json,sys; c=json.load(open(sys.argv[1])); print(c['starter'], c['solution']) if c.get('kind','kernel')=='kernel' else None" "$lab/checks.json"); do
+    "$nvcc" "${flags[@]}" -I labs/common -I "$lab" "$lab/$src" -o "$work/lab.o"
+    echo "ok   $lab$src compiles with nvcc"
+  done
+done
 "$nvcc" "${flags[@]}" -Xcompiler -fPIC examples/minitorch/minitorch_backend.cu -o "$work/minitorch_backend.o"
 echo "ok   examples/minitorch/minitorch_backend.cu compiles with nvcc"
