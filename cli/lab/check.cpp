@@ -117,10 +117,14 @@ ReportCard check_kernel_lab(const Lab& lab, const fs::path& file, const Progress
     bool cached = false;
     program = build(lab, file, cached);
   } catch (const std::runtime_error& e) {
-    card.criteria.push_back({"builds", "no", "yes", false, false, "", e.what(), ""});
+    Criterion built;
+    built.label = "builds", built.measured = "no", built.target = "yes", built.detail = e.what();
+    card.criteria.push_back(built);
     return card;
   }
-  card.criteria.push_back({"builds", "yes", "yes", true});
+  Criterion built;
+  built.label = "builds", built.measured = "yes", built.target = "yes", built.pass = true;
+  card.criteria.push_back(built);
   std::vector<CaseRun> runs;
   std::map<std::string, CaseRun> by_name;
   for (const LabCase& c : lab.cases) {
@@ -179,7 +183,9 @@ ReportCard check_answers_lab(const Lab& lab, const fs::path& file, const Progres
   const auto answers = read_answers(file);
   for (const Question& q : lab.questions) {
     progress(fmt::format("asking simt: {}", q.label));
-    Criterion c{fmt::format("{} ({})", q.label, q.key), "-", "", false};
+    Criterion c;
+    c.label = fmt::format("{} ({})", q.label, q.key);
+    c.measured = "-";
     std::string why;
     const auto want = simt_answer(q, scratch, why);
     c.target = want ? fmt::format("{} {} ± {}%", format_value(*want), q.unit, format_value(q.rtol * 100)) : "-";

@@ -108,7 +108,9 @@ Measure measure(const Target& t, const CaseRun& run) {
 std::vector<Criterion> grade_outputs(const std::vector<CaseRun>& runs) {
   std::vector<Criterion> out;
   for (const CaseRun& r : runs) {
-    Criterion c{fmt::format("output matches the reference: case {}", r.case_name), "", "match", false};
+    Criterion c;
+    c.label = fmt::format("output matches the reference: case {}", r.case_name);
+    c.target = "match";
     if (!r.results.is_object()) {
       c.measured = r.status > 128 ? fmt::format("killed (signal {})", r.status - 128) : fmt::format("exit {}", r.status);
       c.detail = "the program ended before the harness could compare its outputs";
@@ -131,7 +133,9 @@ std::vector<Criterion> grade_outputs(const std::vector<CaseRun>& runs) {
   }
   // Sanitizer errors: a race, an out-of-bounds access, an uninitialised read. The
   // output is often right by luck without the barrier; the race is not.
-  Criterion s{"no race, out-of-bounds access or uninitialised read", "0", "0", true};
+  Criterion s;
+  s.label = "no race, out-of-bounds access or uninitialised read";
+  s.target = "0";
   std::size_t errors = 0;
   for (const CaseRun& r : runs)
     for (const json& l : r.launches)
@@ -152,7 +156,9 @@ std::vector<Criterion> grade_targets(const Lab& lab, const std::map<std::string,
                                      const std::map<std::string, CaseRun>& solution) {
   std::vector<Criterion> out;
   for (const Target& t : lab.targets) {
-    Criterion c{t.label, "", "", false, t.estimate};
+    Criterion c;
+    c.label = t.label;
+    c.estimate = t.estimate;
     c.hint = t.hint;
     std::string bound;
     if (t.min && t.max && *t.min == *t.max) bound = fmt::format("= {}", format_value(*t.min));
