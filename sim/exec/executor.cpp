@@ -3,6 +3,7 @@
 // whether and when a launch runs at all is sim/shortcuts/launch.cpp's.
 #include "sim/exec/executor.hpp"
 #include "sim/memory/global_memory.hpp"
+#include "sim/options/runtime_options.hpp"
 #include "sim/symbols/compiler_sites.hpp"
 
 #include "sim/exec/launch_checks.hpp"
@@ -63,6 +64,7 @@ void run_part(LaunchContext& launch, unsigned n, BlockSequence seq, bool uncount
   launch.next_block = 0;
   for (Worker* w : WorkerPool::instance().run(launch, n)) {
     w->hand_over_counters(totals, per_site);
+    w->hand_over_thread_accesses(launch.thread_accesses);
     if (work) work->insert(work->end(), w->block_work.begin(), w->block_work.end());
     w->block_work.clear();
   }
@@ -143,6 +145,7 @@ int run_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody&
   launch.threads_per_block = static_cast<unsigned>(volume(cfg.block));
   launch.serial = serial = next_serial();
   launch.tag = static_cast<std::uint16_t>(launch.serial % 65535 + 1);
+  launch.tally_threads = runtime_options().thread_accesses;
 
   unsigned n = static_cast<unsigned>(std::min<std::uint64_t>(worker_count(), launch.nblocks));
   launch.started = launch.last_report = std::chrono::steady_clock::now();
@@ -160,11 +163,15 @@ int run_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody&
   GlobalMemory::instance().set_launch_running(true, instrumented_kernel(kernel_fn));
   launch.blocks = {BlockSequence::Kind::All, 1, launch.nblocks};
   if (cfg.cooperative) {
-    for (Worker* w : WorkerPool::instance().run_cooperative(launch)) w->hand_over_counters(rec.totals, rec.per_site);
+    for (Worker* w : WorkerPool::instance().run_cooperative(launch)) {
+      w->hand_over_counters(rec.totals, rec.per_site);
+      w->hand_over_thread_accesses(launch.thread_accesses);
+    }
   } else {
     run_blocks(launch, n, rec);  // every block, or a sample of them (sim/shortcuts/sampling.hpp)
   }
   GlobalMemory::instance().set_launch_running(false);
+  if (launch.tally_threads) rec.thread_accesses = std::move(launch.thread_accesses);
   if (grid) rec.grid_barriers = grid->barriers();
   rec.workers = n;
   if (progress_callback() && std::chrono::steady_clock::now() - launch.started >= std::chrono::milliseconds(500))

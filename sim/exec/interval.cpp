@@ -48,7 +48,7 @@ void Worker::close_interval(BlockState& b) {
       for (unsigned l = 0; l < 32; ++l) lanes[l] = &log.lane_logs()[l];
       scratch_.clear();
       group_warp_accesses(lanes, scratch_);
-      for (const WarpAccess& a : scratch_) count_instruction(a, cost_of(a));
+      for (const WarpAccess& a : scratch_) count_instruction(a, cost_of(a), w);
     }
     log.clear_interval();
   }
@@ -74,13 +74,16 @@ void Worker::process_rows(BlockState& b, unsigned warp, SharedCheckFlags on, boo
       cost.shared = pattern.cost;
       if (checking) check_shared_row(b, warp, row, log.row_sync_count(k), on, &pattern);
     }
-    if (count) count_instruction(row, cost);
+    if (count) count_instruction(row, cost, warp);
   }
 }
 
-void Worker::count_instruction(const WarpAccess& a, const InstructionCost& cost) {
+void Worker::count_instruction(const WarpAccess& a, const InstructionCost& cost, unsigned warp) {
   count_access(a, cost, totals);
   count_access(a, cost, site_counters(a.site));
+  // Off by default: one predictable branch a row.
+  if (tally_threads_ && a.space == Space::Global) [[unlikely]]
+    block_tally_.add(a, warp);
 }
 
 Counters& Worker::site_counters(Site site) {

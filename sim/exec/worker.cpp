@@ -68,6 +68,7 @@ void Worker::begin_launch(LaunchContext& launch) {
   t_geometry = &launch.geometry;
   recent_allocations[0] = recent_allocations[1] = nullptr;
   site_cache_.fill({});  // per_site was emptied after the last launch
+  tally_threads_ = launch.tally_threads;
 }
 
 void Worker::end_launch() {
@@ -170,6 +171,7 @@ void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
   b.shared = &shared;
   shared.begin_block();
   t_block_idx = b.idx;
+  if (tally_threads_) block_tally_.begin_block(b.nthreads);
 
   for (unsigned t = 0; t < b.nthreads; ++t) {
     ThreadState& ts = threads_[t];
@@ -217,6 +219,8 @@ void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
     launch.warnings.emplace_back(linear, b.warning);
   }
   count_operations(b);
+  // A plain block's accesses are mostly unseen (sampling.cpp): only counted blocks tally.
+  if (tally_threads_ && !launch.uncounted) block_tally_.fold_into(thread_totals_, linear);
 }
 
 void Worker::hand_over_counters(Counters& to_totals, SiteCounters& to_per_site) {
@@ -224,6 +228,11 @@ void Worker::hand_over_counters(Counters& to_totals, SiteCounters& to_per_site) 
   for (auto& [site, c] : per_site) to_per_site[site] += c;
   totals = {};
   per_site.clear();
+}
+
+void Worker::hand_over_thread_accesses(ThreadAccessTotals& to) {
+  merge_thread_totals(to, thread_totals_);
+  thread_totals_.clear();
 }
 
 // What a plain block records (its atomics, shuffles, barriers) is dropped: the launch's

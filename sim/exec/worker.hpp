@@ -10,6 +10,7 @@
 #include "sim/exec/block_work.hpp"
 #include "sim/memory/global_memory.hpp"
 #include "sim/symbols/symbols.hpp"
+#include "sim/count/thread_tally.hpp"
 #include "sim/count/warp_grouping.hpp"
 #include "sim/check/shared_checks.hpp"
 #include "sim/state/warp_log.hpp"
@@ -44,6 +45,8 @@ class Worker {
   SiteCounters per_site;
   // Adds this worker's counters to a launch's and clears them for the next part.
   void hand_over_counters(Counters& to_totals, SiteCounters& to_per_site);
+  // Adds this worker's per-thread access tally (thread_accesses=1) to a launch's and clears it.
+  void hand_over_thread_accesses(ThreadAccessTotals& to);
   std::vector<BlockWork> block_work;  // of a part with record_work, taken by sampling.cpp
   SharedWindows shared;
   const Allocation* recent_allocations[2] = {};  // lookup cache for global accesses, most recent first
@@ -73,7 +76,8 @@ class Worker {
   void check_pending_reads(BlockState& b);
   void close_interval(BlockState& b);  // at a barrier and at the end of the block
   Counters& site_counters(Site site);  // per_site[site], through a small cache
-  void count_instruction(const WarpAccess& a, const InstructionCost& cost);  // in totals and per site
+  // In totals and per site, and with thread_accesses=1 in the block's per-thread tally.
+  void count_instruction(const WarpAccess& a, const InstructionCost& cost, unsigned warp);
   void count_operations(BlockState& b);
   // One site's count over a warp: summed over the lanes, and the busiest lane's.
   void count_site(Site site, std::uint32_t kind, std::uint64_t sum, std::uint64_t max);
@@ -107,6 +111,11 @@ class Worker {
   };
   std::array<FoldedSlot, 64> folded_cache_{};
   std::span<const FoldedFpOp> folded_ops(Site block);
+  // SIMT_OPTIONS=thread_accesses (LaunchContext::tally_threads): the running block's
+  // per-thread counts, and the counted blocks' reductions since the last hand-over.
+  bool tally_threads_ = false;
+  BlockThreadTally block_tally_;
+  ThreadAccessTotals thread_totals_;
 
 };
 

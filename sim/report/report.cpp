@@ -40,6 +40,33 @@ std::vector<LineStats> per_line(const LaunchRecord& r) {
   return out;
 }
 
+// SIMT_OPTIONS=thread_accesses: one object per (allocation, op) the launch touched,
+// its worst thread named by block and thread index and by the line of its last access.
+nlohmann::json thread_accesses_json(const LaunchRecord& r, const ThreadAccessTotals& tally) {
+  static const char* const ops[] = {"read", "write", "atomic"};
+  std::vector<Site> sites;
+  for (const ThreadAccessTotal& t : tally) sites.push_back(t.worst_site);
+  const auto locs = resolve_sites(sites);
+  const dim3 g = r.grid, bd = r.block;
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t i = 0; i < tally.size(); ++i) {
+    const ThreadAccessTotal& t = tally[i];
+    const std::uint64_t b = t.worst_block, th = t.worst_thread;
+    const std::uint64_t gxy = std::uint64_t(g.x) * g.y, bxy = std::uint64_t(bd.x) * bd.y;
+    out.push_back({{"allocation", t.base},
+                   {"bytes", t.bytes},
+                   {"op", ops[static_cast<int>(t.op)]},
+                   {"total", t.total},
+                   {"max_per_thread", t.max_per_thread},
+                   {"max_per_block", t.max_per_block},
+                   {"worst_thread",
+                    {{"block", {b % g.x, b / g.x % g.y, b / gxy}}, {"thread", {th % bd.x, th / bd.x % bd.y, th / bxy}}}},
+                   {"file", locs[i].short_file()},
+                   {"line", locs[i].line}});
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string deferral_summary(const std::vector<LaunchRecord>& records) {
@@ -203,6 +230,7 @@ nlohmann::json launch_json(const LaunchRecord& r) {
     if (r.sample_error < 1e300) record["sample_error"] = r.sample_error;
     else record["sample_error"] = nullptr;
   }
+  if (r.thread_accesses) record["thread_accesses"] = thread_accesses_json(r, *r.thread_accesses);
   if (r.cooperative) {
     record["cooperative"] = true;
     record["grid_barriers"] = r.grid_barriers;

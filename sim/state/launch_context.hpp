@@ -1,6 +1,7 @@
 // A launch while it runs: its configuration and what every worker running its blocks
 // shares (which blocks are left, faults, releases between blocks).
 #pragma once
+#include "sim/count/thread_tally.hpp"
 #include "sim/state/block_sequence.hpp"
 #include "sim/state/context.hpp"
 #include "sim/state/diagnostic.hpp"
@@ -52,6 +53,10 @@ struct LaunchContext {
   std::uint64_t blocks_before = 0;  // run in earlier parts (for the progress display)
   bool uncounted = false;
   bool record_work = false;  // each counted block files its BlockWork (sampling.cpp judges the spread)
+  // SIMT_OPTIONS=thread_accesses: counted blocks tally each thread's global accesses;
+  // the workers' tallies are merged here as each part ends (run_part).
+  bool tally_threads = false;
+  ThreadAccessTotals thread_accesses;
   GridSync* grid = nullptr;  // a cooperative launch's grid barrier; null otherwise
   const Worker* progress_worker = nullptr;  // the calling thread's worker
   std::chrono::steady_clock::time_point started, last_report;

@@ -2,11 +2,13 @@
 // per source site), and diagnostics. The CLI and tests read these.
 #pragma once
 #include "sim/count/counters.hpp"
+#include "sim/count/thread_tally.hpp"
 #include "sim/state/diagnostic.hpp"
 #include "sim/types/vector_types.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,11 @@ struct LaunchRecord {
   Counters totals;
   SiteCounters per_site;
   std::vector<Diagnostic> diagnostics;
+  // Each thread's global accesses per allocation and operation, reduced over the
+  // launch (sim/count/thread_tally.hpp); only with SIMT_OPTIONS=thread_accesses=1.
+  // A sampled launch's cover its counted blocks only; a skipped repeat keeps its
+  // original's (the record is copied whole).
+  std::optional<ThreadAccessTotals> thread_accesses;
   int error = 0;               // a cudaError_t value; 0 = success
   double wall_seconds = 0;
   unsigned workers = 0;
