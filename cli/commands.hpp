@@ -14,5 +14,6 @@ void add_serve_sim_command(CLI::App& app);  // serve-sim                  (cmd_s
 void add_comm_commands(CLI::App& app);    // comm, pipeline                 (cmd_comm.cpp)
 void add_program_commands(CLI::App& app); // exec, cc             (cmd_program.cpp)
 void add_validate_command(CLI::App& app); // validate              (cmd_validate.cpp)
+void add_table_commands(CLI::App& app);   // table, compare                 (cmd_table.cpp)
 void add_lab_commands(CLI::App& app);     // lab list/show/start/check/hint (cmd_lab.cpp)
 }  // namespace simt::cli

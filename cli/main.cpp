@@ -58,6 +58,7 @@ int main(int argc, char** argv) {
   add_comm_commands(app);
   add_program_commands(app);
   add_validate_command(app);
+  add_table_commands(app);
   add_lab_commands(app);
   add_help_command(app);
 

@@ -188,7 +188,8 @@ ReportCard check_answers_lab(const Lab& lab, const fs::path& file, const Progres
     c.measured = "-";
     std::string why;
     const auto want = simt_answer(q, scratch, why);
-    c.target = want ? fmt::format("{} {} ± {}%", format_value(*want), q.unit, format_value(q.rtol * 100)) : "-";
+    // simt's own answer shows only once the learner's matches: the check grades, it does not tell.
+    c.target = fmt::format("within {}%", format_value(q.rtol * 100));
     auto it = answers.find(q.key);
     if (it == answers.end() || it->second.empty()) {
       c.detail = fmt::format("no answer: write a line `{} = VALUE` in {}", q.key, file.string());
@@ -199,6 +200,9 @@ ReportCard check_answers_lab(const Lab& lab, const fs::path& file, const Progres
       if (end == it->second.c_str() || !std::isfinite(got)) c.detail = fmt::format("'{}' is not a number", it->second);
       else if (!want) c.detail = why;
       else c.pass = std::fabs(got - *want) <= q.rtol * std::fabs(*want);
+      if (want && c.pass) c.target = fmt::format("{} {} ± {}%", format_value(*want), q.unit, format_value(q.rtol * 100));
+      if (want && !c.pass && c.detail.empty())
+        c.detail = fmt::format("{} {} is not within {}% of simtlab's answer", it->second, q.unit, format_value(q.rtol * 100));
     }
     card.criteria.push_back(std::move(c));
   }
