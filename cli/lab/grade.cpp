@@ -81,9 +81,19 @@ Measure measure_accesses(const Target& t, const CaseRun& run) {
   return m;
 }
 
+// A launch a sanitizer stopped has partial counters: a target read from them could
+// pass on what was never measured.
+bool launch_failed(const CaseRun& run, const std::string& kernel) {
+  for (const json& l : run.launches)
+    if (launch_matches(l, kernel) && l.value("error", 0) != 0) return true;
+  return false;
+}
+
 }  // namespace
 
 Measure measure(const Target& t, const CaseRun& run) {
+  if (t.kind != Target::Kind::Launches && launch_failed(run, t.kernel))
+    return {std::nullopt, "", fmt::format("not measured: a launch of case {} failed (the line above says why)", run.case_name)};
   if (t.kind == Target::Kind::PerThread || t.kind == Target::Kind::PerBlock) return measure_accesses(t, run);
   std::size_t launches = 0;
   double value = 0, per = 0;
@@ -147,8 +157,13 @@ std::vector<Criterion> grade_outputs(const std::vector<CaseRun>& runs) {
         }
       }
   s.pass = errors == 0;
+  if (!s.pass)
+    s.hint = "The simulator stopped the launch at the line above. A race: two threads touched one word, at least\n"
+             "one writing, with no __syncthreads() between them; out of bounds: an index past the array (guard it);\n"
+             "uninitialised: shared memory read before any thread of the block wrote it (a barrier after the writes).";
   s.measured = fmt::format("{}", errors);
-  out.push_back(std::move(s));
+  // First: a stopped launch explains the outputs and targets below it.
+  out.insert(out.begin(), std::move(s));
   return out;
 }
 

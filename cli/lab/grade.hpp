@@ -41,7 +41,8 @@ struct Measure {
 };
 Measure measure(const Target& t, const CaseRun& run);
 
-// Output criteria: the program ran, every comparison matched, no sanitizer error.
+// Output criteria: no sanitizer error (first: it explains the rest), then every
+// case ran and every comparison matched.
 std::vector<Criterion> grade_outputs(const std::vector<CaseRun>& runs);
 
 // Counted targets. `solution` holds the solution's runs by case name, for the

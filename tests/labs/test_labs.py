@@ -61,7 +61,10 @@ def grade_wrong(simt, labs_dir, case, env):
     fails = failing(card)
     if code != 1 or case["fails"] not in fails:
         return [f"{case['file']}: expected '{case['fails']}' to fail, got exit {code}, failing {fails}\n{err[-2000:]}"]
-    extra = [f for f in fails if f not in case.get("also_fails", []) and f != case["fails"]]
+    # Targets a failed launch left unmeasured fail too ("not measured: ..."); the
+    # planted file is about what was measured.
+    unmeasured = [c["criterion"] for c in card["criteria"] if c["detail"].startswith("not measured")]
+    extra = [f for f in fails if f not in case.get("also_fails", []) and f != case["fails"] and f not in unmeasured]
     if extra:
         return [f"{case['file']}: only '{case['fails']}' should fail, also failing: {extra}"]
     return []
