@@ -155,7 +155,7 @@ void add_table_options(CLI::App* cmd, TableArgs& a) {
                                        "NAME=V1,V2 for one row per value (repeatable)");
   cmd->add_option("--device,-d", a.devices, "predict times on these catalog devices (repeatable; default H200)");
   cmd->add_option("--metrics", a.metrics, "columns, comma-separated (default: " + default_columns() + ")");
-  cmd->add_option("--format", a.format, "text, markdown, csv or latex")->capture_default_str();
+  cmd->add_option("--format", a.format, "text, markdown, csv, latex or json (raw numbers, for plots/ladder.py)")->capture_default_str();
   cmd->footer("Columns:\n" + column_names_help());
 }
 

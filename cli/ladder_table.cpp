@@ -164,11 +164,25 @@ TableFormat parse_table_format(const std::string& name) {
   if (name == "markdown") return TableFormat::markdown;
   if (name == "csv") return TableFormat::csv;
   if (name == "latex") return TableFormat::latex;
-  throw std::invalid_argument(fmt::format("--format {}: takes text, markdown, csv or latex", name));
+  if (name == "json") return TableFormat::json;
+  throw std::invalid_argument(fmt::format("--format {}: takes text, markdown, csv, latex or json", name));
 }
 
 std::string format_table(const std::vector<Column>& columns, const std::vector<TableRow>& rows, TableFormat f,
                          int ratios_to) {
+  if (f == TableFormat::json) {
+    json out = {{"columns", json::array()}, {"rows", json::array()}};
+    for (const Column& c : columns) out["columns"].push_back({{"name", c.name}, {"heading", c.heading}, {"estimate", c.estimate}});
+    for (const TableRow& r : rows) {
+      json values = json::object();
+      for (const Column& c : columns) {
+        const double v = column_value(c, r);
+        values[c.name] = v == v ? json(v) : json(nullptr);
+      }
+      out["rows"].push_back({{"kernel", r.label}, {"values", values}});
+    }
+    return out.dump(2) + "\n";
+  }
   std::vector<std::string> head = {"kernel"};
   for (const Column& c : columns) head.push_back(c.estimate ? c.heading + " (est.)" : c.heading);
   std::vector<std::vector<std::string>> cells;

@@ -31,11 +31,12 @@ struct TableRow {
 // The value of `column` over a row's launches (sums, or the ratio of sums).
 double column_value(const Column& column, const TableRow& row);
 
-enum class TableFormat { text, markdown, csv, latex };
+enum class TableFormat { text, markdown, csv, latex, json };
 TableFormat parse_table_format(const std::string& name);
 
 // With `ratios_to` >= 0: each numeric cell also as a multiple of that row's value
-// (`simt compare`: the first row is 1x).
+// (`simt compare`: the first row is 1x). JSON keeps the raw numbers (seconds, counts):
+// {"columns": [{name, heading, estimate}], "rows": [{kernel, values: {name: number|null}}]}.
 std::string format_table(const std::vector<Column>& columns, const std::vector<TableRow>& rows, TableFormat format,
                          int ratios_to = -1);
 
