@@ -67,24 +67,31 @@ void export_lab_options(const fs::path& launches) {
   export_options(o);
 }
 
+// A kernel lab's file is a program (the harness header has main); a ctypes lab's is a
+// shared library its Python harness loads.
 std::string build(const Lab& lab, const fs::path& file, bool& cached) {
-  BuildRequest req{file.string(), false, {lab.dir.string(), (fs::path(labs_dir()) / "common").string()}, {}};
+  BuildRequest req{file.string(), lab.kind == "ctypes", {lab.dir.string(), (fs::path(labs_dir()) / "common").string()}, {}};
   BuildProduct p = build_program(req);
   cached = p.cached;
   return p.path;
 }
 
-CaseRun run_case(const std::string& program, const LabCase& c, const ScratchDir& scratch, const std::string& tag) {
+// Debian's python3 has numpy (the ctypes harnesses need it).
+std::string python() { return fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3"; }
+
+CaseRun run_case(const Lab& lab, const std::string& program, const LabCase& c, const ScratchDir& scratch,
+                 const std::string& tag) {
   const fs::path launches = scratch.path / fmt::format("{}-{}-launches.json", tag, c.name);
   const fs::path results = scratch.path / fmt::format("{}-{}-results.json", tag, c.name);
   const fs::path output = scratch.path / fmt::format("{}-{}-stdout.txt", tag, c.name);
   export_lab_options(launches);
   std::vector<std::string> args;
+  if (lab.kind == "ctypes") args = {(lab.dir / lab.harness).string(), program};
   for (const auto& [k, v] : c.args) args.push_back(k + "=" + v);
   args.insert(args.end(), {"--results", results.string()});
   CaseRun r;
   r.case_name = c.name;
-  r.status = run_program(program, args, output.string());
+  r.status = run_program(lab.kind == "ctypes" ? python() : program, args, output.string());
   r.results = read_json(results, nullptr);
   r.launches = read_json(launches, json::array());
   r.output = read_text(output);
@@ -103,7 +110,7 @@ std::map<std::string, CaseRun> run_solution(const Lab& lab, const ScratchDir& sc
   const std::string program = build(lab, lab.dir / lab.solution, cached);
   for (const std::string& name : cases) {
     progress(fmt::format("running the lab's solution, case {} (the reference for estimates)", name));
-    runs[name] = run_case(program, lab.case_named(name), scratch, "solution");
+    runs[name] = run_case(lab, program, lab.case_named(name), scratch, "solution");
   }
   return runs;
 }
@@ -129,7 +136,7 @@ ReportCard check_kernel_lab(const Lab& lab, const fs::path& file, const Progress
   std::map<std::string, CaseRun> by_name;
   for (const LabCase& c : lab.cases) {
     progress(fmt::format("running case {}", c.describe()));
-    runs.push_back(run_case(program, c, scratch, "learner"));
+    runs.push_back(run_case(lab, program, c, scratch, "learner"));
     by_name[c.name] = runs.back();
   }
   for (Criterion& c : grade_outputs(runs)) card.criteria.push_back(std::move(c));

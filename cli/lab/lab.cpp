@@ -109,6 +109,10 @@ Lab read_lab(const fs::path& dir) {
     lab.title = j.at("title").get<std::string>();
     lab.summary = j.value("summary", "");
     lab.kind = j.value("kind", "kernel");
+    if (lab.kind != "kernel" && lab.kind != "ctypes" && lab.kind != "answers")
+      throw std::runtime_error(fmt::format("kind '{}': takes kernel, ctypes or answers", lab.kind));
+    lab.harness = j.value("harness", "");
+    if (lab.kind == "ctypes" && lab.harness.empty()) throw std::runtime_error("a ctypes lab names its harness");
     lab.starter = j.at("starter").get<std::string>();
     lab.solution = j.at("solution").get<std::string>();
     lab.includes = j.value("includes", std::vector<std::string>{});
@@ -120,7 +124,7 @@ Lab read_lab(const fs::path& dir) {
     }
     for (const json& t : j.value("targets", json::array())) lab.targets.push_back(read_target(t));
     for (const json& q : j.value("questions", json::array())) lab.questions.push_back(read_question(q));
-    if (lab.kind == "kernel" && lab.cases.empty()) throw std::runtime_error("a kernel lab needs at least one case");
+    if (lab.kind != "answers" && lab.cases.empty()) throw std::runtime_error("a kernel lab needs at least one case");
     if (lab.kind == "answers" && lab.questions.empty()) throw std::runtime_error("an answers lab needs questions");
     for (Target& t : lab.targets) {
       if (t.case_name.empty()) t.case_name = lab.cases.front().name;

@@ -48,7 +48,10 @@ struct Lab {
   std::string name;  // the folder's name: 01-map
   std::filesystem::path dir;
   std::string lecture, title, summary;
-  std::string kind = "kernel";  // kernel: a .cu file; answers: a file of key = value lines
+  // kernel: a .cu program with the lab's harness header; ctypes: a .cu shared library
+  // that the lab's Python harness loads; answers: a file of key = value lines.
+  std::string kind = "kernel";
+  std::string harness;  // ctypes: the Python script, in dir
   std::string starter, solution;  // file names inside dir
   std::vector<std::string> includes;  // headers `simt lab start` copies beside the starter
   std::vector<LabCase> cases;
