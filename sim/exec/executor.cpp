@@ -65,6 +65,7 @@ void run_part(LaunchContext& launch, unsigned n, BlockSequence seq, bool uncount
   for (Worker* w : WorkerPool::instance().run(launch, n)) {
     w->hand_over_counters(totals, per_site);
     w->hand_over_thread_accesses(launch.thread_accesses);
+    w->hand_over_trace(launch.trace);
     if (work) work->insert(work->end(), w->block_work.begin(), w->block_work.end());
     w->block_work.clear();
   }
@@ -146,6 +147,8 @@ int run_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody&
   launch.serial = serial = next_serial();
   launch.tag = static_cast<std::uint16_t>(launch.serial % 65535 + 1);
   launch.tally_threads = runtime_options().thread_accesses;
+  launch.trace_warps = static_cast<unsigned>(std::min<std::uint64_t>(runtime_options().trace_warps, 1u << 20));
+  launch.trace.set_per_site(launch.trace_warps);
 
   unsigned n = static_cast<unsigned>(std::min<std::uint64_t>(worker_count(), launch.nblocks));
   launch.started = launch.last_report = std::chrono::steady_clock::now();
@@ -166,12 +169,14 @@ int run_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody&
     for (Worker* w : WorkerPool::instance().run_cooperative(launch)) {
       w->hand_over_counters(rec.totals, rec.per_site);
       w->hand_over_thread_accesses(launch.thread_accesses);
+      w->hand_over_trace(launch.trace);
     }
   } else {
     run_blocks(launch, n, rec);  // every block, or a sample of them (sim/shortcuts/sampling.hpp)
   }
   GlobalMemory::instance().set_launch_running(false);
   if (launch.tally_threads) rec.thread_accesses = std::move(launch.thread_accesses);
+  if (launch.trace_warps) rec.access_trace = launch.trace.take();
   if (grid) rec.grid_barriers = grid->barriers();
   rec.workers = n;
   if (progress_callback() && std::chrono::steady_clock::now() - launch.started >= std::chrono::milliseconds(500))

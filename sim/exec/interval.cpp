@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 
 namespace simt {
 
@@ -81,9 +82,34 @@ void Worker::process_rows(BlockState& b, unsigned warp, SharedCheckFlags on, boo
 void Worker::count_instruction(const WarpAccess& a, const InstructionCost& cost, unsigned warp) {
   count_access(a, cost, totals);
   count_access(a, cost, site_counters(a.site));
-  // Off by default: one predictable branch a row.
-  if (tally_threads_ && a.space == Space::Global) [[unlikely]]
-    block_tally_.add(a, warp);
+  // Both off by default: one predictable branch a row.
+  if (row_extras_) [[unlikely]]
+    count_extras(a, warp);
+}
+
+void Worker::count_extras(const WarpAccess& a, unsigned warp) {
+  if (tally_threads_ && a.space == Space::Global) block_tally_.add(a, warp);
+  if (!trace_block_) return;
+  const std::uint32_t seq = trace_seq_++;
+  if (!trace_.wants(a.site, trace_linear_, warp, seq)) return;
+  TracedAccess t;
+  t.block = trace_linear_;
+  t.warp = warp;
+  t.seq = seq;
+  t.row = a;
+  if (a.space == Space::Shared)
+    for (std::uint32_t m = a.active; m; m &= m - 1) {
+      const unsigned lane = static_cast<unsigned>(std::countr_zero(m));
+      const std::uintptr_t addr = a.addr[lane];
+      // From the kernel's first __shared__ variable, or from the start of the
+      // extern __shared__ buffer.
+      const std::uintptr_t lo = shared.statics.contains(addr)
+                                    ? (shared.kernel_lo && addr >= shared.kernel_lo ? shared.kernel_lo : shared.statics.lo)
+                                : shared.dynamic.contains(addr) ? shared.dynamic.lo
+                                                                : addr;
+      t.shared_offset[lane] = static_cast<std::uint32_t>(addr - lo);
+    }
+  trace_.add(t);
 }
 
 Counters& Worker::site_counters(Site site) {

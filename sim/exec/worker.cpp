@@ -69,6 +69,7 @@ void Worker::begin_launch(LaunchContext& launch) {
   recent_allocations[0] = recent_allocations[1] = nullptr;
   site_cache_.fill({});  // per_site was emptied after the last launch
   tally_threads_ = launch.tally_threads;
+  trace_.set_per_site(launch.trace_warps);
 }
 
 void Worker::end_launch() {
@@ -172,6 +173,10 @@ void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
   shared.begin_block();
   t_block_idx = b.idx;
   if (tally_threads_) block_tally_.begin_block(b.nthreads);
+  trace_block_ = launch.trace_warps > 0 && !launch.uncounted;
+  trace_linear_ = linear;
+  trace_seq_ = 0;
+  row_extras_ = tally_threads_ || trace_block_;
 
   for (unsigned t = 0; t < b.nthreads; ++t) {
     ThreadState& ts = threads_[t];
@@ -234,6 +239,8 @@ void Worker::hand_over_thread_accesses(ThreadAccessTotals& to) {
   merge_thread_totals(to, thread_totals_);
   thread_totals_.clear();
 }
+
+void Worker::hand_over_trace(WarpTrace& to) { to.merge_from(trace_); }
 
 // What a plain block records (its atomics, shuffles, barriers) is dropped: the launch's
 // counters are the counted blocks', scaled (sim/shortcuts/sampling.cpp). Nor is it checked

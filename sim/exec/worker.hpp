@@ -11,6 +11,7 @@
 #include "sim/memory/global_memory.hpp"
 #include "sim/symbols/symbols.hpp"
 #include "sim/count/thread_tally.hpp"
+#include "sim/count/warp_trace.hpp"
 #include "sim/count/warp_grouping.hpp"
 #include "sim/check/shared_checks.hpp"
 #include "sim/state/warp_log.hpp"
@@ -47,6 +48,8 @@ class Worker {
   void hand_over_counters(Counters& to_totals, SiteCounters& to_per_site);
   // Adds this worker's per-thread access tally (thread_accesses=1) to a launch's and clears it.
   void hand_over_thread_accesses(ThreadAccessTotals& to);
+  // Merges this worker's sample of rows (trace_warps=N) into a launch's and empties it.
+  void hand_over_trace(WarpTrace& to);
   std::vector<BlockWork> block_work;  // of a part with record_work, taken by sampling.cpp
   SharedWindows shared;
   const Allocation* recent_allocations[2] = {};  // lookup cache for global accesses, most recent first
@@ -76,8 +79,10 @@ class Worker {
   void check_pending_reads(BlockState& b);
   void close_interval(BlockState& b);  // at a barrier and at the end of the block
   Counters& site_counters(Site site);  // per_site[site], through a small cache
-  // In totals and per site, and with thread_accesses=1 in the block's per-thread tally.
+  // In totals and per site; with thread_accesses=1 or trace_warps=N also count_extras.
   void count_instruction(const WarpAccess& a, const InstructionCost& cost, unsigned warp);
+  // The optional records of a row: the per-thread tally and the warp trace.
+  void count_extras(const WarpAccess& a, unsigned warp);
   void count_operations(BlockState& b);
   // One site's count over a warp: summed over the lanes, and the busiest lane's.
   void count_site(Site site, std::uint32_t kind, std::uint64_t sum, std::uint64_t max);
@@ -116,6 +121,14 @@ class Worker {
   bool tally_threads_ = false;
   BlockThreadTally block_tally_;
   ThreadAccessTotals thread_totals_;
+  // SIMT_OPTIONS=trace_warps (LaunchContext::trace_warps): the first rows of each site
+  // in the counted blocks since the last hand-over; this block's index and rows so far.
+  WarpTrace trace_;
+  bool trace_block_ = false;  // this block is counted and traced
+  std::uint64_t trace_linear_ = 0;
+  std::uint32_t trace_seq_ = 0;
+  // Either option on for this block: count_instruction's one branch.
+  bool row_extras_ = false;
 
 };
 

@@ -69,11 +69,17 @@ void SharedWindows::set_kernel(const std::string& full_name) {
   kernel_prefix_ = full_name + "::";
   allowed_.assign(statics.shadow.size() + 4, 0);
   allowed_count_ = 0;
+  kernel_lo = 0;
   if (!module) return;
+  std::uintptr_t own_lo = 0;  // of the kernel's own variables, before device functions'
   for (const SharedVariable& v : module->shared) {
     if (!belongs_to_launch(v)) continue;
+    const std::uintptr_t at = statics.lo ? statics.lo + (v.offset - module->shared_lo) : 0;
+    if (at && (kernel_lo == 0 || at < kernel_lo)) kernel_lo = at;
+    if (at && v.name.compare(0, kernel_prefix_.size(), kernel_prefix_) == 0 && (own_lo == 0 || at < own_lo)) own_lo = at;
     for (std::uintptr_t o = v.offset; o < v.offset + v.size; o += 4) allowed_[(o - module->shared_lo) >> 2] = 1;
   }
+  if (own_lo) kernel_lo = own_lo;
   for (std::uint8_t a : allowed_) allowed_count_ += a;
 }
 

@@ -69,6 +69,10 @@ struct SharedWindows {
   // but not another kernel's (they share one thread-local block here, not on a GPU).
   void set_kernel(const std::string& full_name);  // per launch, after prepare()
   bool belongs_to_launch(const SharedVariable& v) const;
+  // The address of the running kernel's first __shared__ variable (set_kernel): where
+  // its shared memory would start on a GPU, give or take the compiler's layout; 0 if
+  // it has none.
+  std::uintptr_t kernel_lo = 0;
   // Every word of [a, a+size) lies in a variable this kernel may use.
   // Per word of the statics window, padded so that a 16-byte access starting in
   // the window can be looked up without a bounds check.

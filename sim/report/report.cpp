@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 namespace simt {
 
@@ -63,6 +64,45 @@ nlohmann::json thread_accesses_json(const LaunchRecord& r, const ThreadAccessTot
                     {{"block", {b % g.x, b / g.x % g.y, b / gxy}}, {"thread", {th % bd.x, th / bd.x % bd.y, th / bxy}}}},
                    {"file", locs[i].short_file()},
                    {"line", locs[i].line}});
+  }
+  return out;
+}
+
+// SIMT_OPTIONS=trace_warps=N: the sampled rows, by file and line, then in the order
+// they ran (block, warp, row); each lane's address, null for an inactive lane.
+nlohmann::json access_trace_json(const LaunchRecord& r, const AccessTrace& trace) {
+  static const char* const ops[] = {"ld", "st", "atom"};
+  std::vector<Site> sites;
+  for (const TracedAccess& t : trace) sites.push_back(t.row.site);
+  const auto locs = resolve_sites(sites);
+  std::vector<std::size_t> order(trace.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return std::tie(locs[a].file, locs[a].line) < std::tie(locs[b].file, locs[b].line);
+  });
+  const dim3 g = r.grid;
+  const std::uint64_t gxy = std::uint64_t(g.x) * g.y;
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t i : order) {
+    const TracedAccess& t = trace[i];
+    const bool shared = t.row.space == Space::Shared;
+    nlohmann::json addresses = nlohmann::json::array(), offsets = nlohmann::json::array();
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      const bool on = t.row.active >> lane & 1;
+      addresses.push_back(on ? nlohmann::json(t.row.addr[lane]) : nlohmann::json(nullptr));
+      if (shared) offsets.push_back(on ? nlohmann::json(t.shared_offset[lane]) : nlohmann::json(nullptr));
+    }
+    const std::uint64_t b = t.block;
+    nlohmann::json e = {{"file", locs[i].short_file()},
+                        {"line", locs[i].line},
+                        {"space", shared ? "shared" : "global"},
+                        {"op", ops[static_cast<int>(t.row.op)]},
+                        {"size", t.row.size},
+                        {"block", {b % g.x, b / g.x % g.y, b / gxy}},
+                        {"warp", t.warp},
+                        {"addresses", std::move(addresses)}};
+    if (shared) e["shared_offset"] = std::move(offsets);
+    out.push_back(std::move(e));
   }
   return out;
 }
@@ -231,6 +271,7 @@ nlohmann::json launch_json(const LaunchRecord& r) {
     else record["sample_error"] = nullptr;
   }
   if (r.thread_accesses) record["thread_accesses"] = thread_accesses_json(r, *r.thread_accesses);
+  if (r.access_trace) record["access_trace"] = access_trace_json(r, *r.access_trace);
   if (r.cooperative) {
     record["cooperative"] = true;
     record["grid_barriers"] = r.grid_barriers;

@@ -2,6 +2,7 @@
 // shares (which blocks are left, faults, releases between blocks).
 #pragma once
 #include "sim/count/thread_tally.hpp"
+#include "sim/count/warp_trace.hpp"
 #include "sim/state/block_sequence.hpp"
 #include "sim/state/context.hpp"
 #include "sim/state/diagnostic.hpp"
@@ -57,6 +58,10 @@ struct LaunchContext {
   // the workers' tallies are merged here as each part ends (run_part).
   bool tally_threads = false;
   ThreadAccessTotals thread_accesses;
+  // SIMT_OPTIONS=trace_warps=N: counted blocks keep the first N rows of each site with
+  // their lanes' addresses; the workers' samples are merged here as each part ends.
+  unsigned trace_warps = 0;
+  WarpTrace trace;
   GridSync* grid = nullptr;  // a cooperative launch's grid barrier; null otherwise
   const Worker* progress_worker = nullptr;  // the calling thread's worker
   std::chrono::steady_clock::time_point started, last_report;

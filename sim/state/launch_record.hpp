@@ -3,6 +3,7 @@
 #pragma once
 #include "sim/count/counters.hpp"
 #include "sim/count/thread_tally.hpp"
+#include "sim/count/warp_trace.hpp"
 #include "sim/state/diagnostic.hpp"
 #include "sim/types/vector_types.hpp"
 
@@ -28,6 +29,10 @@ struct LaunchRecord {
   // A sampled launch's cover its counted blocks only; a skipped repeat keeps its
   // original's (the record is copied whole).
   std::optional<ThreadAccessTotals> thread_accesses;
+  // The first N warp-level accesses of each site with every lane's address
+  // (sim/count/warp_trace.hpp); only with SIMT_OPTIONS=trace_warps=N. Counted blocks
+  // only; a skipped repeat keeps its original's.
+  std::optional<AccessTrace> access_trace;
   int error = 0;               // a cudaError_t value; 0 = success
   double wall_seconds = 0;
   unsigned workers = 0;
