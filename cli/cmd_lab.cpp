@@ -100,10 +100,10 @@ int start_lab(const std::string& name, std::string dir) {
   return kExitOk;
 }
 
-int check_lab(const std::string& name, const std::string& file, bool json) {
+int check_lab(const std::string& name, const std::string& file, bool json, const std::string& pictures) {
   const Lab& l = lab::find_lab(all_labs(), name);
-  const lab::ReportCard card =
-      lab::check_lab(l, file, [](const std::string& step) { fmt::print(stderr, "simt lab: {}\n", step); });
+  const lab::ReportCard card = lab::check_lab(
+      l, file, [](const std::string& step) { fmt::print(stderr, "simt lab: {}\n", step); }, pictures);
   if (json) fmt::print("{}\n", lab::card_json(card).dump(2));
   else fmt::print("{}", lab::card_text(l, card));
   // The lab's own solution passing says nothing about the learner's progress.
@@ -150,7 +150,12 @@ void add_lab_commands(CLI::App& app) {
   check->add_option("name", *name, "the lab")->required();
   check->add_option("file", *file, "your file (your copy of the starter)")->required()->check(CLI::ExistingFile);
   check->add_flag("--json", *check_json, "print the report card as JSON");
-  check->callback([name, file, check_json] { finish(check_lab(*name, *file, *check_json)); });
+  auto pictures = std::make_shared<std::string>();
+  check->add_option("--picture", *pictures,
+                    "draw each failed traffic target's source line into this folder: the sectors each lane touches "
+                    "(plots/access_pattern.py) or the bank each lane hits (plots/bank_map.py)")
+      ->type_name("DIR");
+  check->callback([name, file, check_json, pictures] { finish(check_lab(*name, *file, *check_json, *pictures)); });
 
   auto n = std::make_shared<int>(1);
   auto* hint = lab->add_subcommand("hint", "A lab's hints, each more detailed than the one before");

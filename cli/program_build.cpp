@@ -332,6 +332,11 @@ std::string labs_dir() {
   return (root.filename() == "toolchain" ? root.parent_path() / "labs" : root / "labs").string();
 }
 
+std::string plots_dir() {
+  const fs::path root = toolchain().root;
+  return (root.filename() == "toolchain" ? root.parent_path() / "plots" : root / "plots").string();
+}
+
 int run_program(const std::string& path, const std::vector<std::string>& args, const std::string& output) {
   std::vector<std::string> argv = {path};
   argv.insert(argv.end(), args.begin(), args.end());

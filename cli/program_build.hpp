@@ -38,7 +38,9 @@ std::string program_dir();
 // `output`: a file that takes the program's stdout (empty: simt's own stdout).
 int run_program(const std::string& path, const std::vector<std::string>& args, const std::string& output = {});
 
-// The labs (labs/ in the source tree, share/simtlab/labs installed).
+// The labs (labs/ in the source tree, share/simtlab/labs installed), and the
+// plotting scripts (plots/, share/simtlab/plots).
 std::string labs_dir();
+std::string plots_dir();
 
 }  // namespace simt::cli

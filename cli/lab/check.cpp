@@ -63,6 +63,7 @@ void export_lab_options(const fs::path& launches) {
   o.report_json = launches.string();
   o.timeline.clear();
   o.thread_accesses = true;
+  o.trace_warps = std::max<std::uint64_t>(o.trace_warps, 2);  // the pictures of --picture
   o.watchdog_insts = std::min<std::uint64_t>(o.watchdog_insts, 100'000'000ull);
   export_options(o);
 }
@@ -115,7 +116,36 @@ std::map<std::string, CaseRun> run_solution(const Lab& lab, const ScratchDir& sc
   return runs;
 }
 
-ReportCard check_kernel_lab(const Lab& lab, const fs::path& file, const ProgressFn& progress) {
+// The script that pictures a failed target: global traffic as each lane's sectors,
+// shared traffic as each lane's bank. Empty when the target is neither.
+std::string picture_script(const std::string& metric) {
+  if (metric.find("shared") != std::string::npos) return "bank_map.py";
+  if (metric.find("global") != std::string::npos) return "access_pattern.py";
+  return "";
+}
+
+// Draws each failed traffic target's line from its case's launches (with their warp
+// trace) into `dir`; a script that fails leaves the criterion without a picture.
+void draw_pictures(const Lab& lab, std::vector<Criterion>& criteria, const ScratchDir& scratch, const fs::path& dir,
+                   const ProgressFn& progress) {
+  for (Criterion& c : criteria) {
+    const std::string script = picture_script(c.metric);
+    const auto colon = c.where.rfind(':');
+    if (c.pass || script.empty() || colon == std::string::npos) continue;
+    const std::string file = fs::path(c.where.substr(0, colon)).filename().string(), line = c.where.substr(colon + 1);
+    const fs::path launches = scratch.path / fmt::format("learner-{}-launches.json", c.case_name);
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    const fs::path png = dir / fmt::format("{}-{}-line{}.png", lab.name, fs::path(file).stem().string(), line);
+    progress(fmt::format("drawing {}", png.string()));
+    const int status = run_program(python(), {(fs::path(plots_dir()) / script).string(), launches.string(), "--line",
+                                              line, "--file", file, "-o", png.string()},
+                                   (scratch.path / "picture.txt").string());
+    if (status == 0) c.picture = png.string();
+  }
+}
+
+ReportCard check_kernel_lab(const Lab& lab, const fs::path& file, const ProgressFn& progress, const fs::path& pictures) {
   ReportCard card{lab.name, file.string(), {}};
   ScratchDir scratch;
   progress(fmt::format("building {}", file.string()));
@@ -142,6 +172,7 @@ ReportCard check_kernel_lab(const Lab& lab, const fs::path& file, const Progress
   for (Criterion& c : grade_outputs(runs)) card.criteria.push_back(std::move(c));
   const auto solution = run_solution(lab, scratch, progress);
   for (Criterion& c : grade_targets(lab, by_name, solution)) card.criteria.push_back(std::move(c));
+  if (!pictures.empty()) draw_pictures(lab, card.criteria, scratch, pictures, progress);
   return card;
 }
 
@@ -218,9 +249,10 @@ ReportCard check_answers_lab(const Lab& lab, const fs::path& file, const Progres
 
 }  // namespace
 
-ReportCard check_lab(const Lab& lab, const fs::path& file, const ProgressFn& progress) {
+ReportCard check_lab(const Lab& lab, const fs::path& file, const ProgressFn& progress, const fs::path& pictures) {
   if (!fs::is_regular_file(file)) throw std::invalid_argument(fmt::format("{} is not a file", file.string()));
-  return lab.kind == "answers" ? check_answers_lab(lab, file, progress) : check_kernel_lab(lab, file, progress);
+  return lab.kind == "answers" ? check_answers_lab(lab, file, progress)
+                               : check_kernel_lab(lab, file, progress, pictures);
 }
 
 }  // namespace simt::cli::lab

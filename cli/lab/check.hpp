@@ -22,6 +22,10 @@ struct ReportCard {
 // `progress` hears one line per step (building, each case), for the terminal.
 using ProgressFn = std::function<void(const std::string&)>;
 
-ReportCard check_lab(const Lab& lab, const std::filesystem::path& file, const ProgressFn& progress);
+// `picture_dir`: when not empty, a failed traffic target at a known line gets a
+// picture there (plots/access_pattern.py for global memory, plots/bank_map.py for
+// shared memory), named in its criterion.
+ReportCard check_lab(const Lab& lab, const std::filesystem::path& file, const ProgressFn& progress,
+                     const std::filesystem::path& picture_dir = {});
 
 }  // namespace simt::cli::lab

@@ -175,6 +175,8 @@ std::vector<Criterion> grade_targets(const Lab& lab, const std::map<std::string,
     c.label = t.label;
     c.estimate = t.estimate;
     c.hint = t.hint;
+    c.metric = t.metric;
+    c.case_name = t.case_name;
     std::string bound;
     if (t.min && t.max && *t.min == *t.max) bound = fmt::format("= {}", format_value(*t.min));
     else {

@@ -31,6 +31,9 @@ struct Criterion {
   std::string where;  // file:line responsible for a failure, when known
   std::string detail; // one line on what went wrong
   std::string hint;
+  std::string metric;   // the counter a failed target measured (for its picture)
+  std::string case_name;
+  std::string picture;  // a PNG that shows the failure (simt lab check --picture)
 };
 
 // The value a target measures in one run; nullopt with `why` when it cannot be

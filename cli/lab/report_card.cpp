@@ -40,6 +40,7 @@ std::string card_text(const Lab& lab, const ReportCard& card) {
     out += row(fmt::format("  {:<6} {:<{}}  {:>{}}  {:<{}}  {}", c.pass ? "pass" : "FAIL", label_of(c), wl, c.measured,
                            wm, c.target, wt, c.pass ? "" : c.where));
     if (!c.pass && !c.detail.empty()) out += fmt::format("  {:<6} {}\n", "", c.detail);
+    if (!c.pass && !c.picture.empty()) out += fmt::format("  {:<6} picture: {}\n", "", c.picture);
     if (!c.pass && !first_failure) first_failure = &c;
   }
   if (!first_failure) {
@@ -65,7 +66,8 @@ nlohmann::json card_json(const ReportCard& card) {
                         {"pass", c.pass},
                         {"estimate", c.estimate},
                         {"where", c.where},
-                        {"detail", c.detail}});
+                        {"detail", c.detail},
+                        {"picture", c.picture}});
   return {{"lab", card.lab}, {"file", card.file}, {"passed", card.passed()}, {"criteria", criteria}};
 }
 

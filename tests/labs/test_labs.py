@@ -96,6 +96,14 @@ def commands(simt, labs, env, work):
     status = {l["name"]: l["status"] for l in json.loads(out)} if code == 0 else {}
     if status.get(first) not in ("started", "passed"):
         problems.append(f"lab list after start: {first} is {status.get(first)}")
+    # --picture: the failed coalescing target of a planted file gets its access pattern.
+    pictures = os.path.join(work, "pictures")
+    code, out, err = run(simt, ["lab", "check", "01-map", os.path.join(HERE, "wrong", "map_strided.cu"), "--json",
+                                "--picture", pictures], env)
+    card = json.loads(out) if out.startswith("{") else {}
+    drawn = [c["picture"] for c in card.get("criteria", []) if c.get("picture")]
+    if code != 1 or len(drawn) != 1 or not open(drawn[0], "rb").read(8).startswith(b"\x89PNG"):
+        problems.append(f"lab check --picture: exit {code}, pictures {drawn}: {err[-800:]}")
     for args, want in ((["lab", "check", "no-such-lab", mine or "x"], 2), (["lab", "hint", first, "99"], 2),
                        (["lab", "hint", first], 0), (["lab", "show", "mpa"], 2)):
         code, out, err = run(simt, args, env)
