@@ -47,6 +47,19 @@ void refuse_overwriting(const std::string& input, const std::string& output) {
     throw std::invalid_argument(fmt::format("-o {} would overwrite the input file {}; choose another name", output, input));
 }
 
+// A report the run will write: not over the source, and somewhere it can be written —
+// found before the build, not after a long run that then cannot save its result.
+void check_writable_output(const std::string& input, const std::string& output, const char* flag) {
+  std::error_code ec;
+  if (std::filesystem::equivalent(input, output, ec))
+    throw std::invalid_argument(fmt::format("{} {} would overwrite the input file {}; choose another name", flag, output, input));
+  const std::filesystem::path parent = std::filesystem::absolute(output).parent_path();
+  if (!std::filesystem::is_directory(parent, ec))
+    throw std::invalid_argument(fmt::format("{} {}: the folder {} does not exist", flag, output, parent.string()));
+  if (access(parent.c_str(), W_OK) != 0)
+    throw std::invalid_argument(fmt::format("{} {}: the folder {} is not writable", flag, output, parent.string()));
+}
+
 // The program's own status, except that a program which exits 0 although a launch
 // failed returns 1: a CI job must not pass on a kernel the GPU would have refused.
 int report_exit(const std::string& file, int status, std::size_t failed_launches) {
@@ -80,6 +93,8 @@ Options exec_options(const ExecArgs& a, const std::string& report, const std::st
 
 int run_exec(const ExecArgs& a) {
   const bool to_file = a.json_flag && a.json != "-";
+  if (to_file) check_writable_output(a.file, a.json, "--json");
+  if (!a.timeline.empty()) check_writable_output(a.file, a.timeline, "--timeline");
   const auto temp = std::filesystem::temp_directory_path();
   const std::string report = to_file ? a.json : (temp / fmt::format("simt-exec-{}.json", getpid())).string();
   const std::string timeline =

@@ -27,13 +27,30 @@ import matplotlib.pyplot as plt  # noqa: E402
 LEVELS = {"l1_shared": ("L1/shared", "o"), "l2": ("L2", "^"), "dram": ("DRAM", "s")}
 
 
+def fail(message):
+    print(f"roofline.py: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def launches(path):
-    with open(path) as f:
-        for launch in json.load(f):
-            t = launch.get("time")
-            if launch.get("error") or not t:
-                continue
-            yield launch["kernel"], t
+    """(kernel, time) of each priced launch of a `simt run/exec --json` file; bad input
+    is one line and exit 2, never a traceback."""
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except OSError as e:
+        fail(f"cannot read {path}: {e.strerror}")
+    except json.JSONDecodeError as e:
+        fail(f"{path} is not JSON ({e.msg} at line {e.lineno}): write it with simt run ... --json")
+    if not isinstance(data, list) or not all(isinstance(l, dict) for l in data):
+        fail(f"{path} is not a list of launches: write it with simt run ... --json or simt exec ... --json=PATH")
+    for launch in data:
+        t = launch.get("time")
+        if launch.get("error") or not isinstance(t, dict):
+            continue
+        if not all(k in t for k in ("flops", "predicted_s", "levels", "peak_fp32_flops", "bound")):
+            fail(f"{path}: launch {launch.get('kernel', '?')} has a time without the model's fields")
+        yield launch.get("kernel", "?"), t
 
 
 def draw_roofs(ax, peak, bandwidths, lo, hi):
@@ -58,7 +75,7 @@ def main():
         for kernel, t in launches(path):
             (points if t["flops"] > 0 else skipped).append((kernel, t))
     if not points:
-        sys.exit("roofline.py: no launch with FLOPs and a predicted time to plot")
+        fail("no launch with FLOPs and a predicted time to plot")
 
     peak = max(t["peak_fp32_flops"] for _, t in points)
     bandwidths = {l["name"]: l["bandwidth"] for _, t in points for l in t["levels"] if l["bandwidth"] > 0}
@@ -86,7 +103,10 @@ def main():
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
     fig.tight_layout()
-    fig.savefig(args.output, dpi=120)
+    try:
+        fig.savefig(args.output, dpi=120)
+    except OSError as e:
+        fail(f"cannot write {args.output}: {e.strerror}")
     note = f"; not plotted (no FLOPs): {', '.join(k for k, _ in skipped)}" if skipped else ""
     print(f"wrote {args.output} ({len(points)} launches){note}")
 

@@ -1,0 +1,53 @@
+// simt exec never writes its reports over the learner's source, and says before the
+// build when a report's folder cannot be written (exit 2), instead of exiting 0.
+#include "run_simt.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+using simt_test::simt;
+
+namespace {
+
+std::string read(const std::filesystem::path& p) {
+  std::ifstream f(p);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+// A copy of a small program in a scratch folder: the test may try to overwrite it.
+std::filesystem::path scratch_program() {
+  const auto dir = std::filesystem::temp_directory_path() / "simt-exec-outputs-test";
+  std::filesystem::create_directories(dir);
+  const auto file = dir / "prog.cu";
+  std::filesystem::copy_file(std::string(SIMT_SOURCE_DIR) + "/tests/frontend/no_includes.cu", file,
+                             std::filesystem::copy_options::overwrite_existing);
+  return file;
+}
+
+}  // namespace
+
+TEST_CASE("simt exec: --json and --timeline never overwrite the source") {
+  const auto file = scratch_program();
+  const std::string before = read(file);
+  for (const std::string& flag : {"--json=" + file.string(), "--timeline " + file.string()}) {
+    auto r = simt("exec " + flag + " " + file.string());
+    CHECK(r.status == 2);
+    CHECK(r.out.find("would overwrite the input file") != std::string::npos);
+    CHECK(read(file) == before);
+  }
+}
+
+TEST_CASE("simt exec: a report in a folder that does not exist is refused before the build") {
+  const auto file = scratch_program();
+  auto json = simt("exec --json=/no/such/dir/x.json " + file.string());
+  CHECK(json.status == 2);
+  CHECK(json.out.find("/no/such/dir") != std::string::npos);
+  auto timeline = simt("exec --timeline /no/such/dir/t.json " + file.string());
+  CHECK(timeline.status == 2);
+  CHECK(timeline.out.find("does not exist") != std::string::npos);
+}
