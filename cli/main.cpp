@@ -8,6 +8,7 @@
 #include <fmt/core.h>
 
 #include <exception>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -86,6 +87,11 @@ int main(int argc, char** argv) {
   } catch (const std::invalid_argument& e) {
     fmt::print(stderr, "simt: error: {}\n", e.what());
     return kExitUsage;
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr,
+               "simt: error: out of memory: this run needs more memory than the process may use (the machine's free "
+               "memory, or a limit such as `ulimit -v`); try smaller sizes\n");
+    return kExitFailed;
   } catch (const std::exception& e) {
     fmt::print(stderr, "simt: error: {}\n", e.what());
     return kExitFailed;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -30,6 +31,19 @@ void map_fd(std::uintptr_t at, std::size_t bytes, int fd) {
   if (p == MAP_FAILED) throw std::runtime_error("simtlab: cannot map simulated device memory");
 }
 
+// The arena's address space: its two views and its shadows take about 6.2 times the
+// arena (reserved, not used: pages exist only where written). Under an address-space
+// limit (`ulimit -v`, usual on shared teaching servers) the arena shrinks to fit in
+// half of what the limit allows, so every command still starts; a cudaMalloc past it
+// fails as on a full device (GlobalMemory::arena_bytes says how much there is).
+std::size_t arena_bytes_for_this_process() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return kArenaBytes;
+  constexpr std::size_t kStep = 16ull << 20;
+  const std::size_t fits = std::size_t(limit.rlim_cur) / 2 * 10 / 62 / kStep * kStep;
+  return std::clamp(fits, kStep, kArenaBytes);
+}
+
 std::atomic<const GlobalMemory*> g_existing{nullptr};
 }  // namespace
 
@@ -45,7 +59,7 @@ GlobalMemory& GlobalMemory::instance() {
 const GlobalMemory* GlobalMemory::existing() { return g_existing.load(std::memory_order_acquire); }
 
 GlobalMemory::GlobalMemory() {
-  size_ = kArenaBytes;
+  size_ = arena_bytes_for_this_process();
   // The device view and the host mapping: one reservation of twice the arena, both
   // halves mapped onto one sparse memfd (pages exist only where written).
   fd_ = memfd_create("simt-device-memory", MFD_CLOEXEC);

@@ -51,3 +51,18 @@ TEST_CASE("simt exec: a report in a folder that does not exist is refused before
   CHECK(timeline.status == 2);
   CHECK(timeline.out.find("does not exist") != std::string::npos);
 }
+
+TEST_CASE("under an address-space limit (ulimit -v) simt starts and runs, with a smaller device arena") {
+  const std::string cmd = "sh -c 'ulimit -v 4000000 && " + std::string(SIMT_BIN) + " --version && " +
+                          std::string(SIMT_BIN) + " run vector_add --n 4096' 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p);
+  std::string out;
+  char buf[4096];
+  while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  const int status = pclose(p);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(out.find("simtlab") != std::string::npos);
+  CHECK(out.find("check: OK") != std::string::npos);
+}
