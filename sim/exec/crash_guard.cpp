@@ -30,6 +30,13 @@ namespace simt {
 
 namespace {
 
+// What the program printed before the crash is kept: its stdout buffer goes out first.
+// Unlocked, because the fault may have struck inside stdio holding the lock.
+[[noreturn]] void exit_crashed() {
+  fflush_unlocked(stdout);
+  _exit(3);
+}
+
 void write_stderr(const char* s) {
   std::size_t n = 0;
   while (s[n]) ++n;
@@ -129,7 +136,7 @@ SourceLocation where_it_faulted(std::uintptr_t pc, std::string& via) {
                   line.c_str(), static_cast<unsigned long>(addr), what.c_str());
   }
   write_stderr(msg);
-  _exit(3);
+  exit_crashed();
 }
 
 void on_fault(int sig, siginfo_t* info, void* context) {
@@ -154,7 +161,7 @@ void on_fault(int sig, siginfo_t* info, void* context) {
                          : "an access the simulator could not check: device memory must be accessed by code "
                            "built through the compiler front end (docs/frontend.md)");
   write_stderr(msg);
-  _exit(3);
+  exit_crashed();
 }
 
 }  // namespace

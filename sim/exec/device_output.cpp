@@ -8,9 +8,11 @@
 // C library's printf, which the process loaded first.
 #include "sim/exec/device_output.hpp"
 
+#include "sim/memory/global_memory.hpp"
 #include "sim/state/context.hpp"
 
 #include <atomic>
+#include <cstring>
 #include <cstdarg>
 #include <cstdio>
 #include <mutex>
@@ -32,18 +34,102 @@ bool note_output() {
   return g_held.load(std::memory_order_relaxed);
 }
 
+// A %s argument as the C library may read it: a device pointer (a string a kernel
+// built in global memory) through the host view of the same bytes, which the
+// simulator's guard leaves open, instead of the device view, which it does not.
+const char* readable_string(const char* s) {
+  const GlobalMemory* gm = GlobalMemory::existing();
+  const auto a = reinterpret_cast<std::uintptr_t>(s);
+  return gm && gm->contains(a) ? reinterpret_cast<const char*>(gm->host_address(a)) : s;
+}
+
+// One conversion of `format` at `spec` ("%-8.3lf" ...) with its argument from `ap`,
+// appended to `out`; returns the length of the spec.
+std::size_t format_one(const char* spec, va_list& ap, std::string& out) {
+  std::size_t n = 1;  // past '%'
+  std::string piece = "%";
+  auto take_number = [&] {  // width or precision: digits, or '*' from the arguments
+    if (spec[n] == '*') {
+      piece += std::to_string(va_arg(ap, int));
+      ++n;
+      return;
+    }
+    while (spec[n] >= '0' && spec[n] <= '9') piece += spec[n++];
+  };
+  while (std::strchr("-+ #0'", spec[n]) && spec[n]) piece += spec[n++];
+  take_number();
+  if (spec[n] == '.') {
+    piece += spec[n++];
+    take_number();
+  }
+  std::string length;
+  while (spec[n] && std::strchr("hlLqjzt", spec[n])) length += spec[n++];
+  const char conv = spec[n];
+  if (!conv) {  // a lone '%' at the end: printed as is
+    out += piece;
+    return n;
+  }
+  piece += length;
+  piece += conv;
+  ++n;
+  char buf[512];
+  int k = 0;
+  switch (conv) {
+    case 'd': case 'i': case 'u': case 'o': case 'x': case 'X': case 'c':
+      if (length == "ll" || length == "q" || length == "j") k = std::snprintf(buf, sizeof buf, piece.c_str(), va_arg(ap, long long));
+      else if (length == "l" || length == "z" || length == "t") k = std::snprintf(buf, sizeof buf, piece.c_str(), va_arg(ap, long));
+      else k = std::snprintf(buf, sizeof buf, piece.c_str(), va_arg(ap, int));
+      break;
+    case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A':
+      if (length == "L") k = std::snprintf(buf, sizeof buf, piece.c_str(), va_arg(ap, long double));
+      else k = std::snprintf(buf, sizeof buf, piece.c_str(), va_arg(ap, double));
+      break;
+    case 'p': k = std::snprintf(buf, sizeof buf, piece.c_str(), va_arg(ap, void*)); break;
+    case 's': {
+      const char* s = va_arg(ap, const char*);
+      const char* r = s ? readable_string(s) : "(null)";
+      const int len = std::snprintf(nullptr, 0, piece.c_str(), r);
+      std::string text(static_cast<std::size_t>(std::max(len, 0)) + 1, '\0');
+      std::snprintf(text.data(), text.size(), piece.c_str(), r);
+      text.pop_back();
+      out += text;
+      return n;
+    }
+    case 'n': (void)va_arg(ap, int*); return n;  // nothing written through a device pointer
+    case '%': out += '%'; return n;
+    default: out += piece; return n;  // unknown: printed as written
+  }
+  if (k > 0) out.append(buf, std::min<std::size_t>(std::size_t(k), sizeof buf - 1));
+  return n;
+}
+
+// A simulated thread's printf, formatted here so that %s may name device memory.
+std::string format_device(const char* format, va_list ap) {
+  std::string out;
+  va_list args;
+  va_copy(args, ap);
+  for (const char* p = format; *p;) {
+    if (*p != '%') {
+      out += *p++;
+      continue;
+    }
+    p += format_one(p, args, out);
+  }
+  va_end(args);
+  return out;
+}
+
 int keep(const char* format, va_list ap) {
-  va_list again;
-  va_copy(again, ap);
-  const int n = std::vsnprintf(nullptr, 0, format, again);
-  va_end(again);
-  if (n <= 0) return n;
-  std::string text(static_cast<std::size_t>(n) + 1, '\0');
-  std::vsnprintf(text.data(), text.size(), format, ap);
-  text.pop_back();
+  const std::string text = format_device(format, ap);
   std::lock_guard lock(g_held_mutex);
   g_held_text += text;
-  return n;
+  return static_cast<int>(text.size());
+}
+
+// Not held: straight to stdout, formatted the same way.
+int write_device(const char* format, va_list ap) {
+  const std::string text = format_device(format, ap);
+  return std::fwrite(text.data(), 1, text.size(), stdout) == text.size() ? static_cast<int>(text.size()) : -1;
 }
 
 int keep_text(const char* format, ...) {
@@ -75,18 +161,22 @@ int __wrap_printf(const char* format, ...) {
   const bool held = simt::note_output();
   va_list ap;
   va_start(ap, format);
-  int n = held ? simt::keep(format, ap) : std::vfprintf(stdout, format, ap);
+  int n = held                    ? simt::keep(format, ap)
+          : simt::current_thread() ? simt::write_device(format, ap)
+                                   : std::vfprintf(stdout, format, ap);
   va_end(ap);
   return n;
 }
 
 int __wrap_vprintf(const char* format, va_list ap) {
   if (simt::note_output()) return simt::keep(format, ap);
+  if (simt::current_thread()) return simt::write_device(format, ap);
   return std::vfprintf(stdout, format, ap);
 }
 
 int __wrap_puts(const char* s) {
   if (simt::note_output()) return simt::keep_text("%s\n", s) < 0 ? EOF : 1;
+  if (simt::current_thread()) s = simt::readable_string(s);
   if (std::fputs(s, stdout) == EOF) return EOF;
   return std::fputc('\n', stdout) == EOF ? EOF : 1;
 }
