@@ -119,6 +119,7 @@ std::vector<Allocation>::iterator GlobalMemory::record_at(std::uintptr_t p) {
 }
 
 void* GlobalMemory::allocate(std::size_t bytes, bool managed) {
+  if (bytes > size_) return nullptr;  // more than the arena (SIZE_MAX would wrap the rounding below)
   std::lock_guard lock(mutex_);
   const std::size_t span = round_up(std::max<std::size_t>(bytes, 1), 4096);
   auto reuse = free_ranges_.lower_bound({span, 0});

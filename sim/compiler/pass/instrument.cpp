@@ -13,6 +13,7 @@
 #include "inline_device.hpp"
 #include "plain_twin.hpp"
 #include "count_insts.hpp"
+#include "int_division.hpp"
 #include "host_entry.hpp"
 #include "device_code.hpp"
 #include "sites.hpp"
@@ -308,6 +309,9 @@ struct SimtInstrumentPass : PassInfoMixin<SimtInstrumentPass> {
       for (Function* f : helpers) inst.run_translate_only(*f);
       for (auto [kernel, twin] : twins) inst.run_translate_only(*twin, true);
     }
+    // After the instruction estimate: the guards are the simulator's, not the kernel's.
+    for (Function* f : device) guard_int_divisions(*f);
+    for (auto [kernel, twin] : twins) guard_int_divisions(*twin);
     std::vector<Function*> twinned;
     for (auto [kernel, twin] : twins) {
       dispatch_to_twin(*kernel, *twin);  // before everything the instrumented kernel does
