@@ -587,3 +587,47 @@ TEST_CASE("device memory too large for the race shadow turns the race checks off
   CHECK(forced.stderr_.find("global-memory race in kernel both_blocks_write") != std::string::npos);
   CHECK(forced.run.status != 0);
 }
+
+TEST_CASE("integer division by zero and INT_MIN / -1 in a kernel: the H200's values, no SIGFPE") {
+  const std::string file = kTests + "int_division.cu";
+  Exec e = exec(file);
+  CHECK(e.run.status == 0);
+  // Every row as the H200 printed it (nvcc 13 -O3), before and after the kernels:
+  // x / 0 = x % 0 = -1 (all ones) at 32 bits, 0xFFFFFFFF at 64 bits when both high
+  // halves are zero, all ones otherwise; MIN / -1 = MIN, MIN % -1 = 0.
+  CHECK(e.run.out == read(kSource + "/docs/validation/data/int_division/int_division_test_h200.txt"));
+  CHECK(e.run.out.find("i32 7 / 0 = -1 rem -1 | u32 7 / 0 = 4294967295 rem 4294967295 | i64 7 / 0 = 4294967295 rem "
+                       "4294967295 | u64 7 / 0 = 4294967295 rem 4294967295\n") != std::string::npos);
+  CHECK(e.run.out.find("i32 -2147483648 / -1 = -2147483648 rem 0 |") != std::string::npos);
+  CHECK(e.run.out.find("i64 4294967296 / 0 = -1 rem -1 | u64 4294967296 / 0 = 18446744073709551615 rem "
+                       "18446744073709551615\n") != std::string::npos);
+  CHECK(e.run.out.rfind("after the kernels\n") == e.run.out.size() - 18);
+
+  // The guard runs after the instruction estimate: a build without it
+  // (pass_no_int_division_guard, part of the program cache's key) counts the same,
+  // here on divisors that do not trap; with zero divisors it dies of SIGFPE.
+  const std::string off = "env SIMT_OPTIONS=pass_no_int_division_guard=1 " + std::string(SIMT_BIN) + " exec " + file;
+  const Run trap = run(off + " 2>&1");
+  CHECK(trap.status != 0);
+  CHECK(trap.out.find("signal 8") != std::string::npos);
+  CHECK(trap.out.find("after the kernels") == std::string::npos);
+  const std::string on_json = temp("div_on.json"), off_json = temp("div_off.json");
+  const Run on_run = run(std::string(SIMT_BIN) + " exec " + file + " --json=" + on_json + " -- nonzero 2>/dev/null");
+  const Run off_run = run(off + " --json=" + off_json + " -- nonzero 2>/dev/null");
+  REQUIRE(on_run.status == 0);
+  REQUIRE(off_run.status == 0);
+  CHECK(on_run.out == off_run.out);
+  const nlohmann::json guarded = nlohmann::json::parse(read(on_json)), plain = nlohmann::json::parse(read(off_json));
+  std::remove(on_json.c_str());
+  std::remove(off_json.c_str());
+  REQUIRE(guarded.size() == 2);
+  REQUIRE(plain.size() == 2);
+  for (std::size_t i = 0; i < 2; ++i) {
+    INFO(guarded[i]["kernel"].get<std::string>());
+    CHECK(metric(guarded[i], "smsp__inst_executed.sum") > 0);
+    CHECK(metric(guarded[i], "smsp__inst_executed.sum") == metric(plain[i], "smsp__inst_executed.sum"));
+    CHECK(metric(guarded[i], "simt__warp_inst_counted.sum") == metric(plain[i], "simt__warp_inst_counted.sum"));
+    CHECK(guarded[i]["metrics"] == plain[i]["metrics"]);
+    CHECK(guarded[i]["lines"] == plain[i]["lines"]);
+  }
+}
