@@ -91,7 +91,7 @@ std::set<Function*> device_functions(const Annotated& marked, const RuntimeFiles
   return seen;
 }
 
-void ensure_location(CallInst& call) {
+void ensure_location(CallBase& call) {
   if (call.getDebugLoc()) return;
   if (DISubprogram* sp = call.getFunction()->getSubprogram())
     call.setDebugLoc(DILocation::get(call.getContext(), 0, 0, sp));

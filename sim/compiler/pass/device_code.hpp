@@ -3,6 +3,7 @@
 #pragma once
 #include "sites.hpp"
 
+#include <llvm/IR/InstrTypes.h>
 #include <llvm/IR/Module.h>
 
 #include <set>
@@ -47,6 +48,6 @@ std::set<llvm::Function*> device_functions(const Annotated& marked, const Runtim
 // own subprogram. A call without one in a function with debug info would be inlined
 // with its callee's locations left pointing at the callee, which breaks the DWARF
 // (clang crashed on CUB's BlockReduce before this).
-void ensure_location(llvm::CallInst& call);
+void ensure_location(llvm::CallBase& call);
 
 }  // namespace simt::pass

@@ -249,13 +249,16 @@ void Instrumenter::redirect_assert(Function& f) {
 }
 
 void Instrumenter::bind_marked_calls(Function& f) {
-  std::vector<CallInst*> marked;
+  // Calls and invokes: a marker inlined where a destructor must run if it throws (a
+  // __half loop over a std::vector in host code) is an invoke, and left unbound it
+  // was an undefined reference at link time.
+  std::vector<CallBase*> marked;
   for (Instruction& i : instructions(f))
-    if (auto* call = dyn_cast<CallInst>(&i))
+    if (auto* call = dyn_cast<CallBase>(&i))
       if (Function* callee = call->getCalledFunction(); callee && callee->getName().startswith("__simt_site_"))
         marked.push_back(call);
   redirect_assert(f);
-  for (CallInst* call : marked) {
+  for (CallBase* call : marked) {
     Function* marker = call->getCalledFunction();
     std::string name = "__simt_" + marker->getName().drop_front(12).str() + "_at";
     std::vector<Type*> params(marker->getFunctionType()->param_begin(), marker->getFunctionType()->param_end());
@@ -268,7 +271,10 @@ void Instrumenter::bind_marked_calls(Function& f) {
     const std::string kind = "call|" + marker->getName().str();
     args.push_back(sites_.site_of(*call, kind));
     IRBuilder<> b(call);
-    CallInst* replacement = b.CreateCall(target, args);
+    auto* invoke = dyn_cast<InvokeInst>(call);
+    CallBase* replacement = invoke ? static_cast<CallBase*>(b.CreateInvoke(target, invoke->getNormalDest(),
+                                                                            invoke->getUnwindDest(), args))
+                                   : b.CreateCall(target, args);
     replacement->setDebugLoc(call->getDebugLoc());
     ensure_location(*replacement);
     if (!call->getType()->isVoidTy()) call->replaceAllUsesWith(replacement);
