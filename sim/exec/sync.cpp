@@ -23,6 +23,9 @@ const char* collective_name(Collective k) {
     case Collective::Any: return "__any_sync";
     case Collective::All: return "__all_sync";
     case Collective::ActiveMask: return "__activemask";
+    case Collective::Reduce: return "__reduce_*_sync";
+    case Collective::MatchAny: return "__match_any_sync";
+    case Collective::MatchAll: return "__match_all_sync";
   }
   return "?";
 }
@@ -55,12 +58,44 @@ std::string thread_list(const BlockState& b, Run state) {
   return s;
 }
 
+// __reduce_*_sync over the group's 32-bit values (REDUX): the sum wraps.
+std::uint64_t warp_reduce(const WarpState& w, std::uint32_t group, ReduceOp op) {
+  bool first = true;
+  std::uint32_t acc = 0;
+  for (int l = 0; l < 32; ++l) {
+    if (!(group >> l & 1)) continue;
+    const auto v = static_cast<std::uint32_t>(w.slots[l].value);
+    const auto sv = static_cast<std::int32_t>(v), sacc = static_cast<std::int32_t>(acc);
+    if (first) {
+      acc = v;
+      first = false;
+      continue;
+    }
+    switch (op) {
+      case ReduceOp::Add: acc += v; break;
+      case ReduceOp::MinU: acc = v < acc ? v : acc; break;
+      case ReduceOp::MaxU: acc = v > acc ? v : acc; break;
+      case ReduceOp::MinS: acc = static_cast<std::uint32_t>(sv < sacc ? sv : sacc); break;
+      case ReduceOp::MaxS: acc = static_cast<std::uint32_t>(sv > sacc ? sv : sacc); break;
+      case ReduceOp::And: acc &= v; break;
+      case ReduceOp::Or: acc |= v; break;
+      case ReduceOp::Xor: acc ^= v; break;
+    }
+  }
+  return acc;
+}
+
 // Computes every participant's result once the last lane of the group arrives.
 void complete(BlockState& b, WarpState& w, std::uint32_t group) {
   const WarpSlot& first = w.slots[std::countr_zero(group)];
   std::uint32_t votes = 0;
   for (int l = 0; l < 32; ++l)
     if ((group >> l & 1) && w.slots[l].value) votes |= 1u << l;
+  const std::uint64_t reduced =
+      first.kind == Collective::Reduce ? warp_reduce(w, group, static_cast<ReduceOp>(first.arg)) : 0;
+  bool all_equal = true;
+  for (int l = 0; l < 32; ++l)
+    if ((group >> l & 1) && w.slots[l].value != first.value) all_equal = false;
   for (int l = 0; l < 32; ++l) {
     if (!(group >> l & 1)) continue;
     WarpSlot& s = w.slots[l];
@@ -86,6 +121,15 @@ void complete(BlockState& b, WarpState& w, std::uint32_t group) {
       case Collective::All: s.result = votes == group; break;
       case Collective::ActiveMask: s.result = group; break;
       case Collective::Sync: s.result = 0; break;
+      case Collective::Reduce: s.result = reduced; break;
+      case Collective::MatchAny: {
+        std::uint32_t same = 0;
+        for (int k = 0; k < 32; ++k)
+          if ((group >> k & 1) && w.slots[k].value == s.value) same |= 1u << k;
+        s.result = same;
+        break;
+      }
+      case Collective::MatchAll: s.result = all_equal ? group : 0; break;
     }
   }
   w.waiting &= ~group;

@@ -20,7 +20,11 @@ class Worker;
 // AtGridBarrier: at cooperative_groups::grid_group::sync() (sim/exec/grid_sync.hpp).
 enum class Run : std::uint8_t { Runnable, AtBarrier, AtWarpSync, AtGridBarrier, Done };
 
-enum class Collective : std::uint8_t { Sync, Shfl, ShflUp, ShflDown, ShflXor, Ballot, Any, All, ActiveMask };
+// Reduce: __reduce_*_sync, the operation in the slot's arg (ReduceOp); MatchAny and
+// MatchAll: __match_any_sync and __match_all_sync.
+enum class Collective : std::uint8_t { Sync, Shfl, ShflUp, ShflDown, ShflXor, Ballot, Any, All, ActiveMask, Reduce, MatchAny, MatchAll };
+// The order of simt::cuda::ReduceOp (sim/compiler/include/simt_cuda/device_builtins.h).
+enum class ReduceOp : int { Add, MinU, MaxU, MinS, MaxS, And, Or, Xor };
 
 struct WarpSlot {
   Collective kind{};

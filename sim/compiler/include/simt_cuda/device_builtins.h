@@ -24,7 +24,9 @@ inline dim3 block_dim() { return t_geometry->block; }
 inline dim3 grid_dim() { return t_geometry->grid; }
 
 // The order of simt::Collective (sim/block.hpp).
-enum Collective : int { Sync, Shfl, ShflUp, ShflDown, ShflXor, Ballot, Any, All, ActiveMask };
+enum Collective : int { Sync, Shfl, ShflUp, ShflDown, ShflXor, Ballot, Any, All, ActiveMask, Reduce, MatchAny, MatchAll };
+// The order of simt::ReduceOp (sim/state/block.hpp): __reduce_*_sync's operation.
+enum ReduceOp : int { RedAdd, RedMinU, RedMaxU, RedMinS, RedMaxS, RedAnd, RedOr, RedXor };
 
 template <class T> inline T collective(Collective kind, unsigned mask, const T& v, int arg, int width) {
   static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>, "shuffles move values of up to 8 bytes");
@@ -122,6 +124,50 @@ inline int __any_sync(unsigned m, int p) { return int(__simt_site_collective(sim
 inline int __all_sync(unsigned m, int p) { return int(__simt_site_collective(simt::cuda::All, m, p != 0, 0, 32)); }
 inline unsigned __activemask() { return unsigned(__simt_site_collective(simt::cuda::ActiveMask, 0, 0, 0, 32)); }
 
+// sm_80's warp reductions (REDUX) and sm_70's matches: one warp collective each, like
+// the shuffles and votes above (the lanes of the mask meet; the result is computed
+// once all have arrived, sim/exec/sync.cpp).
+namespace simt::cuda {
+inline unsigned reduce32(ReduceOp op, unsigned m, unsigned v) {
+  return unsigned(__simt_site_collective(Reduce, m, v, op, 32));
+}
+template <class T> inline std::uint64_t match_bits(const T& v) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "__match_*_sync compares 32- or 64-bit values");
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &v, sizeof(T));
+  return bits;
+}
+template <class T> inline unsigned match_any(unsigned m, T v) {
+  return unsigned(__simt_site_collective(MatchAny, m, match_bits(v), int(sizeof(T)), 32));
+}
+template <class T> inline unsigned match_all(unsigned m, T v, int* pred) {
+  const unsigned r = unsigned(__simt_site_collective(MatchAll, m, match_bits(v), int(sizeof(T)), 32));
+  *pred = r != 0;
+  return r;
+}
+}  // namespace simt::cuda
+inline unsigned __reduce_add_sync(unsigned m, unsigned v) { return simt::cuda::reduce32(simt::cuda::RedAdd, m, v); }
+inline int __reduce_add_sync(unsigned m, int v) { return int(simt::cuda::reduce32(simt::cuda::RedAdd, m, unsigned(v))); }
+inline unsigned __reduce_min_sync(unsigned m, unsigned v) { return simt::cuda::reduce32(simt::cuda::RedMinU, m, v); }
+inline int __reduce_min_sync(unsigned m, int v) { return int(simt::cuda::reduce32(simt::cuda::RedMinS, m, unsigned(v))); }
+inline unsigned __reduce_max_sync(unsigned m, unsigned v) { return simt::cuda::reduce32(simt::cuda::RedMaxU, m, v); }
+inline int __reduce_max_sync(unsigned m, int v) { return int(simt::cuda::reduce32(simt::cuda::RedMaxS, m, unsigned(v))); }
+inline unsigned __reduce_and_sync(unsigned m, unsigned v) { return simt::cuda::reduce32(simt::cuda::RedAnd, m, v); }
+inline unsigned __reduce_or_sync(unsigned m, unsigned v) { return simt::cuda::reduce32(simt::cuda::RedOr, m, v); }
+inline unsigned __reduce_xor_sync(unsigned m, unsigned v) { return simt::cuda::reduce32(simt::cuda::RedXor, m, v); }
+#define SIMT_MATCH(T)                                                                               \
+  inline unsigned __match_any_sync(unsigned m, T v) { return simt::cuda::match_any(m, v); }        \
+  inline unsigned __match_all_sync(unsigned m, T v, int* pred) { return simt::cuda::match_all(m, v, pred); }
+SIMT_MATCH(unsigned)
+SIMT_MATCH(int)
+SIMT_MATCH(unsigned long)
+SIMT_MATCH(long)
+SIMT_MATCH(unsigned long long)
+SIMT_MATCH(long long)
+SIMT_MATCH(float)
+SIMT_MATCH(double)
+#undef SIMT_MATCH
+
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
 inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
 inline int __ffs(int x) { return __builtin_ffs(x); }
@@ -129,6 +175,22 @@ inline int __ffsll(long long x) { return __builtin_ffsll(x); }
 inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(unsigned(x)); }
 inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
 inline unsigned __brev(unsigned x) { return __builtin_bitreverse32(x); }
+// Integer multiplies: __mul24/__umul24 multiply the low 24 bits (signed: bit 23 is the
+// sign, as PTX's mul24.lo.s32) and keep the product's low 32 bits; __mulhi/__umulhi
+// and __mul64hi/__umul64hi keep the high half of the full product.
+inline int __mul24(int x, int y) {
+  const std::int64_t a = std::int32_t(std::uint32_t(x) << 8) >> 8, b = std::int32_t(std::uint32_t(y) << 8) >> 8;
+  return int(std::uint32_t(std::uint64_t(a * b)));
+}
+inline unsigned __umul24(unsigned x, unsigned y) {
+  return unsigned(std::uint64_t(x & 0xffffffu) * (y & 0xffffffu));
+}
+inline int __mulhi(int x, int y) { return int((std::int64_t(x) * y) >> 32); }
+inline unsigned __umulhi(unsigned x, unsigned y) { return unsigned((std::uint64_t(x) * y) >> 32); }
+inline long long __mul64hi(long long x, long long y) { return (long long)((__int128(x) * y) >> 64); }
+inline unsigned long long __umul64hi(unsigned long long x, unsigned long long y) {
+  return (unsigned long long)((unsigned __int128)(x) * y >> 64);
+}
 // The launch fails with cudaErrorLaunchFailure; the diagnostic names the caller's line.
 extern "C" [[noreturn]] void __simt_trap(const char* file, unsigned line);  // runtime_hooks.cpp
 [[noreturn]] inline void __trap(const char* file = __builtin_FILE(), unsigned line = __builtin_LINE()) {
