@@ -206,11 +206,40 @@ cudaError_t cudaFree(void* ptr) {
   simt::GlobalMemory& gm = simt::GlobalMemory::instance();
   simt::DeferredLaunches& deferred = simt::DeferredLaunches::instance();
   if (deferred.holds(ptr)) deferred.run_all();  // freed twice: release it, so this call fails as it should
+  // A host, pinned or interior pointer, or one freed before: cudaErrorInvalidValue, as
+  // CUDA 13 returns on the H200 (not cudaErrorInvalidDevicePointer).
   const simt::Allocation* a = gm.find(reinterpret_cast<std::uintptr_t>(ptr), 1);
-  if (!a || a->base != reinterpret_cast<std::uintptr_t>(ptr)) return record(cudaErrorInvalidDevicePointer);
+  if (!a || a->base != reinterpret_cast<std::uintptr_t>(ptr)) return record(cudaErrorInvalidValue);
   simt::RepeatLaunches::instance().freed(ptr, a->size);  // a repeat would use freed memory: let it run and fault
   if (deferred.hold_release(ptr, a->size)) return cudaSuccess;  // released when the queue runs, or never needed
-  return gm.release(ptr) ? cudaSuccess : record(cudaErrorInvalidDevicePointer);
+  return gm.release(ptr) ? cudaSuccess : record(cudaErrorInvalidValue);
+}
+
+// CUDA 13: device memory (interior pointers too) is cudaMemoryTypeDevice, managed
+// memory cudaMemoryTypeManaged, cudaMallocHost/cudaHostAlloc memory cudaMemoryTypeHost
+// (mapped: both pointers), any other pointer cudaMemoryTypeUnregistered with
+// cudaSuccess (device -2, as CUDA reports it; the host pointer is the pointer given).
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr) {
+  if (!attributes) return record(cudaErrorInvalidValue);
+  *attributes = cudaPointerAttributes{};
+  void* p = const_cast<void*>(ptr);
+  if (const simt::Allocation* a = simt::GlobalMemory::instance().find(reinterpret_cast<std::uintptr_t>(ptr), 1)) {
+    attributes->type = a->managed ? cudaMemoryTypeManaged : cudaMemoryTypeDevice;
+    attributes->device = 0;
+    attributes->devicePointer = p;
+    attributes->hostPointer = a->managed ? p : nullptr;
+  } else if (ptr && is_pinned(ptr, 1)) {
+    attributes->type = cudaMemoryTypeHost;
+    attributes->device = 0;
+    attributes->devicePointer = p;
+    attributes->hostPointer = p;
+  } else {
+    attributes->type = cudaMemoryTypeUnregistered;
+    attributes->device = -2;
+    attributes->devicePointer = nullptr;
+    attributes->hostPointer = p;
+  }
+  return cudaSuccess;
 }
 
 // Page-locked on a GPU: copies from it run at the link's rate (the clock tells it

@@ -16,6 +16,20 @@ enum cudaMemcpyKind {
 
 enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
 
+enum cudaMemoryType {
+  cudaMemoryTypeUnregistered = 0,
+  cudaMemoryTypeHost = 1,
+  cudaMemoryTypeDevice = 2,
+  cudaMemoryTypeManaged = 3,
+};
+struct cudaPointerAttributes {
+  cudaMemoryType type;
+  int device;
+  void* devicePointer;
+  void* hostPointer;
+  long reserved[8];
+};
+
 struct CUstream_st;
 using cudaStream_t = CUstream_st*;
 struct CUevent_st;
@@ -45,6 +59,7 @@ template <class T> cudaError_t cudaMalloc(T** ptr, std::size_t bytes) {
   return cudaMalloc(reinterpret_cast<void**>(ptr), bytes);
 }
 cudaError_t cudaFree(void* ptr);
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr);
 cudaError_t cudaMallocHost(void** ptr, std::size_t bytes);
 template <class T> cudaError_t cudaMallocHost(T** ptr, std::size_t bytes) {
   return cudaMallocHost(reinterpret_cast<void**>(ptr), bytes);
