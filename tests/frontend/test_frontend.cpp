@@ -588,6 +588,115 @@ TEST_CASE("device memory too large for the race shadow turns the race checks off
   CHECK(forced.run.status != 0);
 }
 
+TEST_CASE("__reduce_*_sync and __match_*_sync: CUDA's values, one warp collective each") {
+  Exec e = exec(kTests + "warp_reduce_match.cu");
+  CHECK(e.run.status == 0);
+  // Row, lane 0, lane 17 (warp_reduce_match.cu says what each row is).
+  CHECK(e.run.out ==
+        " 0 000001f0 000001f0\n"   // add 0..31 = 496
+        " 1 fffffff0 fffffff0\n"   // int add -16..15 = -16
+        " 2 00000007 00000007\n"   // unsigned min
+        " 3 ffffffec ffffffec\n"   // int min -20
+        " 4 ffffffff ffffffff\n"   // unsigned max: lane 19's -1
+        " 5 0000000b 0000000b\n"   // int max 11
+        " 6 00000f00 00000f00\n"   // and
+        " 7 ffffffff ffffffff\n"   // or
+        " 8 3e751300 3e751300\n"   // xor of lane * 0x9e3779b1
+        " 9 00000078 00000178\n"   // per half-warp mask: 0+..+15, 16+..+31
+        "10 49249249 24924924\n"   // match_any lane % 3
+        "11 000000ff 00ff0000\n"   // match_any 64-bit (lane / 8) << 40
+        "12 0f0f0f0f 0f0f0f0f\n"   // match_any int (lane & 4) - 2
+        "13 ffffffff ffffffff\n"   // match_all 7: the mask, pred 1
+        "14 00000001 00000001\n"
+        "15 00000000 00000000\n"   // match_all lane / 16: 0, pred 0
+        "16 00000000 00000000\n"
+        "17 0000ffff ffff0000\n"   // match_all per half-warp mask, 64-bit: each half equal
+        "18 00000001 00000001\n"
+        "19 00005555 aaaa0000\n");  // match_any lane & 1 within each half
+  REQUIRE(e.launches.size() == 1);
+  CHECK(e.launches[0]["diagnostics"].empty());
+  // 20 calls, 17 warp instructions: the three with a mask per half-warp are one each,
+  // the warp converged at them.
+  CHECK(metric(e.launches[0], "simt__warp_collectives.sum") == 17);
+}
+
+TEST_CASE("__mul24, __umul24, __mulhi, __umulhi, __mul64hi, __umul64hi") {
+  Exec e = exec(kTests + "int_mul_hi.cu");
+  CHECK(e.run.status == 0);
+  CHECK(e.run.out ==
+        "mul24 -35 15 -16777216 -16777215\n"  // bit 23 is the sign; the high byte is ignored
+        "umul24 4261412865 16777216\n"
+        "mulhi -1 1073741823 umulhi 4294967294\n"
+        "mul64hi -1 2097152 umul64hi fffffffffffffffe 2468acf135\n");
+}
+
+TEST_CASE("cudaPointerGetAttributes: device, interior, managed, pinned and unregistered host pointers") {
+  Exec e = exec(kTests + "pointer_attributes.cu");
+  CHECK(e.run.status == 0);
+  CHECK(e.run.out ==
+        "device    0 type 2 device 0 devicePointer =p hostPointer null\n"
+        "interior  0 type 2 device 0 devicePointer =p hostPointer null\n"
+        "managed   0 type 3 device 0 devicePointer =p hostPointer =p\n"
+        "pinned    0 type 1 device 0 devicePointer =p hostPointer =p\n"
+        "pinned+8  0 type 1 device 0 devicePointer =p hostPointer =p\n"
+        "hostalloc 0 type 1 device 0 devicePointer =p hostPointer =p\n"
+        "malloc    0 type 0\n"
+        "stack     0 type 0\n"
+        "last error 0\n");
+}
+
+TEST_CASE("cudaFree of a host, pinned or interior pointer, or twice, is cudaErrorInvalidValue as in CUDA 13") {
+  Exec e = exec(kTests + "free_errors.cu");
+  CHECK(e.run.status == 0);
+  CHECK(e.run.out ==
+        "host      1 cudaErrorInvalidValue | last 1\n"
+        "pinned    1 cudaErrorInvalidValue | last 1\n"
+        "interior  1 cudaErrorInvalidValue | last 1\n"
+        "nullptr   0 cudaSuccess | last 0\n"
+        "device    0 cudaSuccess | last 0\n"
+        "twice     1 cudaErrorInvalidValue | last 1\n"
+        "malloc    0 cudaSuccess | last 0\n"
+        "free      0 cudaSuccess | last 0\n");
+}
+
+TEST_CASE("CUDA's include guards and CUDART_VERSION are defined, as helper_cuda.h expects") {
+  Exec e = exec(kTests + "header_guards.cu");
+  CHECK(e.run.status == 0);
+  CHECK(e.run.out == "cudaErrorInvalidValue\nguards 63 CUDART_VERSION 13000\n");
+}
+
+TEST_CASE("cg::inclusive_scan and cg::exclusive_scan on tiles and coalesced groups; block_tile_memory") {
+  Exec e = exec(kTests + "cg_scan.cu");
+  CHECK(e.run.status == 0);
+  // Ranks 0..11, then threads 31 and 63.
+  CHECK(e.run.out ==
+        "0: 1 3 6 10 15 21 28 36 45 55 66 78 | 528 528\n"    // inclusive plus, tile 32
+        "1: 0 1 3 6 10 15 21 28 36 45 55 66 | 496 496\n"     // exclusive plus: rank 0 is 0
+        "2: 0 7 7 10 10 10 10 10 1 8 8 8 | 10 10\n"          // inclusive greater, tile 8
+        "3: 0 0 7 7 10 10 10 10 0 1 8 8 | 10 10\n"           // exclusive greater: rank 0 is int{}
+        "4: 0 1 3 6 10 15 21 28 36 45 55 66 | 496 496\n"     // coalesced group of 32
+        "5: 0 -1 -1 3 -1 -1 9 -1 -1 18 -1 -1 | -1 -1\n"      // 11 lanes (lane % 3 == 0)
+        "6: 0 -1 -1 0 -1 -1 3 -1 -1 9 -1 -1 | -1 -1\n"
+        "7: 0 -1 -1 0 -1 -1 10 -1 -1 10 -1 -1 | -1 -1\n"
+        "no error\n");
+  REQUIRE(e.launches.size() == 1);
+  CHECK(e.launches[0]["diagnostics"].empty());
+  // Per warp: tile 32 scans 5 + 5 shuffles, tile 8 3 + 3 + 1 (the exclusive max's
+  // shift), coalesced_threads() 1 and 5; in the branch 1 + 4 + 4 + 4 + 1. Two warps.
+  CHECK(metric(e.launches[0], "simt__warp_collectives.sum") == 2 * (23 + 14));
+}
+
+TEST_CASE("a host loop converting halves and bfloat16s links and runs; only the kernel's conversions count") {
+  Exec e = exec(kTests + "half_host_loop.cu");
+  CHECK(e.run.status == 0);
+  CHECK(e.run.out ==
+        "host: half 525.394775 bf16 524.841797 first 0.33325195 0.33398438\n"
+        "device: half 525.394775\n");
+  REQUIRE(e.launches.size() == 1);
+  CHECK(metric(e.launches[0], kHadd) == 64);  // one HADD2.F32 per widening in the kernel
+  CHECK(metric(e.launches[0], kFadd) == 0);
+}
+
 TEST_CASE("integer division by zero and INT_MIN / -1 in a kernel: the H200's values, no SIGFPE") {
   const std::string file = kTests + "int_division.cu";
   Exec e = exec(file);

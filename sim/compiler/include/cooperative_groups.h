@@ -67,6 +67,14 @@ class thread_block : public thread_group {
 };
 inline thread_block this_thread_block() { return thread_block(); }
 
+// CUDA's scratch for tiles of more than 32 threads: on sm_80 and later the GPU keeps
+// it in reserved shared memory and this type holds nothing (simtlab's tiles are at
+// most a warp); this_thread_block(scratch) is this_thread_block().
+template <unsigned int MaxBlockSize = 1024> struct alignas(8) block_tile_memory {};
+template <unsigned int MaxBlockSize> inline thread_block this_thread_block(block_tile_memory<MaxBlockSize>&) {
+  return thread_block();
+}
+
 // N consecutive threads of one warp. Shuffles take ranks within the tile.
 template <unsigned N, class Parent = void>
 class thread_block_tile;

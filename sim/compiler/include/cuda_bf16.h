@@ -3,6 +3,9 @@
 // (sim/math/narrow_float.h) and counted as the instructions nvcc emits for sm_90
 // (docs/counters.md). Loads and stores are 2- and 4-byte accesses.
 #pragma once
+#ifndef __CUDA_BF16_H__  // CUDA's include guard: code tests it
+#define __CUDA_BF16_H__
+#endif
 #include "cuda_fp16.h"
 
 struct __nv_bfloat16_raw {

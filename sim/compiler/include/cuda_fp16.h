@@ -5,6 +5,9 @@
 // Loads and stores of __half are 2-byte accesses, __half2 4-byte: plain structs of
 // unsigned short, copied by the kernel's own code.
 #pragma once
+#ifndef __CUDA_FP16_H__  // CUDA's include guard: code tests it
+#define __CUDA_FP16_H__
+#endif
 #include "cuda_runtime.h"
 #include "simt_cuda/narrow_api.h"
 

@@ -7,6 +7,21 @@
 #ifndef SIMT_CLANG_FRONTEND
 #define SIMT_CLANG_FRONTEND 1
 #endif
+// The include guards and version of CUDA 13's own headers, which code tests to see
+// what is included (NVIDIA's samples' helper_cuda.h: #ifdef __CUDA_RUNTIME_H__,
+// #ifdef __DRIVER_TYPES_H__): everything they declare is declared here.
+#ifndef __CUDA_RUNTIME_H__
+#define __CUDA_RUNTIME_H__
+#endif
+#ifndef __CUDA_RUNTIME_API_H__
+#define __CUDA_RUNTIME_API_H__
+#endif
+#ifndef __DRIVER_TYPES_H__
+#define __DRIVER_TYPES_H__
+#endif
+#ifndef CUDART_VERSION
+#define CUDART_VERSION 13000
+#endif
 
 // The pass finds simtlab's headers (which it must not instrument) from this path.
 extern "C" __attribute__((weak, used)) const char __simt_runtime_header[] = __FILE__;
