@@ -1,5 +1,6 @@
 // simt budget train | serve: parse flags, call cost/{train,serve}/budget_*, print text or JSON.
 #include "commands.hpp"
+#include "exit_codes.hpp"
 #include "options.hpp"
 
 #include "cost/catalog/catalog.hpp"
@@ -35,8 +36,8 @@ cost::TrainBudgetInput train_input(const TrainFlags& f) {
   cost::TrainBudgetInput in;
   if (f.model.empty() == f.params.empty()) throw std::invalid_argument("give exactly one of --model and --params");
   if (!f.model.empty()) in.model = &models::find_model(f.model);
-  if (!f.params.empty()) in.params_override = cost::parse_quantity(f.params, "--params");
-  in.tokens = cost::parse_quantity(f.tokens, "--tokens");
+  if (!f.params.empty()) in.params_override = double(parse_count(f.params, "--params", 1, 1000000000000000));
+  in.tokens = double(parse_count(f.tokens, "--tokens", 1, 1000000000000000000));
   in.gpus = int(f.gpus);
   in.device = &cost::Catalog::builtin().accelerator(f.device);
   cost::require_non_negative(f.mfu, "--mfu");
@@ -73,11 +74,14 @@ void add_train(CLI::App& budget) {
   auto f = std::make_shared<TrainFlags>();
   auto* c = budget.add_subcommand("train", "Training FLOPs, time, cost, energy and memory per GPU");
   add_model_option(c, f->model);
-  c->add_option("--params", f->params, "parameter count instead of a model (e.g. 7.5e9): 6ND and model states only");
-  c->add_option("--tokens", f->tokens, "training tokens D (e.g. 300e9, 15T)")->required();
+  c->add_option("--params", f->params, "parameter count instead of a model (e.g. 7.5e9): 6ND and model states only")
+      ->check(whole_count_check(1, 1000000000000000));
+  c->add_option("--tokens", f->tokens, "training tokens D (e.g. 300e9, 15T): at least one global batch")
+      ->required()
+      ->check(whole_count_check(1, 1000000000000000000));
   add_count_option(c, "--gpus", f->gpus, "GPU count G", 1, INT32_MAX)->required();
   add_accelerator_option(c, f->device)->required();
-  c->add_option("--mfu", f->mfu, "model FLOPs utilisation in (0,1]");
+  c->add_option("--mfu", f->mfu, "model FLOPs utilisation in (0,1], at most the roofline step's MFU bound");
   c->add_option("--hfu", f->hfu, "hardware FLOPs utilisation in (0,1] (counts recomputation)");
   c->add_option("--achieved-tflops", f->achieved_tflops, "measured hardware TFLOP/s per GPU (Megatron's X)");
   add_count_option(c, "--zero", f->zero, "ZeRO stage 0-3", 0, 3)->capture_default_str();
@@ -92,7 +96,7 @@ void add_train(CLI::App& budget) {
   add_count_option(c, "--micro-batch", f->micro_batch, "micro-batch size b for activations", 1, 1000000)
       ->capture_default_str();
   c->add_flag("--causal", f->causal, "halve the attention-score FLOPs (causal mask)");
-  add_count_option(c, "--global-batch", f->global_batch, "sequences per optimizer step (for gradient accumulation)",
+  add_count_option(c, "--global-batch", f->global_batch, "sequences per optimizer step: a multiple of dp x micro-batch",
                     1, 1000000000000);
   c->add_option("--attention", f->attention, "flash (no s^2 activations) or standard")->capture_default_str();
   c->add_option("--link", f->link, "link inside a server (default: the device's NVLink or PCIe)");
@@ -107,6 +111,8 @@ void add_train(CLI::App& budget) {
     const auto b = cost::train_budget(train_input(*f));
     if (f->json) fmt::print("{}\n", cost::to_json(b).dump(2));
     else fmt::print("{}", cost::to_text(b, f->explain));
+    // It ran, and the check failed (docs/cli.md): the layout does not fit in memory.
+    if (!b.fits) throw CLI::RuntimeError(kExitFailed);
   });
 }
 

@@ -1,6 +1,7 @@
 // simt comm | pipeline | ddp | zero | tp | moe: communication and parallelism
 // models on the command line. Glue only: every number comes from cost/.
 #include "commands.hpp"
+#include "options.hpp"
 
 #include "cost/catalog/catalog.hpp"
 #include "cost/catalog/table.hpp"
@@ -26,6 +27,9 @@ namespace {
 
 using namespace simt::cost;
 using nlohmann::json;
+
+// The most ranks a collective accepts (cost/comm/comm.cpp's limit).
+constexpr long long kMaxRanks = 1 << 20;
 
 // Options every communication command shares.
 struct Common {
@@ -65,8 +69,9 @@ void print_plan(const CommPlan& plan, const Common& c) {
 
 struct CommOptions {
   Common c;
-  std::string op, bytes;
-  int gpus = 0;
+  std::string op;
+  double bytes = 0;
+  long long gpus = 0;
   bool sweep = false;
 };
 
@@ -103,10 +108,10 @@ void print_sweep(Collective op, double max_bytes, int gpus, const LinkSpec& link
 void run_comm(const CommOptions& o) {
   Collective op = parse_collective(o.op);
   const LinkSpec& link = Catalog::builtin().link(o.c.link);
-  double bytes = positive(o.bytes, "--bytes");
+  const double bytes = o.bytes;
   CommAlgo algo = parse_comm_algo(o.c.algo);
-  if (o.sweep) return print_sweep(op, bytes, o.gpus, link, algo, o.c.json);
-  CommResult r = collective_time(op, bytes, o.gpus, link, algo);
+  if (o.sweep) return print_sweep(op, bytes, int(o.gpus), link, algo, o.c.json);
+  CommResult r = collective_time(op, bytes, int(o.gpus), link, algo);
   if (o.c.json) {
     json j = to_json(r);
     if (o.c.explain) j["explanation"] = r.explanation;
@@ -121,8 +126,8 @@ void add_comm(CLI::App& app) {
   auto o = std::make_shared<CommOptions>();
   auto* cmd = app.add_subcommand("comm", "Alpha-beta time of a collective, with nccl-tests algbw and busbw");
   cmd->add_option("op", o->op, "broadcast, reduce, all-reduce, reduce-scatter, all-gather, all-to-all")->required();
-  cmd->add_option("--bytes,-b", o->bytes, "size S in nccl-tests' sense (e.g. 1GiB, 64M)")->required();
-  cmd->add_option("--gpus,-g", o->gpus, "number of GPUs (ranks)")->required();
+  add_whole_quantity_option(cmd, "--bytes,-b", o->bytes, "size S in nccl-tests' sense (e.g. 1GiB, 64M)")->required();
+  add_count_option(cmd, "--gpus,-g", o->gpus, "number of GPUs (ranks)", 2, kMaxRanks)->required();
   cmd->add_flag("--sweep", o->sweep, "nccl-tests-style table for sizes 8 B .. --bytes");
   add_common(cmd, o->c);
   cmd->callback([o] { run_comm(*o); });
@@ -192,18 +197,19 @@ void add_pipeline(CLI::App& app) {
 
 struct DdpOptions {
   Common c;
-  std::string params, backward, bucket = "25MiB", grad_bytes = "4";
-  int gpus = 0;
+  std::string backward, grad_bytes = "4";
+  double params = 0, bucket = 25.0 * 1024 * 1024;
+  long long gpus = 0;
 };
 
 void run_ddp(const DdpOptions& o) {
   const LinkSpec& link = Catalog::builtin().link(o.c.link);
   DdpInput in;
-  in.params = positive(o.params, "--params");
+  in.params = o.params;
   in.backward_s = parse_seconds(o.backward, "--backward");
-  in.bucket_bytes = positive(o.bucket, "--bucket");
+  in.bucket_bytes = o.bucket;
   in.grad_bytes_per_param = positive(o.grad_bytes, "--grad-bytes");
-  in.gpus = o.gpus;
+  in.gpus = int(o.gpus);
   in.algo = parse_comm_algo(o.c.algo);
   DdpResult r = ddp_overlap(in, link);
   if (o.c.json) {
@@ -214,7 +220,8 @@ void run_ddp(const DdpOptions& o) {
   }
   Table t({"quantity", "value>"});
   t.add({"gradients", format_bytes(r.grad_bytes)});
-  t.add({"buckets", fmt::format("{} x {}", r.buckets.size(), format_bytes(in.bucket_bytes))});
+  // r.in: a bucket larger than the gradients is one bucket of the gradients' size.
+  t.add({"buckets", fmt::format("{} x {}", r.buckets.size(), format_bytes(r.in.bucket_bytes))});
   t.add({"backward compute", format_seconds(in.backward_s)});
   t.add({"all-reduce total", format_seconds(r.comm_total_s)});
   t.add({"exposed comm", format_seconds(r.exposed_s)});
@@ -228,10 +235,12 @@ void run_ddp(const DdpOptions& o) {
 void add_ddp(CLI::App& app) {
   auto o = std::make_shared<DdpOptions>();
   auto* cmd = app.add_subcommand("ddp", "Data-parallel gradient buckets overlapped with backward: exposed communication");
-  cmd->add_option("--params", o->params, "parameters (e.g. 1.3e9, 7G)")->required();
+  add_whole_quantity_option(cmd, "--params", o->params, "parameters (e.g. 1.3e9, 7G)")->required();
   cmd->add_option("--backward", o->backward, "backward compute time per step (e.g. 120ms)")->required();
-  cmd->add_option("--gpus,-g", o->gpus, "data-parallel GPUs")->required();
-  cmd->add_option("--bucket", o->bucket, "bucket size in bytes (default 25MiB, PyTorch bucket_cap_mb=25)");
+  add_count_option(cmd, "--gpus,-g", o->gpus, "data-parallel GPUs", 2, kMaxRanks)->required();
+  add_whole_quantity_option(cmd, "--bucket", o->bucket,
+                            "bucket size in bytes (default 25MiB, PyTorch bucket_cap_mb=25; larger than the "
+                            "gradients: one bucket)");
   cmd->add_option("--grad-bytes", o->grad_bytes, "bytes per gradient element (4 fp32, 2 bf16)");
   add_common(cmd, o->c);
   cmd->callback([o] { run_ddp(*o); });
@@ -241,19 +250,20 @@ void add_ddp(CLI::App& app) {
 
 struct ZeroOptions {
   Common c;
-  std::string params, bytes = "2";
-  int stage = -1, gpus = 0;
+  std::string bytes = "2";
+  double params = 0;
+  long long stage = -1, gpus = 0;
 };
 
 void run_zero(const ZeroOptions& o) {
   const LinkSpec& link = Catalog::builtin().link(o.c.link);
   ZeroCommInput in;
-  in.params = positive(o.params, "--params");
+  in.params = o.params;
   in.bytes_per_element = positive(o.bytes, "--bytes-per-param");
-  in.gpus = o.gpus;
+  in.gpus = int(o.gpus);
   in.algo = parse_comm_algo(o.c.algo);
   if (o.stage >= 0) {
-    in.stage = o.stage;
+    in.stage = int(o.stage);
     return print_plan(zero_comm(in, link), o.c);
   }
   // No stage given: compare all four, which is what the ZeRO paper's sec. 7 does.
@@ -284,9 +294,9 @@ void run_zero(const ZeroOptions& o) {
 void add_zero(CLI::App& app) {
   auto o = std::make_shared<ZeroOptions>();
   auto* cmd = app.add_subcommand("zero", "ZeRO stage 0-3 communication volume and time per training step");
-  cmd->add_option("--params", o->params, "parameters Psi (e.g. 7.5e9)")->required();
-  cmd->add_option("--stage", o->stage, "0, 1, 2 or 3 (default: compare all)");
-  cmd->add_option("--gpus,-g", o->gpus, "data-parallel GPUs")->required();
+  add_whole_quantity_option(cmd, "--params", o->params, "parameters Psi (e.g. 7.5e9)")->required();
+  add_count_option(cmd, "--stage", o->stage, "0, 1, 2 or 3 (default: compare all)", 0, 3);
+  add_count_option(cmd, "--gpus,-g", o->gpus, "data-parallel GPUs", 2, kMaxRanks)->required();
   cmd->add_option("--bytes-per-param", o->bytes, "bytes per communicated element (2: fp16/bf16, as in the paper)");
   add_common(cmd, o->c);
   cmd->callback([o] { run_zero(*o); });
@@ -296,31 +306,36 @@ void add_zero(CLI::App& app) {
 
 struct TpOptions {
   Common c;
-  std::string batch = "1", seq, hidden, bytes = "2";
-  int tp = 0, layers = 1;
+  std::string bytes = "2";
+  double batch = 1, seq = 0, hidden = 0;
+  long long tp = 0, layers = 1, heads = 0;
   bool inference = false, sp = false;
 };
 
 void add_tp(CLI::App& app) {
   auto o = std::make_shared<TpOptions>();
   auto* cmd = app.add_subcommand("tp", "Tensor-parallel (Megatron) all-reduces per transformer layer");
-  cmd->add_option("--batch", o->batch, "sequences per microbatch b");
-  cmd->add_option("--seq", o->seq, "sequence length s")->required();
-  cmd->add_option("--hidden", o->hidden, "hidden size h")->required();
-  cmd->add_option("--tp", o->tp, "tensor-parallel degree")->required();
-  cmd->add_option("--layers", o->layers, "layers (totals are for all of them)");
+  add_whole_quantity_option(cmd, "--batch", o->batch, "sequences per microbatch b (default 1)");
+  add_whole_quantity_option(cmd, "--seq", o->seq, "sequence length s")->required();
+  add_whole_quantity_option(cmd, "--hidden", o->hidden, "hidden size h: a multiple of --tp")->required();
+  add_count_option(cmd, "--tp", o->tp, "tensor-parallel degree: divides --hidden and --heads", 2, kMaxRanks)
+      ->required();
+  add_count_option(cmd, "--heads", o->heads, "attention heads (optional): a multiple of --tp", 1, 1000000);
+  add_count_option(cmd, "--layers", o->layers, "layers (totals are for all of them)", 1, 100000)
+      ->capture_default_str();
   cmd->add_option("--bytes-per-element", o->bytes, "activation bytes (2: bf16)");
   cmd->add_flag("--inference", o->inference, "forward only");
   cmd->add_flag("--sp", o->sp, "sequence parallelism (reduce-scatter + all-gather)");
   add_common(cmd, o->c);
   cmd->callback([o] {
     TpCommInput in;
-    in.batch = positive(o->batch, "--batch");
-    in.seq = positive(o->seq, "--seq");
-    in.hidden = positive(o->hidden, "--hidden");
+    in.batch = o->batch;
+    in.seq = o->seq;
+    in.hidden = o->hidden;
+    in.heads = o->heads;
     in.bytes_per_element = positive(o->bytes, "--bytes-per-element");
-    in.tp = o->tp;
-    in.layers = o->layers;
+    in.tp = int(o->tp);
+    in.layers = int(o->layers);
     in.training = !o->inference;
     in.sequence_parallel = o->sp;
     in.algo = parse_comm_algo(o->c.algo);
@@ -332,32 +347,34 @@ void add_tp(CLI::App& app) {
 
 struct MoeOptions {
   Common c;
-  std::string tokens, hidden, capacity = "1", bytes = "2";
-  int top_k = 0, ep = 0, layers = 1;
+  std::string capacity = "1", bytes = "2";
+  double tokens = 0, hidden = 0;
+  long long top_k = 0, ep = 0, layers = 1;
   bool inference = false;
 };
 
 void add_moe(CLI::App& app) {
   auto o = std::make_shared<MoeOptions>();
   auto* cmd = app.add_subcommand("moe", "MoE expert-parallel all-to-all volume and time per MoE layer");
-  cmd->add_option("--tokens", o->tokens, "tokens per GPU per microbatch (b x s)")->required();
-  cmd->add_option("--hidden", o->hidden, "hidden size h")->required();
-  cmd->add_option("--top-k", o->top_k, "experts per token")->required();
-  cmd->add_option("--ep", o->ep, "expert-parallel degree (GPUs in the all-to-all)")->required();
+  add_whole_quantity_option(cmd, "--tokens", o->tokens, "tokens per GPU per microbatch (b x s)")->required();
+  add_whole_quantity_option(cmd, "--hidden", o->hidden, "hidden size h")->required();
+  add_count_option(cmd, "--top-k", o->top_k, "experts per token", 1, 1024)->required();
+  add_count_option(cmd, "--ep", o->ep, "expert-parallel degree (GPUs in the all-to-all)", 2, kMaxRanks)->required();
   cmd->add_option("--capacity", o->capacity, "capacity factor (default 1)");
-  cmd->add_option("--layers", o->layers, "MoE layers (totals are for all of them)");
+  add_count_option(cmd, "--layers", o->layers, "MoE layers (totals are for all of them)", 1, 100000)
+      ->capture_default_str();
   cmd->add_option("--bytes-per-element", o->bytes, "activation bytes (2: bf16)");
   cmd->add_flag("--inference", o->inference, "forward only");
   add_common(cmd, o->c);
   cmd->callback([o] {
     MoeCommInput in;
-    in.tokens = positive(o->tokens, "--tokens");
-    in.hidden = positive(o->hidden, "--hidden");
+    in.tokens = o->tokens;
+    in.hidden = o->hidden;
     in.capacity_factor = positive(o->capacity, "--capacity");
     in.bytes_per_element = positive(o->bytes, "--bytes-per-element");
-    in.top_k = o->top_k;
-    in.ep = o->ep;
-    in.layers = o->layers;
+    in.top_k = int(o->top_k);
+    in.ep = int(o->ep);
+    in.layers = int(o->layers);
     in.training = !o->inference;
     in.algo = parse_comm_algo(o->c.algo);
     print_plan(moe_comm(in, Catalog::builtin().link(o->c.link)), o->c);

@@ -34,8 +34,8 @@ void list_models(bool json) {
 
 struct LayerFlags {
   std::string model, phase = "prefill", device, dtype = "bf16";
-  int64_t seq = 0, batch = 1;
-  int layer = -1;
+  long long seq = 0, batch = 1;
+  long long layer = -1;  // -1: not given
   bool fused = false, causal = false, json = false, explain = false;
 };
 
@@ -45,7 +45,7 @@ void run_layer(const LayerFlags& f) {
   const cost::Dtype dtype = cost::parse_dtype(f.dtype);
   const models::LayerShape shape{.phase = models::parse_phase(f.phase), .batch = f.batch, .seq = f.seq,
                                  .fused = f.fused, .causal_halving = f.causal, .bytes_per_element = dtype.bytes,
-                                 .layer_index = f.layer};
+                                 .layer_index = int(f.layer)};
   const auto lc = cost::cost_layer(m, shape, device, dtype);
   const cost::LayerReportContext ctx{m, shape, device, dtype, lc};
   if (f.json) fmt::print("{}\n", cost::to_json(ctx).dump(2));
@@ -77,11 +77,13 @@ void add_model_commands(CLI::App& app) {
   auto* layer = app.add_subcommand("layer", "One transformer layer as operators, priced on a device");
   add_model_option(layer, f->model)->required();
   layer->add_option("--phase", f->phase, "train, prefill or decode")->capture_default_str();
-  layer->add_option("--seq", f->seq, "tokens per sequence (decode: tokens already cached)")->required();
-  layer->add_option("--batch", f->batch, "sequences")->capture_default_str();
+  add_count_option(layer, "--seq", f->seq, "tokens per sequence (decode: tokens already cached)", 1, 1000000000)
+      ->required();
+  add_count_option(layer, "--batch", f->batch, "sequences", 1, 1000000000)->capture_default_str();
   add_accelerator_option(layer, f->device)->required();
   layer->add_option("--dtype", f->dtype, "weights/activations dtype")->capture_default_str();
-  layer->add_option("--layer-index", f->layer, "which layer (default: the first MoE layer, else 0)");
+  add_count_option(layer, "--layer-index", f->layer,
+                   "which layer, from 0 to layers - 1 (default: the first MoE layer, else 0)", 0, 1000000);
   layer->add_flag("--fused", f->fused, "FlashAttention, fused norms and epilogues");
   layer->add_flag("--causal", f->causal, "count only the unmasked half of QK^T and PV");
   layer->add_flag("--json", f->json, "print JSON");

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <stdexcept>
 
 namespace simt::cli {
@@ -81,6 +82,25 @@ CLI::Option* add_count_option(CLI::App* cmd, const std::string& name, unsigned& 
 CLI::Option* add_count_option(CLI::App* cmd, const std::string& name, std::size_t& value, const std::string& help,
                               long long lo, long long hi) {
   return add_count(cmd, name, value, help, lo, hi);
+}
+
+CLI::Validator whole_count_check(long long lo, long long hi) {
+  return checked([lo, hi](const std::string& s) { parse_count(s, "the value", lo, hi); }, "COUNT");
+}
+
+CLI::Option* add_whole_quantity_option(CLI::App* cmd, const std::string& name, double& value,
+                                       const std::string& help) {
+  auto parse = [](const std::string& s) {
+    const std::string what = "the value";  // CLI11 puts the option's name before a check's message
+    const double v = parse_quantity(s, what);
+    if (v < 1 || v != std::floor(v))
+      throw std::invalid_argument(fmt::format("{} must be a whole number >= 1, got '{}'", what, s));
+    return v;
+  };
+  auto* opt = cmd->add_option_function<std::string>(name, [&value, parse](const std::string& s) { value = parse(s); },
+                                                    help);
+  opt->check(checked(parse, "COUNT"));
+  return opt;
 }
 
 CLI::Option* add_quantity_option(CLI::App* cmd, const std::string& name, double& value, const std::string& help,

@@ -28,6 +28,15 @@ CLI::Option* add_count_option(CLI::App* cmd, const std::string& name, unsigned& 
 CLI::Option* add_count_option(CLI::App* cmd, const std::string& name, std::size_t& value, const std::string& help,
                               long long lo, long long hi);
 
+// The check add_count_option adds, for an option kept as text (parsed later with
+// parse_count): a whole number in [lo, hi], else a usage error naming the option.
+CLI::Validator whole_count_check(long long lo, long long hi);
+
+// A positive whole number of bytes, elements or parameters that may be larger than
+// a count option holds (`--bucket 1e30`): a finite quantity >= 1 with no fraction.
+CLI::Option* add_whole_quantity_option(CLI::App* cmd, const std::string& name, double& value,
+                                       const std::string& help);
+
 // A non-negative finite quantity with suffixes: `--bytes 1GiB`, `--flops 2e12`.
 // `positive`: zero is refused too.
 CLI::Option* add_quantity_option(CLI::App* cmd, const std::string& name, double& value, const std::string& help,

@@ -206,6 +206,9 @@ void validate(const ModelConfig& m, const LayerShape& s) {
   if (s.seq <= 0) throw std::invalid_argument(fmt::format("sequence length must be positive, got {}", s.seq));
   if (s.bytes_per_element <= 0 || s.weight_bytes < 0 || s.kv_bytes < 0)
     throw std::invalid_argument("bytes per element must be positive");
+  if (s.layer_index < -1)
+    throw std::invalid_argument(fmt::format("layer index {} is negative: layers are numbered 0 to {} (-1: the default)",
+                                            s.layer_index, m.layers - 1));
   if (s.layer_index >= m.layers)
     throw std::invalid_argument(fmt::format("layer index {} out of range: {} has {} layers", s.layer_index, m.name, m.layers));
 }

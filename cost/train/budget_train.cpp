@@ -5,6 +5,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -18,6 +19,12 @@ void validate(const TrainBudgetInput& in) {
   if (!(in.tokens > 0)) throw std::invalid_argument(fmt::format("tokens must be positive, got {}", in.tokens));
   if (!std::isfinite(in.tokens) || in.tokens > 1e18)
     throw std::invalid_argument(fmt::format("tokens must be finite and at most 1e18, got {}", in.tokens));
+  if (in.tokens != std::floor(in.tokens))
+    throw std::invalid_argument(fmt::format("tokens must be a whole number, got {}", in.tokens));
+  if (in.params_override > 0 && (!std::isfinite(in.params_override) || in.params_override > 1e15 ||
+                                 in.params_override != std::floor(in.params_override)))
+    throw std::invalid_argument(
+        fmt::format("the parameter count must be a whole number from 1 to 1e15, got {}", in.params_override));
   check_layout(in.model, in.gpus, in.layout.tp, in.layout.pp);
   if (in.layout.zero_stage < 0 || in.layout.zero_stage > 3)
     throw std::invalid_argument(fmt::format("ZeRO stage must be 0, 1, 2 or 3, got {}", in.layout.zero_stage));
@@ -42,12 +49,63 @@ models::TrainFlops params_only_flops(double n, double tokens) {
   return f;
 }
 
+// The batch arithmetic of data parallelism: every data-parallel rank runs whole
+// micro-batches, so a step takes global batch = dp x b x accumulation sequences,
+// and the run at least one step.
+void check_batch(const TrainBudgetInput& in) {
+  const int64_t per_pass = int64_t(in.layout.dp) * in.micro_batch;  // sequences of one pass over all ranks
+  if (in.global_batch > 0 && in.global_batch % per_pass != 0)
+    throw std::invalid_argument(fmt::format(
+        "global batch {} is not a multiple of dp x micro-batch = {} x {} = {} (global batch % (dp x micro-batch) "
+        "must be 0: each data-parallel rank runs whole micro-batches); use {}",
+        in.global_batch, in.layout.dp, in.micro_batch, per_pass,
+        in.global_batch < per_pass ? fmt::format("{}", per_pass)
+                                   : fmt::format("{} or {}", in.global_batch / per_pass * per_pass,
+                                                 (in.global_batch / per_pass + 1) * per_pass)));
+  const int64_t step_seqs = in.global_batch > 0 ? in.global_batch : per_pass;
+  const double step_tokens = double(step_seqs) * double(std::max<int64_t>(in.seq, 1));
+  if (in.tokens < step_tokens)
+    throw std::invalid_argument(fmt::format(
+        "{:.6g} tokens is less than one optimizer step: tokens must be at least one global batch = {} sequences x "
+        "{} tokens = {:.6g} tokens ({})",
+        in.tokens, step_seqs, std::max<int64_t>(in.seq, 1), step_tokens,
+        in.global_batch > 0 ? "the global batch given" : fmt::format("dp {} x micro-batch {}, no global batch given",
+                                                                     in.layout.dp, in.micro_batch)));
+}
+
+// A utilisation above what the roofline step allows would be a time shorter than
+// the kernels can run: MFU <= the roofline MFU, HFU <= it x hardware/model FLOPs,
+// achieved FLOP/s <= that HFU x peak.
+void check_util_bound(const TrainBudget& b) {
+  const auto& in = b.in;
+  if (!b.step || in.util_kind == UtilizationKind::Roofline) return;
+  const double mfu_bound = b.step->roofline_mfu;
+  const double hfu_bound = mfu_bound * b.flops.hardware_flops / b.flops.model_flops;
+  const std::string where = fmt::format(
+      "the roofline step of {} on {} (micro-batch {} x {} tokens, tp {}, pp {}) runs its operators at best at",
+      in.model->name, in.device->name, in.micro_batch, in.seq, in.layout.tp, in.layout.pp);
+  if (in.util_kind == UtilizationKind::Mfu && in.util > mfu_bound)
+    throw std::invalid_argument(fmt::format(
+        "MFU {:.4g} is above the MFU bound {:.1f}%: {} MFU {:.4g} (MFU must be <= the bound); leave the utilisation "
+        "out to use the bound",
+        in.util, 100 * mfu_bound, where, mfu_bound));
+  if (in.util_kind == UtilizationKind::Hfu && in.util > hfu_bound)
+    throw std::invalid_argument(fmt::format("HFU {:.4g} is above the HFU bound {:.1f}%: {} HFU {:.4g} (HFU must be <= "
+                                            "the bound)",
+                                            in.util, 100 * hfu_bound, where, hfu_bound));
+  if (in.util_kind == UtilizationKind::Achieved && in.util > hfu_bound * b.peak)
+    throw std::invalid_argument(fmt::format(
+        "achieved {:.4g} TFLOP/s per GPU is above the bound {:.4g} TFLOP/s: {} HFU {:.4g} of the {:.4g} TFLOP/s peak",
+        in.util / 1e12, hfu_bound * b.peak / 1e12, where, hfu_bound, b.peak / 1e12));
+}
+
 }  // namespace
 
 TrainBudget train_budget(TrainBudgetInput in) {
   validate(in);
   in.layout.dp = in.gpus / (in.layout.tp * in.layout.pp);
   if (in.model && in.seq == 0) in.seq = in.model->context;
+  check_batch(in);
   TrainBudget b;
   b.in = in;
   b.flops = in.model && in.params_override <= 0
@@ -68,6 +126,8 @@ TrainBudget train_budget(TrainBudgetInput in) {
   if (in.util_kind == UtilizationKind::Achieved && in.util > b.peak)
     throw std::invalid_argument(fmt::format("achieved {:.4g} TFLOP/s per GPU exceeds the {} {} peak of {:.4g} TFLOP/s",
                                             in.util / 1e12, in.device->name, in.dtype.peak_key, b.peak / 1e12));
+
+  check_util_bound(b);
 
   // MFU is quoted against useful (model) FLOPs; HFU and measured FLOP/s against
   // what the hardware executes, recomputation included.
@@ -97,8 +157,7 @@ TrainBudget train_budget(TrainBudgetInput in) {
     const double free_bytes = in.device->hbm_bytes - b.states.total();
     b.max_micro_batch = free_bytes > 0 ? int64_t(std::floor(free_bytes / per_sequence)) : 0;
   }
-  if (in.global_batch > 0)
-    b.grad_accumulation = (in.global_batch + in.micro_batch * in.layout.dp - 1) / (in.micro_batch * in.layout.dp);
+  if (in.global_batch > 0) b.grad_accumulation = in.global_batch / (in.micro_batch * in.layout.dp);
   return b;
 }
 

@@ -130,7 +130,7 @@ std::string memory_section(const TrainBudget& b, bool explain) {
   if (b.activations) {
     o += fmt::format("  largest micro-batch that fits: {} (activations are linear in it)\n", b.max_micro_batch);
     if (b.grad_accumulation > 0)
-      o += fmt::format("  gradient accumulation: {} steps = ceil(global batch {} / (micro-batch {} x dp {}))\n",
+      o += fmt::format("  gradient accumulation: {} steps = global batch {} / (micro-batch {} x dp {})\n",
                        b.grad_accumulation, in.global_batch, in.micro_batch, in.layout.dp);
   }
   if (explain) {
@@ -158,7 +158,14 @@ std::string to_text(const TrainBudget& b, bool explain) {
   std::string o = fmt::format("budget train: {} on {} x {}, {:.4g} tokens, {}\n\n",
                               in.model ? in.model->name : fmt::format("{:.4g}-parameter model", in.params_override),
                               in.gpus, in.device->name, in.tokens, util);
-  o += flops_section(b, explain) + step_section(b, explain) + time_section(b, explain) + memory_section(b, explain);
+  // A layout that does not fit never ran: say so first, and print no time, cost or energy as if it had.
+  if (!b.fits)
+    o += fmt::format("DOES NOT FIT: {} per GPU needed, {} of HBM on {}.\n"
+                     "The layout cannot run, so no time, cost or energy is given. Use more GPUs, tp/pp,\n"
+                     "ZeRO (--zero), recomputation or a smaller micro-batch.\n\n",
+                     gb_and_gib(b.bytes_per_gpu), gb_and_gib(in.device->hbm_bytes), in.device->name);
+  o += flops_section(b, explain) + step_section(b, explain) + (b.fits ? time_section(b, explain) : "") +
+       memory_section(b, explain);
   o += fmt::format(
       "\nConventions: utilisation is {} ({} FLOPs); attention {}; {} B/param; GB = 1e9 B, GiB = 2^30 B;\n"
       "dtype {} dense peak (no 2:4 sparsity).{}\n",
@@ -185,12 +192,14 @@ nlohmann::json to_json(const TrainBudget& b) {
                        {"megatron_no_recompute", f.megatron_72}, {"megatron_full_recompute", f.megatron_96},
                        {"n_params", f.n_params}};
   j["peak_flops_per_gpu"] = b.peak;
-  j["time_s"] = b.time_s;
-  j["gpu_hours"] = b.gpu_hours;
-  j["days"] = b.days;
-  j["days_6nd_only"] = b.simple_days;
-  j["cost_usd"] = b.price > 0 ? nlohmann::json(b.cost_usd) : nlohmann::json(nullptr);
-  j["energy_kwh"] = b.energy_kwh;
+  // A layout that does not fit never ran: its time, cost and energy are null.
+  const auto ran = [&](double v) { return b.fits ? nlohmann::json(v) : nlohmann::json(nullptr); };
+  j["time_s"] = ran(b.time_s);
+  j["gpu_hours"] = ran(b.gpu_hours);
+  j["days"] = ran(b.days);
+  j["days_6nd_only"] = ran(b.simple_days);
+  j["cost_usd"] = b.price > 0 ? ran(b.cost_usd) : nlohmann::json(nullptr);
+  j["energy_kwh"] = ran(b.energy_kwh);
   j["layout"] = {{"tp", in.layout.tp}, {"pp", in.layout.pp}, {"dp", in.layout.dp}, {"zero", in.layout.zero_stage}};
   j["bytes_per_param"] = in.bytes_per_param;
   j["recompute"] = models::to_string(in.recompute);

@@ -45,19 +45,23 @@ DdpResult ddp_overlap(const DdpInput& in, const LinkSpec& link) {
   require_positive(in.grad_bytes_per_param, "bytes per gradient");
   require_positive(in.bucket_bytes, "bucket size");
   require_positive(in.backward_s, "backward time");
+  if (in.params != std::floor(in.params))
+    throw std::invalid_argument(fmt::format("params must be a whole number, got {}", in.params));
   if (in.gpus < 2) throw std::invalid_argument(fmt::format("DDP needs at least 2 GPUs, got {}", in.gpus));
   DdpResult r;
   r.in = in;
   r.link = link.name;
   r.grad_bytes = in.params * in.grad_bytes_per_param;
+  // A bucket larger than the gradients holds them all: one bucket of the gradients' size.
+  r.in.bucket_bytes = std::min(in.bucket_bytes, r.grad_bytes);
   // Each bucket is one all-reduce: millions of them is a typo, not a model.
-  if (r.grad_bytes / in.bucket_bytes > 1e6)
+  if (r.grad_bytes / r.in.bucket_bytes > 1e6)
     throw std::invalid_argument(fmt::format("{} gradient bytes in {} buckets is over a million buckets",
                                             format_bytes(r.grad_bytes), format_bytes(in.bucket_bytes)));
   double filled = 0, comm_free = 0;
   while (filled < r.grad_bytes) {
     DdpBucket b;
-    b.bytes = std::min(in.bucket_bytes, r.grad_bytes - filled);
+    b.bytes = std::min(r.in.bucket_bytes, r.grad_bytes - filled);
     filled += b.bytes;
     b.ready_s = in.backward_s * filled / r.grad_bytes;
     b.start_s = std::max(b.ready_s, comm_free);
@@ -70,7 +74,11 @@ DdpResult ddp_overlap(const DdpInput& in, const LinkSpec& link) {
   r.exposed_s = std::max(0.0, r.buckets.back().end_s - in.backward_s);
   r.step_s = in.backward_s + r.exposed_s;
   r.no_overlap_s = in.backward_s + r.comm_total_s;
-  r.hidden_fraction = 1 - r.exposed_s / r.comm_total_s;
+  // hidden = (comm - exposed) / comm, in [0, 1]. With one bucket (the bucket at
+  // least as large as the gradients) nothing overlaps: exposed is that bucket's
+  // whole all-reduce, and end - T_bwd may round a hair above it; never -0.0%.
+  const double hidden = (r.comm_total_s - r.exposed_s) / r.comm_total_s;
+  r.hidden_fraction = r.buckets.size() == 1 || !(hidden > 0) ? 0.0 : std::min(hidden, 1.0);
   r.explanation = explain(r);
   return r;
 }

@@ -11,6 +11,10 @@ CommPlan moe_comm(const MoeCommInput& in, const LinkSpec& link) {
   for (double v : {in.tokens, in.hidden, in.capacity_factor, in.bytes_per_element})
     if (!std::isfinite(v) || v <= 0)
       throw std::invalid_argument("tokens, hidden, capacity factor and bytes must be > 0");
+  if (in.tokens != std::floor(in.tokens) || in.hidden != std::floor(in.hidden) || in.tokens > 1e15 ||
+      in.hidden > 1e15)
+    throw std::invalid_argument(
+        fmt::format("tokens and hidden must be whole numbers (at most 1e15), got {:g} and {:g}", in.tokens, in.hidden));
   if (in.top_k < 1) throw std::invalid_argument(fmt::format("top-k must be >= 1, got {}", in.top_k));
   if (in.ep < 2) throw std::invalid_argument(fmt::format("expert parallelism needs ep >= 2, got {}", in.ep));
   if (in.layers < 1 || in.layers > 100000)

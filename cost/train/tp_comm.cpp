@@ -10,7 +10,21 @@ namespace simt::cost {
 CommPlan tp_comm(const TpCommInput& in, const LinkSpec& link) {
   for (double v : {in.batch, in.seq, in.hidden, in.bytes_per_element})
     if (!std::isfinite(v) || v <= 0) throw std::invalid_argument("batch, seq, hidden and bytes must be > 0");
+  for (double v : {in.batch, in.seq, in.hidden})
+    if (v != std::floor(v) || v > 1e15)
+      throw std::invalid_argument(fmt::format("batch, seq and hidden must be whole numbers (at most 1e15), got {:g}, "
+                                              "{:g}, {:g}",
+                                              in.batch, in.seq, in.hidden));
   if (in.tp < 2) throw std::invalid_argument(fmt::format("tensor parallelism needs tp >= 2, got {}", in.tp));
+  if (std::fmod(in.hidden, double(in.tp)) != 0)
+    throw std::invalid_argument(fmt::format(
+        "tp {} does not divide the hidden size {:g} (hidden % tp must be 0: each GPU holds hidden/tp columns of "
+        "every projection)",
+        in.tp, in.hidden));
+  if (in.heads < 0 || (in.heads > 0 && in.heads % in.tp != 0))
+    throw std::invalid_argument(fmt::format(
+        "tp {} does not divide the {} attention heads (heads % tp must be 0: each GPU holds whole heads)", in.tp,
+        in.heads));
   if (in.layers < 1 || in.layers > 100000)
     throw std::invalid_argument(fmt::format("layers must be between 1 and 100000, got {}", in.layers));
   CommPlan plan;

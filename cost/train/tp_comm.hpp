@@ -6,6 +6,7 @@
 // sec. 4.2.2) each all-reduce becomes a reduce-scatter plus an all-gather of the
 // same size: the same bytes on the wire.
 #pragma once
+#include <cstdint>
 #include "cost/comm/comm_plan.hpp"
 
 namespace simt::cost {
@@ -15,6 +16,7 @@ struct TpCommInput {
   double seq = 1;                // s
   double hidden = 1;             // h
   int tp = 2;                    // tensor-parallel degree (GPUs of the group)
+  int64_t heads = 0;             // attention heads; 0: not given (not checked)
   double bytes_per_element = 2;  // bf16 activations
   bool training = true;          // false: forward only (inference)
   bool sequence_parallel = false;
@@ -22,7 +24,9 @@ struct TpCommInput {
   CommAlgo algo = CommAlgo::ring;
 };
 
-// Throws std::invalid_argument for non-positive sizes, tp < 2, layers < 1.
+// Throws std::invalid_argument for non-positive or fractional sizes, tp < 2,
+// layers < 1, and a tp that does not divide the hidden size (each GPU holds h/tp
+// columns of every projection) or the heads (each GPU holds whole heads).
 CommPlan tp_comm(const TpCommInput& in, const LinkSpec& link);
 
 }  // namespace simt::cost

@@ -12,6 +12,8 @@ CommPlan zero_comm(const ZeroCommInput& in, const LinkSpec& link) {
     throw std::invalid_argument(fmt::format("ZeRO stage must be 0, 1, 2 or 3, got {}", in.stage));
   if (!std::isfinite(in.params) || in.params <= 0)
     throw std::invalid_argument(fmt::format("params must be > 0, got {}", in.params));
+  if (in.params != std::floor(in.params))
+    throw std::invalid_argument(fmt::format("params must be a whole number, got {}", in.params));
   if (!(in.bytes_per_element > 0)) throw std::invalid_argument("bytes per element must be > 0");
   CommPlan plan;
   plan.scheme = in.stage == 0 ? "data parallel (ZeRO-0)" : fmt::format("ZeRO-{}", in.stage);

@@ -118,16 +118,16 @@ TEST_CASE("bad input: clear message, exit 2, no crash") {
       {"roofline --device T4 --flops 1e9 --bytes -4", "--bytes must be a finite number >= 0"},
       {"roofline --device T4 --flops abc --bytes 4", "is not a number"},
       {"roofline --device T4 --flops 1e9 --bytes 1e9 --dtype bf16", "no published bf16 peak"},
-      {"comm all-reduce --bytes 0 --gpus 8 --link NVLink4", "--bytes must be > 0"},
-      {"comm all-reduce --bytes 1G --gpus 0 --link NVLink4", "at least 2 GPUs"},
+      {"comm all-reduce --bytes 0 --gpus 8 --link NVLink4", "--bytes: the value must be a whole number >= 1"},
+      {"comm all-reduce --bytes 1G --gpus 0 --link NVLink4", "--gpus: the value must be from 2 to"},
       {"comm all-reduce --bytes 1G --gpus 8 --link NVLink9", "unknown link 'NVLink9'; did you mean"},
       {"comm alreduce --bytes 1G --gpus 8 --link NVLink4", "did you mean 'all-reduce'"},
       {"pipeline --stages 4 --microbatches 0", "microbatches must be >= 1"},
       {"pipeline --stages 4 --microbatches 6 --virtual 2", "multiple of stages"},
-      {"zero --params 7.5e9 --gpus 64 --link IB-HDR --stage 5", "stage must be 0, 1, 2 or 3"},
+      {"zero --params 7.5e9 --gpus 64 --link IB-HDR --stage 5", "--stage: the value must be from 0 to 3"},
       {"ddp --params 1e9 --backward 1parsec --gpus 8 --link NVLink3", "unknown time unit"},
-      {"tp --seq 2048 --hidden 0 --tp 8 --link NVLink4", "--hidden must be > 0"},
-      {"moe --tokens 4096 --hidden 4096 --top-k 2 --ep 1 --link NVLink4", "ep >= 2"},
+      {"tp --seq 2048 --hidden 0 --tp 8 --link NVLink4", "--hidden: the value must be a whole number >= 1"},
+      {"moe --tokens 4096 --hidden 4096 --top-k 2 --ep 1 --link NVLink4", "--ep: the value must be from 2 to"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.args);
