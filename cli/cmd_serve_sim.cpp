@@ -61,13 +61,12 @@ cost::ServeSimInput input_for(const SimFlags& f) {
   in.sched = {.continuous = !f.static_batching, .paged = !f.contiguous, .block_tokens = int(f.block),
               .chunked_prefill = !f.no_chunked, .max_batched_tokens = f.max_batched_tokens, .max_seqs = int(f.max_seqs),
               .prefix_hit = f.prefix_hit, .max_model_len = f.max_model_len};
-  const int64_t max_len = f.max_model_len > 0 ? f.max_model_len : in.model->context;
   if (!f.trace.empty()) {
     in.trace = cost::read_trace_csv(f.trace);
   } else {
     in.trace = cost::synthetic_trace({.requests = int(f.requests), .rate_per_s = f.rate, .prompt_mean = f.prompt_mean,
                                       .output_mean = f.output_mean, .dist = cost::parse_length_dist(f.dist),
-                                      .max_len = max_len, .seed = f.seed});
+                                      .max_len = 0, .seed = f.seed});  // the server rejects or caps, not the trace
   }
   if (!f.disaggregate.empty()) in.disagg = parse_disaggregation(f.disaggregate);
   if (!f.transfer_link.empty()) in.disagg.transfer_link = &cost::Catalog::builtin().link(f.transfer_link);
@@ -136,7 +135,7 @@ void add_serve_sim_command(CLI::App& app) {
   add_count_option(c, "--max-seqs", f->max_seqs, "running sequences at most", 1, 1000000)->capture_default_str();
   c->add_option("--prefix-hit", f->prefix_hit, "fraction of each prompt found in the prefix cache")
       ->capture_default_str();
-  add_count_option(c, "--max-model-len", f->max_model_len, "longest request (0: the model's context)", 0,
+  add_count_option(c, "--max-model-len", f->max_model_len, "longest request, prompt + output (0: the model's context); longer prompts are rejected", 0,
                    100000000);
   c->add_option("--slo-ttft", f->slo_ttft, "goodput SLO: time to first token, s")->capture_default_str();
   c->add_option("--slo-tpot", f->slo_tpot, "goodput SLO: time per output token, s")->capture_default_str();

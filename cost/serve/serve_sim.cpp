@@ -238,7 +238,6 @@ int64_t kv_capacity_tokens(const ServeSimInput& in) {
 
 void validate(const ServeSimInput& in, int64_t max_len, int64_t capacity) {
   if (!in.model || !in.device) throw std::invalid_argument("a model and a device are required");
-  if (in.trace.empty()) throw std::invalid_argument("the trace has no requests");
   const auto& s = in.sched;
   if (s.block_tokens < 1 || s.max_seqs < 1 || s.max_batched_tokens < 1)
     throw std::invalid_argument("block size, max sequences and max batched tokens must be >= 1");
@@ -250,6 +249,9 @@ void validate(const ServeSimInput& in, int64_t max_len, int64_t capacity) {
     if (q.prompt + q.output > max_len)
       throw std::invalid_argument(fmt::format("request {} needs {} + {} tokens, more than max_model_len {}", q.id,
                                               q.prompt, q.output, max_len));
+  if (max_len < 2)
+    throw std::invalid_argument(fmt::format("max_model_len must be at least 2 (one prompt and one output token), got {}",
+                                            max_len));
   if (capacity < max_len)
     throw std::invalid_argument(fmt::format("the KV pool holds {} tokens, less than one request of max_model_len {}",
                                             capacity, max_len));
@@ -275,6 +277,7 @@ void summarise_requests(ServeSimResult& r, const ServeSimInput& in) {
   r.throughput_tokens_s = double(tokens) / span;
   r.requests_per_s = double(r.requests.size()) / span;
   r.goodput_requests_s = double(good) / span;
+  r.good_requests = good;
   r.ttft_mean = mean(ttft);
   r.tpot_mean = mean(tpot);
   r.ttft_p50 = percentile(ttft, 0.5);
@@ -317,8 +320,40 @@ ServeSimResult simulate_instance(const ServeSimInput& in, bool prefilled) {
 }
 
 ServeSimResult simulate_serving(const ServeSimInput& in) {
-  if (in.disagg.prefill_instances > 0 || in.disagg.decode_instances > 0) return simulate_disaggregated(in);
-  return simulate_instance(in, false);
+  if (!in.model || !in.device) throw std::invalid_argument("a model and a device are required");
+  if (in.trace.empty()) throw std::invalid_argument("the trace has no requests");
+  const int64_t max_len = in.sched.max_model_len > 0 ? in.sched.max_model_len : in.model->context;
+  // vLLM's admission: a prompt longer than max_model_len is refused (an error to
+  // the client, not a truncated prompt); generation stops at max_model_len.
+  ServeSimInput admitted = in;
+  admitted.trace.clear();
+  int64_t rejected = 0, capped = 0;
+  for (Request q : in.trace) {
+    if (q.prompt >= max_len) {
+      ++rejected;
+      continue;
+    }
+    if (q.prompt + q.output > max_len) {
+      q.output = max_len - q.prompt;
+      ++capped;
+    }
+    admitted.trace.push_back(q);
+  }
+  ServeSimResult r;
+  if (admitted.trace.empty()) {  // nothing to serve: every request was refused
+    validate(admitted, max_len, kv_capacity_tokens(in));
+    r.in = in;
+    r.in.trace.clear();
+    r.kv_capacity_tokens = kv_capacity_tokens(in);
+    r.max_model_len = max_len;
+  } else if (in.disagg.prefill_instances > 0 || in.disagg.decode_instances > 0) {
+    r = simulate_disaggregated(admitted);
+  } else {
+    r = simulate_instance(admitted, false);
+  }
+  r.rejected = rejected;
+  r.capped = capped;
+  return r;
 }
 
 }  // namespace simt::cost

@@ -70,7 +70,13 @@ struct ServeSimResult {
   ServeSimInput in;  // trace dropped from the copy
   int64_t kv_capacity_tokens = 0;
   int64_t max_model_len = 0;
-  std::vector<RequestTiming> requests;
+  std::vector<RequestTiming> requests;  // the requests served
+  // As vLLM does: a request whose prompt leaves no room for one output token
+  // (prompt >= max_model_len) is rejected, never truncated; one whose prompt +
+  // output would pass max_model_len stops there (finish reason "length").
+  int64_t rejected = 0;       // requests refused: prompt >= max_model_len
+  int64_t capped = 0;         // requests whose output stopped at max_model_len
+  int64_t good_requests = 0;  // served requests meeting both SLOs
   std::vector<SimSample> samples;  // one per iteration (thinned to <= 2000)
   int64_t iterations = 0, preemptions = 0;
   double kv_transfer_mean_s = 0;   // disaggregated: prefill-to-decode KV transfer per request
@@ -84,11 +90,14 @@ struct ServeSimResult {
   double ttft_mean = 0, ttft_p50 = 0, ttft_p99 = 0, tpot_mean = 0, tpot_p50 = 0, tpot_p99 = 0;
 };
 
-// Throws std::invalid_argument for impossible inputs: a request longer than
-// max_model_len, a model whose weights do not fit, a KV pool smaller than one request.
+// Throws std::invalid_argument for impossible inputs: a model whose weights do not
+// fit, a KV pool smaller than one request. Requests whose prompt does not fit in
+// max_model_len are rejected (counted in `rejected`), outputs that would pass it
+// are capped (counted in `capped`), as vLLM does.
 ServeSimResult simulate_serving(const ServeSimInput& in);
 
-// One instance (tp GPUs) serving `in.trace`. `prefilled`: each request arrives
+// One instance (tp GPUs) serving `in.trace`; every request must fit in
+// max_model_len (simulate_serving rejects and caps first). `prefilled`: each request arrives
 // with its prompt's KV cached and its first token emitted (a decode instance).
 ServeSimResult simulate_instance(const ServeSimInput& in, bool prefilled);
 // Prefill instances, KV transfer, decode instances (cost/serve/serve_disagg.cpp).

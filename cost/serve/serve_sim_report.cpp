@@ -28,16 +28,27 @@ std::string disagg_line(const ServeSimResult& r) {
 
 std::string to_text(const ServeSimResult& r) {
   const auto& in = r.in;
-  std::string o = fmt::format("serve-sim: {} on {} x {} ({}), {} requests\n  {}\n", in.model->name, in.tp,
-                              in.device->name, in.precisions.label(), r.requests.size(),
-                              scheduler_line(in, r.max_model_len));
+  const int64_t total = int64_t(r.requests.size()) + r.rejected;
+  std::string o = fmt::format("serve-sim: {} on {} x {} ({}), {} requests\n", in.model->name, in.tp, in.device->name,
+                              in.precisions.label(), total);
+  // Refused requests first: they are not in any number below.
+  if (r.rejected > 0)
+    o += fmt::format("  REJECTED {} of {} requests: prompt of max_model_len {} tokens or more, no room for one output\n"
+                     "  token (vLLM refuses a prompt longer than max_model_len; nothing is truncated)\n",
+                     r.rejected, total, r.max_model_len);
+  if (r.capped > 0)
+    o += fmt::format("  {} requests stopped at max_model_len {} before their requested output (finish reason "
+                     "\"length\")\n",
+                     r.capped, r.max_model_len);
+  o += fmt::format("  {}\n", scheduler_line(in, r.max_model_len));
   o += disagg_line(r);
   o += fmt::format("  KV pool {} tokens; {} iterations, {} preemptions, instances busy {:.4g} s (summed) over {:.4g} s\n\n",
                    r.kv_capacity_tokens, r.iterations, r.preemptions, r.busy_s, r.makespan_s);
   o += fmt::format("  throughput       {:>10.4g} output tokens/s   {:.4g} requests/s\n", r.throughput_tokens_s,
                    r.requests_per_s);
-  o += fmt::format("  goodput          {:>10.4g} requests/s meeting TTFT <= {} s and TPOT <= {} s\n",
-                   r.goodput_requests_s, in.slo_ttft_s, in.slo_tpot_s);
+  o += fmt::format("  goodput          {:>10.4g} requests/s meeting TTFT <= {} s and TPOT <= {} s ({} of {} requests{})\n",
+                   r.goodput_requests_s, in.slo_ttft_s, in.slo_tpot_s, r.good_requests, total,
+                   r.rejected > 0 ? ", the rejected ones missing" : "");
   o += fmt::format("  TTFT             mean {:.4g} s, p50 {:.4g} s, p99 {:.4g} s\n", r.ttft_mean, r.ttft_p50,
                    r.ttft_p99);
   o += fmt::format("  TPOT             mean {:.4g} ms, p50 {:.4g} ms, p99 {:.4g} ms\n", r.tpot_mean * 1e3,
@@ -58,7 +69,8 @@ nlohmann::json to_json(const ServeSimResult& r, bool with_samples) {
       {"continuous", in.sched.continuous}, {"paged", in.sched.paged}, {"block_tokens", in.sched.block_tokens},
       {"chunked_prefill", in.sched.chunked_prefill}, {"max_batched_tokens", in.sched.max_batched_tokens},
       {"max_seqs", in.sched.max_seqs}, {"prefix_hit", in.sched.prefix_hit}, {"max_model_len", r.max_model_len},
-      {"kv_capacity_tokens", r.kv_capacity_tokens}, {"requests", r.requests.size()}, {"iterations", r.iterations},
+      {"kv_capacity_tokens", r.kv_capacity_tokens}, {"requests", r.requests.size()},
+      {"rejected", r.rejected}, {"capped", r.capped}, {"good_requests", r.good_requests}, {"iterations", r.iterations},
       {"preemptions", r.preemptions}, {"makespan_s", r.makespan_s}, {"busy_s", r.busy_s},
       {"throughput_tokens_s", r.throughput_tokens_s}, {"requests_per_s", r.requests_per_s},
       {"goodput_requests_s", r.goodput_requests_s}, {"slo_ttft_s", in.slo_ttft_s}, {"slo_tpot_s", in.slo_tpot_s},

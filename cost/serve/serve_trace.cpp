@@ -69,16 +69,18 @@ std::vector<Request> synthetic_trace(const TraceSpec& s) {
   if (s.requests < 1 || s.requests > 10'000'000)
     throw std::invalid_argument(fmt::format("requests must be between 1 and 1e7, got {}", s.requests));
   if (!(s.rate_per_s > 0)) throw std::invalid_argument(fmt::format("arrival rate must be > 0, got {}", s.rate_per_s));
-  if (s.prompt_mean < 1 || s.output_mean < 1 || s.max_len < 2)
-    throw std::invalid_argument("prompt and output means must be >= 1 and the maximum length >= 2");
+  if (s.prompt_mean < 1 || s.output_mean < 1 || s.max_len < 0 || s.max_len == 1)
+    throw std::invalid_argument("prompt and output means must be >= 1 and the maximum length 0 (none) or >= 2");
   Rng r{std::mt19937_64(s.seed)};
   std::vector<Request> out;
   double t = 0;
   for (int i = 0; i < s.requests; ++i) {
     if (std::isfinite(s.rate_per_s)) t += r.exponential(1 / s.rate_per_s);
     Request q{i, t, draw_length(r, s.dist, s.prompt_mean), draw_length(r, s.dist, s.output_mean)};
-    q.prompt = std::min(q.prompt, s.max_len - 1);
-    q.output = std::min(q.output, s.max_len - q.prompt);
+    if (s.max_len > 0) {
+      q.prompt = std::min(q.prompt, s.max_len - 1);
+      q.output = std::min(q.output, s.max_len - q.prompt);
+    }
     out.push_back(q);
   }
   return out;

@@ -22,7 +22,8 @@ struct TraceSpec {
   double rate_per_s = 10;   // Poisson arrival rate; inf: all arrive at t = 0
   int64_t prompt_mean = 512, output_mean = 256;
   LengthDist dist = LengthDist::Exponential;  // uniform: on [1, 2 x mean - 1]
-  int64_t max_len = 8192;   // prompt + output are clipped to it (the model's context)
+  int64_t max_len = 0;      // > 0: prompt + output are clipped to it; 0: not clipped (the server
+                            // rejects or caps what does not fit: simulate_serving)
   uint64_t seed = 1;
 };
 
