@@ -6,6 +6,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -33,7 +37,9 @@ class EntryReader {
     auto it = entry_.find(field);
     if (it == entry_.end()) fail(field, "missing");
     if (!it->is_string()) fail(field, fmt::format("expected a string, got {}", type_name(*it)));
-    return it->get<std::string>();
+    const std::string v = it->get<std::string>();
+    if (v.find_first_not_of(" \t\r\n") == std::string::npos) fail(field, "must not be empty");
+    return v;
   }
 
   // A sourced number {"value": number|null, "src": key, "note": text}; `scale`
@@ -57,6 +63,7 @@ class EntryReader {
     if (v->is_number()) {
       s.value = v->get<double>() * scale;
       if (!(s.value > 0)) fail(field, fmt::format("'value' must be positive, got {}", v->dump()));
+      if (!std::isfinite(s.value)) fail(field, fmt::format("'value' must be finite, got {}", v->dump()));
     }
     auto src = it->find("src");
     if (src == it->end() || !src->is_string()) fail(field, "missing 'src' (a key of \"sources\")");
@@ -78,6 +85,18 @@ class EntryReader {
     auto known = sources_.find(src->get<std::string>());
     if (known == sources_.end()) fail(field, fmt::format("'src' '{}' is not a key of \"sources\"", src->get<std::string>()));
     return known->second;
+  }
+
+  // The field's value in the file's units must lie in [lo, hi] (a range that admits
+  // every real GPU/TPU with headroom); 0 (null, unpublished) is skipped when `nullable`.
+  void in_range(const std::map<std::string, Sourced>& fields, const std::string& field, double lo, double hi,
+                const std::string& unit, bool nullable = false) const {
+    auto it = fields.find(field);
+    if (it == fields.end()) return;
+    const double v = it->second.value;
+    if (nullable && v == 0) return;
+    if (!(v >= lo && v <= hi))
+      fail(field, fmt::format("must be from {:g} to {:g} {}, got {:g}", lo, hi, unit, v));
   }
 
   const json& entry() const { return entry_; }
@@ -172,6 +191,57 @@ void read_host_link(const EntryReader& r, DeviceSpec& d) {
   if (auto note = it->find("note"); note != it->end() && note->is_string()) d.host_link_source += "; " + note->get<std::string>();
 }
 
+// Ranges and relations every GPU of the catalog satisfies (V100 to B200, T4 to
+// RTX 4090 read from 32 to 228 KiB of shared memory per SM, 320 to 7700 GB/s).
+void check_common(const EntryReader& r, const DeviceSpec& d) {
+  r.in_range(d.fields, "memory_gib", 0.25, 4096, "GiB");
+  r.in_range(d.fields, "memory_bandwidth_gbs", 1, 100000, "GB/s");
+  r.in_range(d.fields, "tdp_w", 1, 10000, "W", true);
+  r.in_range(d.fields, "price_per_hour_usd", 0.001, 10000, "USD per hour", true);
+  for (const auto& [key, peak] : d.peak) r.in_range(d.fields, "peak_tflops." + key, 0.001, 100000, "TFLOP/s");
+}
+
+void check_gpu(const EntryReader& r, const DeviceSpec& d) {
+  const std::string& cc = d.compute_capability;
+  const auto dot = cc.find('.');
+  const auto digits = [](const std::string& t) {
+    return !t.empty() && t.size() <= 2 && t.find_first_not_of("0123456789") == std::string::npos;
+  };
+  if (dot == std::string::npos || !digits(cc.substr(0, dot)) || cc.size() != dot + 2 || !digits(cc.substr(dot + 1)))
+    r.fail("compute_capability", fmt::format("must be MAJOR.MINOR such as \"9.0\", got \"{}\"", cc));
+  if (d.warp_size != 32)
+    r.fail("warp_size", fmt::format("must be 32 (every NVIDIA GPU; the simulator runs 32-lane warps), got {}",
+                                    d.warp_size));
+  r.in_range(d.fields, "sm_count", 1, 1024, "SMs", true);
+  r.in_range(d.fields, "boost_clock_mhz", 100, 10000, "MHz", true);
+  r.in_range(d.fields, "max_threads_per_block", 32, 4096, "threads");
+  if (d.max_threads_per_block % d.warp_size != 0)
+    r.fail("max_threads_per_block", fmt::format("must be a multiple of warp_size {}, got {}", d.warp_size,
+                                                d.max_threads_per_block));
+  r.in_range(d.fields, "max_threads_per_sm", 32, 8192, "threads");
+  if (d.max_threads_per_sm < d.max_threads_per_block)
+    r.fail("max_threads_per_sm", fmt::format("must be at least max_threads_per_block {}, got {}",
+                                             d.max_threads_per_block, d.max_threads_per_sm));
+  r.in_range(d.fields, "registers_per_sm", 1024, 1048576, "registers");
+  r.in_range(d.fields, "shared_per_sm_kib", 1, 4096, "KiB");
+  r.in_range(d.fields, "shared_per_block_kib", 1, 4096, "KiB");
+  r.in_range(d.fields, "shared_per_block_optin_kib", 1, 4096, "KiB");
+  if (d.shared_per_block_bytes > d.shared_per_sm_bytes)
+    r.fail("shared_per_sm_kib", fmt::format("must be at least shared_per_block_kib {:g} (a block runs on one SM), got "
+                                            "{:g}",
+                                            d.shared_per_block_bytes / KiB, d.shared_per_sm_bytes / KiB));
+  if (d.shared_per_block_optin_bytes < d.shared_per_block_bytes ||
+      d.shared_per_block_optin_bytes > d.shared_per_sm_bytes)
+    r.fail("shared_per_block_optin_kib",
+           fmt::format("must be from shared_per_block_kib {:g} to shared_per_sm_kib {:g}, got {:g}",
+                       d.shared_per_block_bytes / KiB, d.shared_per_sm_bytes / KiB,
+                       d.shared_per_block_optin_bytes / KiB));
+  r.in_range(d.fields, "l2_mib", 0.0625, 4096, "MiB", true);
+  r.in_range(d.fields, "l2_bandwidth_gbs", 1, 1000000, "GB/s", true);
+  r.in_range(d.fields, "calibration.min_kernel_us", 0.01, 10000, "us");
+  check_common(r, d);
+}
+
 DeviceSpec read_device(const EntryReader& r) {
   DeviceSpec d;
   d.name = r.text("name");
@@ -200,6 +270,7 @@ DeviceSpec read_device(const EntryReader& r) {
   read_calibration(r, d);
   read_kernel_model(r, d);
   read_host_link(r, d);
+  check_gpu(r, d);
   return d;
 }
 
@@ -220,6 +291,8 @@ DeviceSpec read_tpu(const EntryReader& r) {
   d.tdp_watts = num("tdp_w", 1, true);
   if (r.entry().contains("price_per_hour_usd")) d.price_per_hour_usd = num("price_per_hour_usd", 1, true);
   read_peaks(r, d);
+  r.in_range(d.fields, "ici_bandwidth_gbs", 1, 100000, "GB/s");
+  check_common(r, d);
   return d;
 }
 
@@ -231,6 +304,8 @@ LinkSpec read_link(const EntryReader& r) {
   l.bandwidth = keep(l.fields, "bandwidth_gbs", bw, 1e9);
   l.source = bw.source;
   l.latency_s = keep(l.fields, "latency_us", r.number("latency_us", 1e-6), 1e-6);
+  r.in_range(l.fields, "bandwidth_gbs", 0.1, 100000, "GB/s");
+  r.in_range(l.fields, "latency_us", 0.001, 100000, "us");
   return l;
 }
 
@@ -290,11 +365,29 @@ Catalog Catalog::parse(const std::string& text, const std::string& origin) {
 }
 
 Catalog Catalog::load(const std::string& path) {
-  std::ifstream in(path);
+  // Only a regular file of sane size: a FIFO would block the open, /dev/zero would
+  // never end ($SIMT_CATALOG can name anything). The real catalog is ~60 KB.
+  constexpr std::uintmax_t kMaxBytes = 16u << 20;
+  std::error_code ec;
+  const auto st = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(st)) throw std::runtime_error(fmt::format("cannot read device catalog '{}'", path));
+  if (!std::filesystem::is_regular_file(st))
+    throw std::runtime_error(fmt::format(
+        "device catalog '{}' is not a regular file (a directory, FIFO or device); it must be a JSON file", path));
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec || size > kMaxBytes)
+    throw std::runtime_error(fmt::format("device catalog '{}' is {} bytes, more than the {} MiB a catalog may be", path,
+                                         ec ? std::string("of unknown size,") : std::to_string(size),
+                                         kMaxBytes >> 20));
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(fmt::format("cannot read device catalog '{}'", path));
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse(text.str(), path);
+  std::string text(kMaxBytes + 1, '\0');
+  in.read(text.data(), std::streamsize(text.size()));
+  text.resize(std::size_t(in.gcount()));
+  if (text.size() > kMaxBytes)
+    throw std::runtime_error(fmt::format("device catalog '{}' is more than the {} MiB a catalog may be", path,
+                                         kMaxBytes >> 20));
+  return parse(text, path);
 }
 
 }  // namespace simt::cost
