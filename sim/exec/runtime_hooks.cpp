@@ -27,12 +27,17 @@ thread_local constinit SpinWatch t_spin SIMT_FAST_TLS;
 
 void spin_detected(ThreadState* t, Site site, std::uintptr_t a) {
   t_spin = {};
-  throw KernelFault(t->block->make_diag(
-      DiagKind::Deadlock,
-      fmt::format("watchdog: this thread read the word at 0x{:x} {} times in a row here without reaching a barrier: "
-                  "a spin-wait for a write that never comes (blocks of a launch may run in any order, on the GPU too)",
-                  a, kSpinLimit),
-      t, site));
+  const std::string what =
+      site == kAtomicSpinSite
+          ? fmt::format("watchdog: this thread's atomics left the word at 0x{:x} unchanged {} times in a row without "
+                        "reaching a barrier: a lock nobody releases, or a flag nobody sets (a failing atomicCAS "
+                        "loop)",
+                        a, kSpinLimit)
+          : fmt::format("watchdog: this thread read the word at 0x{:x} {} times in a row here without reaching a "
+                        "barrier: a spin-wait for a write that never comes (blocks of a launch may run in any order, "
+                        "on the GPU too)",
+                        a, kSpinLimit);
+  throw KernelFault(t->block->make_diag(DiagKind::Deadlock, what, t, site == kAtomicSpinSite ? nullptr : site));
 }
 
 const std::uint64_t g_watchdog_insts = runtime_options().watchdog_insts;
@@ -208,8 +213,14 @@ void __simt_threadfence() {
 void __simt_atomic_begin(const void* word) {
   if (simt::ThreadState* t = simt::t_thread) simt::before_atomic(t, reinterpret_cast<std::uintptr_t>(word));
 }
-void __simt_atomic_end(const void* word) {
-  if (simt::ThreadState* t = simt::t_thread) simt::after_atomic(t, reinterpret_cast<std::uintptr_t>(word));
+void __simt_atomic_end(const void* word, int changed) {
+  simt::ThreadState* t = simt::t_thread;
+  if (!t) return;
+  const auto a = reinterpret_cast<std::uintptr_t>(word);
+  simt::after_atomic(t, a);
+  // An atomic that leaves the word as it was only reads it: repeated, a spin.
+  if (!changed) simt::watch_atomic(t, a);
+  else if (simt::t_spin.addr == a) simt::t_spin = {};
 }
 
 // The C library's assert, as the pass redirects it from compiled code: a library

@@ -53,4 +53,9 @@ SIMT_INLINE void watch_load(ThreadState* t, Site site, std::uintptr_t a) {
   w = {t, site, a, 0};
 }
 
+// Atomics that leave their word unchanged (a failing atomicCAS, atomicAdd of 0): the
+// same watch as loads, under a site of their own (their line is not known here).
+inline const Site kAtomicSpinSite = reinterpret_cast<Site>(std::uintptr_t(1));
+inline void watch_atomic(ThreadState* t, std::uintptr_t a) { watch_load(t, kAtomicSpinSite, a); }
+
 }  // namespace simt

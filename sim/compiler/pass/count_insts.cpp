@@ -220,6 +220,13 @@ bool has_barrier(const Loop& l) {
   return false;
 }
 
+// An unconditional branch to the header of a loop that contains it: the loop's back edge.
+bool jumps_back(const BranchInst& br, const LoopInfo* loops) {
+  if (!loops) return false;
+  const Loop* l = loops->getLoopFor(br.getParent());
+  return l && br.getSuccessor(0) == l->getHeader();
+}
+
 }  // namespace
 
 // The loop control of innermost loops without a barrier: nvcc unrolls them (by 4
@@ -290,7 +297,10 @@ unsigned sass_estimate(const Instruction& i, const RuntimeFiles& runtime, const 
       return 0;
     case Instruction::GetElementPtr: return address_estimate(cast<GetElementPtrInst>(i));
     case Instruction::Br:
-      return cast<BranchInst>(i).isConditional() ? 1 : 0;  // an unconditional jump is mostly a fall-through
+      // An unconditional jump is mostly a fall-through, except a loop's way back: a
+      // real BRA on the GPU, and in `while (*flag == 0) {}` compiled to a register
+      // loop the only instruction there is, which the watchdog must see counted.
+      return cast<BranchInst>(i).isConditional() || jumps_back(cast<BranchInst>(i), loops) ? 1 : 0;
     case Instruction::Switch:
       return 2 * cast<SwitchInst>(i).getNumCases();  // compare and branch per case
     case Instruction::SDiv: case Instruction::UDiv:

@@ -13,7 +13,7 @@
 extern "C" {  // sim/exec/runtime_hooks.cpp
 void __simt_threadfence();
 void __simt_atomic_begin(const void* word);
-void __simt_atomic_end(const void* word);
+void __simt_atomic_end(const void* word, int changed);
 }
 
 namespace simt::cuda {
@@ -41,7 +41,9 @@ template <class T> inline T collective(Collective kind, unsigned mask, const T& 
 // The compiler's builtins, not std::atomic_ref: its code lives in libstdc++'s
 // headers, which the pass would instrument (a second access per atomic).
 // The begin and end calls tell the global race check how blocks publish to each other
-// through a fence and an atomic (sim/check/release_acquire.hpp).
+// through a fence and an atomic (sim/check/release_acquire.hpp); the end also tells
+// the spin watchdog whether the atomic changed the word (a lock nobody releases
+// repeats a failing atomicCAS, sim/exec/spin_watch.hpp).
 template <class T, class F> inline T atomic_rmw(T* address, F&& update) {
   __simt_site_access(address, sizeof(T), 2);
   __simt_atomic_begin(address);
@@ -50,7 +52,7 @@ template <class T, class F> inline T atomic_rmw(T* address, F&& update) {
   T desired = update(old);
   while (!__atomic_compare_exchange(address, &old, &desired, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
     desired = update(old);
-  __simt_atomic_end(address);
+  __simt_atomic_end(address, __builtin_memcmp(&old, &desired, sizeof(T)) != 0);
   return old;
 }
 }  // namespace simt::cuda
