@@ -12,9 +12,7 @@
 #include <fmt/core.h>
 
 #include <filesystem>
-#include <fstream>
 #include <memory>
-#include <sstream>
 
 namespace simt::cli {
 
@@ -61,16 +59,10 @@ void list_labs(bool json) {
              all_labs().size());
 }
 
-std::string read_text(const fs::path& p) {
-  std::ifstream f(p);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
 
 void show_lab(const std::string& name) {
   const Lab& l = lab::find_lab(all_labs(), name);
-  fmt::print("{}", read_text(l.dir / "README.md"));
+  fmt::print("{}", lab::read_text(l.dir / "README.md"));
   fmt::print("\n---\nfiles: {}\nstart: simt lab start {}\ncheck: simt lab check {} FILE\n", l.dir.string(), l.name,
              l.name);
 }

@@ -10,7 +10,6 @@
 #include <cmath>
 #include <fstream>
 #include <map>
-#include <sstream>
 
 namespace simt::cli::lab {
 
@@ -45,13 +44,6 @@ json read_json(const fs::path& p, json fallback) {
   } catch (const json::exception&) {
     return fallback;
   }
-}
-
-std::string read_text(const fs::path& p) {
-  std::ifstream f(p);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
 }
 
 // The options a lab program runs with: the user's, and what grading needs —
@@ -95,7 +87,8 @@ CaseRun run_case(const Lab& lab, const std::string& program, const LabCase& c, c
   r.status = run_program(lab.kind == "ctypes" ? python() : program, args, output.string());
   r.results = read_json(results, nullptr);
   r.launches = read_json(launches, json::array());
-  r.output = read_text(output);
+  std::error_code ec;
+  r.output = fs::exists(output, ec) ? read_text(output) : "";
   return r;
 }
 

@@ -26,8 +26,6 @@ const LabCase& Lab::case_named(const std::string& want) const {
   throw std::runtime_error(fmt::format("lab {}: no case named '{}'", name, want));
 }
 
-namespace {
-
 std::string read_text(const fs::path& p) {
   std::ifstream f(p);
   if (!f) throw std::runtime_error(fmt::format("cannot read {}", p.string()));
@@ -35,6 +33,8 @@ std::string read_text(const fs::path& p) {
   s << f.rdbuf();
   return s.str();
 }
+
+namespace {
 
 std::string text_of(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 

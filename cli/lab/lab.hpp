@@ -62,6 +62,9 @@ struct Lab {
   const LabCase& case_named(const std::string& name) const;
 };
 
+// A file's whole text; throws std::runtime_error naming a file it cannot read.
+std::string read_text(const std::filesystem::path& p);
+
 // Every lab under `root` (folders with a checks.json), in name order. A malformed
 // checks.json throws std::runtime_error naming the file and the problem.
 std::vector<Lab> load_labs(const std::filesystem::path& root);
