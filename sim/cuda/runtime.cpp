@@ -340,7 +340,10 @@ cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_
     deferred.add(std::make_unique<DeferredMemset>(dst, value, bytes), byte_footprint(dst, bytes));
     return cudaSuccess;
   }
-  std::memset(simt::GlobalMemory::instance().host_address(dst), value, bytes);
+  simt::GlobalMemory& gm = simt::GlobalMemory::instance();
+  const auto a = reinterpret_cast<std::uintptr_t>(dst);
+  if ((value & 0xff) == 0) gm.fill_zero(a, bytes);
+  else std::memset(reinterpret_cast<void*>(gm.host_address(a)), value, bytes);
   return cudaSuccess;
 }
 

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <stdexcept>
 
 namespace simt {
@@ -142,6 +143,19 @@ void* GlobalMemory::allocate(std::size_t bytes, bool managed) {
   mark_pages(p, bytes, true);
   in_use_ += bytes;
   return reinterpret_cast<void*>(p);
+}
+
+void GlobalMemory::fill_zero(std::uintptr_t addr, std::size_t bytes) {
+  constexpr std::size_t kPage = std::size_t(1) << kPageShift;
+  const std::uintptr_t first = round_up(addr, kPage), last = (addr + bytes) / kPage * kPage;
+  if (last <= first) {  // within a page or two: just write
+    std::memset(reinterpret_cast<void*>(host_address(addr)), 0, bytes);
+    return;
+  }
+  std::memset(reinterpret_cast<void*>(host_address(addr)), 0, first - addr);
+  std::memset(reinterpret_cast<void*>(host_address(last)), 0, addr + bytes - last);
+  if (fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off_t(first - base_), off_t(last - first)) != 0)
+    std::memset(reinterpret_cast<void*>(host_address(first)), 0, last - first);  // no hole punching: write
 }
 
 bool GlobalMemory::release(void* ptr) {

@@ -52,6 +52,10 @@ class GlobalMemory {
   // the simulator had held back, sim/shortcuts/deferred_launches.hpp): it gets the next
   // allocation number.
   void renew(void* p);
+  // cudaMemset(p, 0, bytes) of device memory: whole pages are given back to the
+  // machine (they read as zero) instead of written, so zeroing tens of GiB costs no
+  // memory; the partial pages at the ends are written.
+  void fill_zero(std::uintptr_t addr, std::size_t bytes);
   // The live allocation containing [addr, addr+size), or null.
   const Allocation* find(std::uintptr_t addr, std::size_t size) const;
   // The allocation nearest to addr (live or freed), for diagnostics.

@@ -19,3 +19,9 @@ TEST_CASE("the watchdog ends a register spin and a lock nobody releases, naming 
   CHECK(e.stderr_.find("atomics left the word") != std::string::npos);
   CHECK(e.stderr_.find("kernel take_held_lock") != std::string::npos);
 }
+
+TEST_CASE("cudaMemset of 40 GiB to zero costs no memory, and what a kernel wrote is zeroed") {
+  auto e = exec(kTests + "memset_huge.cu", "--no-races");
+  CHECK(e.run.status == 0);
+  CHECK(e.run.out == "after the kernel: 0 7\nafter the second memset: 0 0\npeak below 2 GiB: yes\n");
+}
