@@ -240,7 +240,16 @@ void roofline_counters(const RooflineOptions& o) {
   json out = json::array();
   Table t({"kernel", "time>", "bound", "roofline bound>"});
   double total = 0;
+  std::size_t failed = 0;
   for (std::size_t i = 0; i < launches.size(); ++i) {
+    // A launch that failed did not run its kernel to the end: it has no time to price.
+    if (launches[i].is_object() && launches[i].value("error", 0) != 0) {
+      ++failed;
+      t.add({launches[i].value("kernel", fmt::format("launch {}", i)), "-", "not priced: the launch failed", "-"});
+      out.push_back({{"kernel", launches[i].value("kernel", "")}, {"error", launches[i].value("error", 0)},
+                     {"predicted_s", nullptr}});
+      continue;
+    }
     json j = counters_launch_json(d, launches[i], o, i);
     total += j["predicted_s"].get<double>();
     std::string bound = j["roofline"].is_object() ? format_seconds(j["roofline"]["time_s"].get<double>()) : "-";
@@ -253,7 +262,8 @@ void roofline_counters(const RooflineOptions& o) {
     return;
   }
   fmt::print("kernel time on {} ({}) from {}\n{}", d.name, d.full_name, o.counters, t.str());
-  fmt::print("total {} (sum of launches; no overlap between launches assumed)\n", format_seconds(total));
+  fmt::print("total {} (sum of launches; no overlap between launches assumed{})\n", format_seconds(total),
+             failed ? fmt::format("; {} failed launch{} not priced", failed, failed == 1 ? "" : "es") : "");
 }
 
 void add_roofline(CLI::App& app) {

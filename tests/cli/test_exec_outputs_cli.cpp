@@ -66,3 +66,15 @@ TEST_CASE("under an address-space limit (ulimit -v) simt starts and runs, with a
   CHECK(out.find("simtlab") != std::string::npos);
   CHECK(out.find("check: OK") != std::string::npos);
 }
+
+TEST_CASE("simt roofline --counters does not price a launch that failed") {
+  const auto path = std::filesystem::temp_directory_path() / "simt-failed-launch.json";
+  {
+    std::ofstream f(path);
+    f << R"([{"kernel": "spin", "error": 719, "grid": [1,1,1], "block": [1,1,1], "metrics": {}}])";
+  }
+  auto r = simt("roofline -d H200 --counters " + path.string());
+  CHECK(r.status == 0);
+  CHECK(r.out.find("not priced: the launch failed") != std::string::npos);
+  CHECK(r.out.find("1 failed launch not priced") != std::string::npos);
+}
