@@ -125,6 +125,19 @@ int run_cc(const CcArgs& a) {
 
 }  // namespace
 
+void reject_second_source(int argc, char** argv) {
+  if (argc < 2 || (std::strcmp(argv[1], "exec") != 0 && std::strcmp(argv[1], "cc") != 0)) return;
+  int sources = 0;
+  for (int i = 2; i < argc && std::strcmp(argv[i], "--") != 0; ++i) {
+    const std::string a = argv[i];
+    if (a.size() > 3 && a.compare(a.size() - 3, 3, ".cu") == 0 && a[0] != '-' && ++sources == 2)
+      throw std::invalid_argument(fmt::format(
+          "simt {} builds one .cu file; {} would be passed to the program as an argument: put it after -- "
+          "(simt exec prog.cu -- {}) or build one file that includes the other",
+          argv[1], a, a));
+  }
+}
+
 void add_program_commands(CLI::App& app) {
   auto exec_args = std::make_shared<ExecArgs>();
   CLI::App* exec = app.add_subcommand("exec", "Build a CUDA program against the simulator, run it, report every launch");
