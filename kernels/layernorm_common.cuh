@@ -1,0 +1,160 @@
+// LayerNorm family (forward, fp32): for each row i of a rows x cols matrix x,
+//   mean[i] = sum_j x[i][j] / cols
+//   rstd[i] = 1 / sqrt(sum_j (x[i][j] - mean[i])^2 / cols + 1e-5)
+//   out[i][j] = (x[i][j] - mean[i]) * rstd[i] * gamma[j] + beta[j]
+// mean and rstd are outputs too, as the backward pass wants them (llm.c's
+// layernorm_forward).
+//
+// Versions, each a lesson on the previous one (simt list shows them too):
+//   layernorm_two_pass.cu    3 launches: mean, then the variance about it (a second pass,
+//                            no cancellation), then normalise; a warp per row in the
+//                            first two (coalesced, shuffle sums): x read 3 times
+//   layernorm_welford.cu     1 launch, a warp per row: mean and variance from one pass by
+//                            Welford's update per lane and Chan's merge across lanes
+//                            (stable, but a division per element); x read twice
+//   layernorm_fused.cu       1 launch, a block per row: x read once into shared memory,
+//                            the sum and the sum of squares reduced together, so mean
+//                            and variance cost one block reduction (one barrier), not two
+//   layernorm_vectorized.cu  layernorm_fused with float4 loads and stores of x, gamma,
+//                            beta and out: 4x fewer memory instructions, same sectors;
+//                            cols % 4 != 0 falls back to scalar accesses
+//
+// Run:  simt run layernorm_fused --rows 1024 --cols 768
+// CPU reference: in double, below. nvcc builds the same files unchanged.
+#pragma once
+#include "kernels/harness.hpp"
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+constexpr float kLayerNormEps = 1e-5f;
+
+namespace layernorm {
+
+using namespace simt::kernels;
+
+inline std::vector<Param> params() {
+  return {{"rows", "1024", "rows of x (tokens; one normalisation each)"},
+          {"cols", "768", "columns of x (channels, GPT-2's 768 by default; any positive number)"}};
+}
+
+// The sum of v over the 32 lanes of a warp, returned to every lane (butterfly).
+__device__ inline float warp_sum(float v) {
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
+  return v;
+}
+
+// x: multiples of 1/64 in [-1, 1) plus 0.5, a mean away from 0; gamma around 1, beta
+// around 0. Sums and sums of squares of such values are exact in float at these sizes.
+struct Inputs {
+  std::vector<float> x, gamma, beta;
+};
+inline Inputs inputs(int rows, int cols) {
+  Inputs in{test_values(std::size_t(rows) * cols, 1), test_values(cols, 2), test_values(cols, 3)};
+  for (float& v : in.x) v += 0.5f;
+  for (float& g : in.gamma) g = 1.0f + g / 2;
+  return in;
+}
+
+// launch(x, gamma, beta, out, mean, rstd, rows, cols) runs one version.
+template <class Launch>
+Outputs run(const Params& p, Launch launch) {
+  const int rows = int(p.integer("rows")), cols = int(p.integer("cols"));
+  const std::size_t size = std::size_t(rows) * cols;
+  const Inputs in = inputs(rows, cols);
+  float *d_x, *d_gamma, *d_beta, *d_out, *d_mean, *d_rstd;
+  cudaMalloc(&d_x, size * sizeof(float));
+  cudaMalloc(&d_gamma, cols * sizeof(float));
+  cudaMalloc(&d_beta, cols * sizeof(float));
+  cudaMalloc(&d_out, size * sizeof(float));
+  cudaMalloc(&d_mean, rows * sizeof(float));
+  cudaMalloc(&d_rstd, rows * sizeof(float));
+  cudaMemcpy(d_x, in.x.data(), size * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(d_gamma, in.gamma.data(), cols * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(d_beta, in.beta.data(), cols * sizeof(float), cudaMemcpyHostToDevice);
+  launch(d_x, d_gamma, d_beta, d_out, d_mean, d_rstd, rows, cols);
+  std::vector<float> out(size), mean(rows), rstd(rows);
+  cudaMemcpy(out.data(), d_out, size * sizeof(float), cudaMemcpyDeviceToHost);
+  cudaMemcpy(mean.data(), d_mean, rows * sizeof(float), cudaMemcpyDeviceToHost);
+  cudaMemcpy(rstd.data(), d_rstd, rows * sizeof(float), cudaMemcpyDeviceToHost);
+  for (float* d : {d_x, d_gamma, d_beta, d_out, d_mean, d_rstd}) cudaFree(d);
+  return {{{"out", out}, {"mean", mean}, {"rstd", rstd}}};
+}
+
+#if !defined(__CUDACC__)
+inline std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+// |got - want| <= atol + rtol * scale everywhere, scale the size of what was
+// added up to make `want` (for a sum that cancels, its terms, not the result).
+inline Check compare_near(const std::vector<float>& got, const std::vector<double>& want,
+                          const std::vector<double>& scale, double rtol, double atol, const std::string& what) {
+  Check c;
+  if (got.size() != want.size()) {
+    c.detail = what + ": size " + std::to_string(got.size()) + " != expected " + std::to_string(want.size());
+    return c;
+  }
+  c.ok = true;
+  std::size_t worst = 0;
+  double worst_excess = -INFINITY;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    double e = std::fabs(double(got[i]) - want[i]);
+    if (std::isnan(e)) e = INFINITY;
+    const double bound = atol + rtol * scale[i];
+    c.max_abs_err = std::max(c.max_abs_err, e);
+    if (e - bound > worst_excess) worst_excess = e - bound, worst = i, c.tolerance = bound;
+    if (e > bound) c.ok = false;
+  }
+  c.detail = what + ": " + std::to_string(got.size()) + " values" + (c.ok ? "" : " NOT") + " within " + num(atol) +
+             " + " + num(rtol) + " * scale, max |error| " + num(c.max_abs_err) +
+             (got.empty() ? "" : "; closest to its bound at index " + std::to_string(worst) + " (got " +
+                                     num(got[worst]) + ", want " + num(want[worst]) + ")");
+  return c;
+}
+
+// The reference in double; mean, rstd and out each within rtol 1e-5, atol 1e-6.
+// The kernels compute in float, summing a row in their own orders (Welford's
+// version by incremental updates), and rsqrtf is the H200's approximation (a
+// couple of ulps): each moves a result by some ulps, 6e-8 relative apiece, and
+// 1e-5 is about 100 ulps of room. out is a sum, (x - mean) * rstd * gamma + beta,
+// whose terms may cancel: its scale is |(x - mean) * rstd * gamma| + |beta|, the
+// size of the terms the rounding is relative to.
+inline Check check(const Params& p, const Outputs& got) {
+  const int rows = int(p.integer("rows")), cols = int(p.integer("cols"));
+  const Inputs in = inputs(rows, cols);
+  std::vector<double> out(in.x.size()), out_scale(in.x.size()), mean(rows), rstd(rows);
+  for (int i = 0; i < rows; ++i) {
+    const float* xi = &in.x[std::size_t(i) * cols];
+    double sum = 0, sq = 0;
+    for (int j = 0; j < cols; ++j) sum += xi[j];
+    mean[i] = sum / cols;
+    for (int j = 0; j < cols; ++j) sq += (xi[j] - mean[i]) * (xi[j] - mean[i]);
+    rstd[i] = 1.0 / std::sqrt(sq / cols + double(kLayerNormEps));
+    for (int j = 0; j < cols; ++j) {
+      const double scaled = (xi[j] - mean[i]) * rstd[i] * in.gamma[j];
+      out[std::size_t(i) * cols + j] = scaled + in.beta[j];
+      out_scale[std::size_t(i) * cols + j] = std::fabs(scaled) + std::fabs(in.beta[j]);
+    }
+  }
+  std::vector<double> mean_scale(rows), rstd_scale(rows);
+  for (int i = 0; i < rows; ++i) mean_scale[i] = std::fabs(mean[i]), rstd_scale[i] = rstd[i];
+  Check c = compare_near(got.at("mean").data, mean, mean_scale, 1e-5, 1e-6, "mean");
+  if (!c.ok) return c;
+  Check r = compare_near(got.at("rstd").data, rstd, rstd_scale, 1e-5, 1e-6, "rstd");
+  if (!r.ok) return r;
+  Check o = compare_near(got.at("out").data, out, out_scale, 1e-5, 1e-6, "out");
+  o.detail = c.detail + "; " + r.detail + "; " + o.detail;
+  return o;
+}
+#else
+inline constexpr std::nullptr_t check = nullptr;  // the reference runs in the simulator build only
+#endif
+
+}  // namespace layernorm
