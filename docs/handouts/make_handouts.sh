@@ -55,6 +55,16 @@ ladder matmul.md "The matmul ladder (HW1, L04: coalescing and tiling)" \
   --param m=256 --param n=256 --param k=256 \
   --metrics ld_requests,ld_sectors,ld_sectors_per_request,shared_wavefronts,flops,dram_bytes,time $devices
 
+ladder softmax.md "The softmax ladder (attention's row softmax: passes, coalescing, shuffles)" \
+  "The softmax of each row of a 1024 x 1000 float matrix, four ways: three kernels with a thread per row (max, sum of exp, normalise: x read three times, uncoalesced in the first two), online softmax (max and sum in one pass: 2 launches), one warp per row with shuffles only (1 launch, coalesced, x read twice), and one block per row keeping the row in shared memory (x read once, at the price of shared traffic and a barrier)." \
+  softmax_naive softmax_online softmax_warp_per_row softmax_block_per_row -- \
+  --metrics launches,ld_sectors,ld_sectors_per_request,st_sectors,shared_wavefronts,barriers,instructions,time $devices
+
+ladder layernorm.md "The LayerNorm ladder (fusion, Welford, vector loads)" \
+  "LayerNorm of 1024 rows of 768 floats (GPT-2's width), four ways: three launches (mean, variance about the mean, normalise; x read three times), one launch with Welford's update per lane and a shuffle merge (x read twice), one block per row with the row in shared memory and sum and sum of squares reduced together (x read once, one barrier per row), and the same with float4 accesses (a quarter of the requests for the same sectors)." \
+  layernorm_two_pass layernorm_welford layernorm_fused layernorm_vectorized -- \
+  --metrics launches,ld_requests,ld_sectors,st_requests,shared_wavefronts,barriers,instructions,time $devices
+
 if [ $check = yes ]; then
   status=0
   for f in "$out"/*.md; do
