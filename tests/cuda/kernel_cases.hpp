@@ -35,6 +35,14 @@ inline std::vector<KernelCase> kernel_cases() {
     cases.push_back({k, "+odd", {{"n", "300001"}, {"block", "32"}}});
     cases.push_back({k, "+odd2", {{"n", "5000"}, {"block", "1024"}}});
   }
+  for (const char* k : {"softmax_naive", "softmax_online", "softmax_warp_per_row", "softmax_block_per_row"}) {
+    cases.push_back({k, "+odd", {{"rows", "37"}, {"cols", "100"}, {"causal", "1"}}});
+    cases.push_back({k, "+odd2", {{"rows", "3"}, {"cols", "5"}}});
+  }
+  for (const char* k : {"layernorm_two_pass", "layernorm_welford", "layernorm_fused", "layernorm_vectorized"}) {
+    cases.push_back({k, "+odd", {{"rows", "37"}, {"cols", "100"}}});
+    cases.push_back({k, "+odd2", {{"rows", "11"}, {"cols", "131"}}});
+  }
   return cases;
 }
 
