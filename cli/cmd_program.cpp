@@ -130,7 +130,10 @@ void reject_second_source(int argc, char** argv) {
   int sources = 0;
   for (int i = 2; i < argc && std::strcmp(argv[i], "--") != 0; ++i) {
     const std::string a = argv[i];
-    if (a.size() > 3 && a.compare(a.size() - 3, 3, ".cu") == 0 && a[0] != '-' && ++sources == 2)
+    // The value of an option (`-o x.cu`, `--timeline x.cu`) is not a source: that
+    // mistake has its own message (refuse_overwriting).
+    const bool option_value = argv[i - 1][0] == '-' && i > 2;
+    if (a.size() > 3 && a.compare(a.size() - 3, 3, ".cu") == 0 && a[0] != '-' && !option_value && ++sources == 2)
       throw std::invalid_argument(fmt::format(
           "simt {} builds one .cu file; {} would be passed to the program as an argument: put it after -- "
           "(simt exec prog.cu -- {}) or build one file that includes the other",
