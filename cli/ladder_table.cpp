@@ -37,8 +37,8 @@ constexpr ShortName kShortNames[] = {
     {"st_sectors", "st sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "", false, "32-byte sectors global stores touch"},
     {"st_sectors_per_request", "st sect/req", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
      "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", false, "sectors per store request"},
-    {"shared_wavefronts", "shared wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", "", false, "shared-memory wavefronts, loads and stores"},
-    {"bank_conflicts", "bank conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", "", false, "extra shared wavefronts caused by bank conflicts"},
+    {"shared_wavefronts", "shared wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum+l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "", false, "shared-memory wavefronts, loads and stores"},
+    {"bank_conflicts", "bank conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum+l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "", false, "extra shared wavefronts caused by bank conflicts"},
     {"barriers", "barriers", "simt__warp_barriers.sum", "", false, "__syncthreads() per warp"},
     {"instructions", "warp insts", "smsp__inst_executed.sum", "", false, "warp-level instructions executed"},
     {"flops", "FLOPs", "simt__flops.sum", "", false, "floating-point operations (FMA = 2)"},
@@ -51,17 +51,16 @@ const ShortName* short_name(const std::string& name) {
   return nullptr;
 }
 
-double metric_sum(const TableRow& row, const std::string& metric) {
+// The sum over a row's launches of `metrics` ("a", or "a+b": ncu reports shared
+// loads and stores apart, and a column may want both).
+double metric_sum(const TableRow& row, const std::string& metrics) {
   double sum = 0;
   for (const json& l : row.launches) {
     const json& m = l.at("metrics");
-    // Two of the short names add a load and a store metric that ncu reports apart.
-    if (metric == "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum" ||
-        metric == "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum") {
-      const std::string base = metric.substr(0, metric.size() - 4);
-      sum += m.value(base + "_op_ld.sum", 0.0) + m.value(base + "_op_st.sum", 0.0);
-    } else {
-      sum += m.value(metric, 0.0);
+    for (std::size_t from = 0; from <= metrics.size();) {
+      const std::size_t plus = std::min(metrics.find('+', from), metrics.size());
+      sum += m.value(metrics.substr(from, plus - from), 0.0);
+      from = plus + 1;
     }
   }
   return sum;

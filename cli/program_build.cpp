@@ -252,6 +252,12 @@ void hash_headers_in_include_dirs(const std::string& text, const std::vector<std
       }
 }
 
+// A folder that is top-level in the source tree and installed beside the toolchain.
+fs::path beside_toolchain(const char* name) {
+  const fs::path root = toolchain().root;
+  return root.filename() == "toolchain" ? root.parent_path() / name : root / name;
+}
+
 }  // namespace
 
 std::string cache_root() {
@@ -327,15 +333,8 @@ BuildProduct build_program(const BuildRequest& req) {
 std::string program_dir() { return (toolchain().root / "program").string(); }
 
 // Installed, the toolchain is share/simtlab/toolchain and the labs sit beside it.
-std::string labs_dir() {
-  const fs::path root = toolchain().root;
-  return (root.filename() == "toolchain" ? root.parent_path() / "labs" : root / "labs").string();
-}
-
-std::string plots_dir() {
-  const fs::path root = toolchain().root;
-  return (root.filename() == "toolchain" ? root.parent_path() / "plots" : root / "plots").string();
-}
+std::string labs_dir() { return beside_toolchain("labs").string(); }
+std::string plots_dir() { return beside_toolchain("plots").string(); }
 
 int run_program(const std::string& path, const std::vector<std::string>& args, const std::string& output) {
   std::vector<std::string> argv = {path};
