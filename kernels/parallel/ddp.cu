@@ -298,6 +298,9 @@ int main(int argc, char** argv) {
               "max |w| %.3f)\n",
               N * c.B, gd.worst, gd.where.c_str(), gtol, loss_diff, ltol, c.steps, df.max_abs,
               df.where.empty() ? "-" : df.where.c_str(), wtol, df.max_ref);
+  CUDA_CHECK(cudaSetDevice(0));
+  std::printf("weights fnv1a: rank 0 %016llx, reference %016llx (to compare a GPU run with the simulator's)\n",
+              (unsigned long long)tg::fnv1a(R[0].r.params_host()), (unsigned long long)tg::fnv1a(wref));
   std::printf("%s\n", ok ? "PASS" : "FAIL");
 
   for (int r = 0; r < N; ++r) NCCL_CHECK(ncclCommDestroy(R[size_t(r)].comm));

@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
   int stages_req = 0, M = 4;
   bool gpipe = false, check_grad = false;
   double tol = 0;
-  c.L = 4;  // at least one layer per stage for up to 4 stages
+  c.L = 0;  // default: one layer per stage, at least 2
   for (int i = 1; i < argc; ++i) {
     if (tg::parse_model_flag(c, argc, argv, i)) continue;
     if (tg::arg_is(argv[i], "--stages") || tg::arg_is(argv[i], "--ranks"))
@@ -116,17 +116,18 @@ int main(int argc, char** argv) {
     else if (tg::arg_is(argv[i], "--tol")) tol = std::atof(tg::arg_value(argc, argv, i));
     else {
       std::printf("usage: pipeline [--stages P (all devices)] [--micro-batches M (4)] [--schedule gpipe|1f1b (1f1b)]\n"
-                  "                [--check-grad] [--tol X (0: bit for bit)]\n%s  (pipeline's default: 4 layers)\n",
+                  "                [--check-grad] [--tol X (0: bit for bit)]\n%s  (pipeline's default: one layer per stage, at least 2)\n",
                   tg::model_flags_help());
       return tg::arg_is(argv[i], "--help") ? 0 : 2;
     }
   }
+  const int P = tg::resolve_ranks(stages_req);
+  if (c.L == 0) c.L = std::max(2, P);
   tg::validate(c);
   if (check_grad) {
     CUDA_CHECK(cudaSetDevice(0));
     return tg::check_grad(c) ? 0 : 1;
   }
-  const int P = tg::resolve_ranks(stages_req);
   if (P > c.L || M < 1) {
     std::fprintf(stderr, "need at least one layer per stage (%d stages, %d layers) and --micro-batches >= 1\n", P, c.L);
     return 2;
@@ -391,6 +392,8 @@ int main(int argc, char** argv) {
     }
   }
   const bool ok = df.max_abs <= tol && loss_diff <= tol;
+  std::printf("\nweights fnv1a: reference %016llx (to compare a GPU run with the simulator's)\n",
+              (unsigned long long)tg::fnv1a(wref));
   std::printf("\nvs one device, %d micro-batches accumulated: max |loss diff| %.3e, max |weight diff| %.3e%s%s "
               "(bound %.1e: same kernels, same inputs, same order)\n",
               M, loss_diff, df.max_abs, df.where.empty() ? "" : " at ", df.where.c_str(), tol);

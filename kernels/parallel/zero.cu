@@ -342,6 +342,8 @@ int main(int argc, char** argv) {
               "max |w| %.3f)\n",
               N * c.B, gd.worst, gd.where.c_str(), gtol, loss_diff, ltol, c.steps, df.max_abs,
               df.where.empty() ? "-" : df.where.c_str(), wtol, df.max_ref);
+  std::printf("weights fnv1a: all ranks' %016llx, reference %016llx (to compare a GPU run with the simulator's)\n",
+              (unsigned long long)tg::fnv1a(w), (unsigned long long)tg::fnv1a(wref));
   std::printf("%s\n", ok ? "PASS" : "FAIL");
   for (auto& k : R) NCCL_CHECK(ncclCommDestroy(k.comm));
   return ok ? 0 : 1;

@@ -251,6 +251,7 @@ nlohmann::json launch_json(const LaunchRecord& r) {
           {"repeat_of", r.repeat_of},
           {"repeat_inexact", r.repeat_inexact},
           {"deferred", r.deferred},
+          {"device", r.device},
           {"ran_late", r.ran_late},
           {"replayed", r.replayed},
           {"wall_seconds", r.wall_seconds},  // the simulator's own time to run it (0 for a skipped repeat)
