@@ -6,6 +6,7 @@
 #include "launch_errors.hpp"
 #include "options.hpp"
 #include "cost/catalog/catalog.hpp"
+#include "sim/exec/devices.hpp"
 #include "compile_options.hpp"
 #include "program_build.hpp"
 #include "run_options.hpp"
@@ -26,6 +27,7 @@ namespace {
 
 struct ExecArgs {
   std::string file, device, json, timeline, sample_budget, watchdog_insts;
+  std::string gpus, nodes, link, inter_link;
   CompileArgs compile;
   bool json_flag = false;
   bool no_skip_repeats = false, no_defer_repeats = false, skip_all_repeats = false, no_races = false;
@@ -75,6 +77,17 @@ int report_exit(const std::string& file, int status, std::size_t failed_launches
   return status;
 }
 
+// Several simulated GPUs: a count the runtime can hold, nodes that split them
+// evenly, links the catalog knows — refused here, before the build.
+void check_gpus(const Options& o) {
+  if (o.gpus > kMaxDevices)
+    throw std::invalid_argument(fmt::format("--gpus {}: simtlab simulates at most {} GPUs", o.gpus, kMaxDevices));
+  if (o.nodes > o.gpus || o.gpus % o.nodes != 0)
+    throw std::invalid_argument(fmt::format("--nodes {}: {} GPUs do not split evenly over {} nodes", o.nodes, o.gpus, o.nodes));
+  if (!o.link.empty()) cost::Catalog::builtin().link(o.link);
+  if (!o.inter_link.empty()) cost::Catalog::builtin().link(o.inter_link);
+}
+
 // The options the program runs with: $SIMT_OPTIONS, the flags over it, and what
 // simt exec itself needs of the program: its launches as JSON, so they can be timed
 // here (to the user's file, or a temporary one; on stderr they replace the tables),
@@ -88,6 +101,7 @@ Options exec_options(const ExecArgs& a, const std::string& report, const std::st
   o.report_json = report;
   o.timeline = timeline;
   cost::Catalog::builtin().device(o.device);  // an unknown name fails here, before the build
+  check_gpus(o);
   return o;
 }
 
@@ -173,6 +187,15 @@ void add_program_commands(CLI::App& app) {
                    "instructions a thread may run between two barriers before the watchdog stops its block "
                    "(default 2^32)")
       ->type_name("N");
+  exec->add_option("--gpus", exec_args->gpus,
+                   "simulated GPUs the program sees (cudaGetDeviceCount; default 1), all of --device's kind")
+      ->type_name("N");
+  exec->add_option("--nodes", exec_args->nodes, "machines the GPUs are split over, evenly (default 1)")->type_name("M");
+  exec->add_option("--link", exec_args->link,
+                   "the link between GPUs of a node (simt devices lists links; default: the device's, NVLink4 for "
+                   "H100/H200)");
+  exec->add_option("--inter-link", exec_args->inter_link,
+                   "the network between nodes, one NIC per GPU (default: the device's server's, IB-NDR for H100/H200)");
   exec->add_option("args", exec_args->program_args, "arguments for the program (after --)");
   exec->footer(options_help());
   exec->callback([exec_args, exec] {
@@ -186,6 +209,10 @@ void add_program_commands(CLI::App& app) {
     add_if_given(a.flags, exec, "--exact", "exact", "1");
     add_if_given(a.flags, exec, "--sample-budget", "sample_budget", a.sample_budget);
     add_if_given(a.flags, exec, "--watchdog-insts", "watchdog_insts", a.watchdog_insts);
+    add_if_given(a.flags, exec, "--gpus", "gpus", a.gpus);
+    add_if_given(a.flags, exec, "--nodes", "nodes", a.nodes);
+    add_if_given(a.flags, exec, "--link", "link", a.link);
+    add_if_given(a.flags, exec, "--inter-link", "inter_link", a.inter_link);
     finish(run_exec(a));
   });
 

@@ -6,6 +6,8 @@
 // docs/exec.md): device, report (tables|none), report_json (PATH, or - for stderr),
 // timeline (PATH: the simulated clock's Chrome/Perfetto trace).
 #include "sim/clock/device_clock.hpp"
+#include "sim/clock/link_traffic.hpp"
+#include "sim/exec/devices.hpp"
 #include "sim/exec/executor.hpp"
 #include "sim/options/runtime_options.hpp"
 #include "sim/state/launch_record.hpp"
@@ -34,11 +36,14 @@ void apply_device() {
 
 void print_tables() {
   const auto& records = simt::launch_records();
+  const int gpus = simt::device_count();
   std::string out = "\n== simt: " + std::to_string(records.size()) + " kernel launch" +
-                    (records.size() == 1 ? "" : "es") + " on the simulated " + simt::device_limits().name + " ==\n";
+                    (records.size() == 1 ? "" : "es") + " on the simulated " +
+                    (gpus > 1 ? std::to_string(gpus) + " x " : std::string()) + simt::device_limits().name + " ==\n";
   out += simt::deferral_summary(records);
   for (std::size_t i = 0; i < records.size() && i < kMaxTables; ++i) {
-    out += "\n[launch " + std::to_string(i + 1) + "] " + simt::counter_table(records[i]);
+    const std::string on = gpus > 1 ? " (GPU " + std::to_string(records[i].device) + ")" : "";
+    out += "\n[launch " + std::to_string(i + 1) + "]" + on + " " + simt::counter_table(records[i]);
     out += simt::hot_lines_table(records[i]);
     for (const auto& d : records[i].diagnostics) out += simt::format_diagnostic(d) + "\n";
   }
@@ -60,16 +65,30 @@ void write_json(const std::string& where) {
   if (!f) std::fprintf(stderr, "simt: cannot write the launch report to %s\n", where.c_str());
 }
 
+// The bytes each link between GPUs carried (peer copies, NCCL), when any did.
+void print_link_traffic() {
+  const auto links = simt::link_bytes();
+  if (links.empty()) return;
+  std::string out = "\n== simt: bytes over the links between GPUs ==\n";
+  for (const auto& [pair, bytes] : links)
+    out += "  GPU " + std::to_string(pair.first) + " -> GPU " + std::to_string(pair.second) + "  " +
+           std::to_string(static_cast<unsigned long long>(bytes)) + " bytes\n";
+  std::fputs(out.c_str(), stderr);
+}
+
 void write_timeline(const std::string& where) {
   std::ofstream f(where);
-  f << simt::chrome_trace(simt::DeviceClock::instance()).dump(1) << "\n";
+  f << simt::chrome_trace(simt::DeviceClock::used()).dump(1) << "\n";
   if (!f) std::fprintf(stderr, "simt: cannot write the timeline to %s\n", where.c_str());
 }
 
 void report() {
   std::fflush(stdout);  // the program's own output comes first
   const simt::Options& o = simt::runtime_options();
-  if (o.report == simt::ReportKind::tables) print_tables();
+  if (o.report == simt::ReportKind::tables) {
+    print_tables();
+    print_link_traffic();
+  }
   if (!o.report_json.empty()) write_json(o.report_json);
   if (!o.timeline.empty()) write_timeline(o.timeline);
 }

@@ -5,11 +5,16 @@
 #include "cost/catalog/catalog.hpp"
 #include "cost/catalog/units.hpp"
 #include "cost/kernel/kernel_rates.hpp"
+#include "cost/comm/nccl_model.hpp"
+#include "cost/comm/topology.hpp"
 #include "cost/kernel/kernel_time.hpp"
 #include "sim/cuda/runtime.hpp"
+#include "sim/exec/devices.hpp"
+#include "sim/options/runtime_options.hpp"
 
 #include <fmt/format.h>
 
+#include <set>
 #include <stdexcept>
 
 namespace simt::timing {
@@ -19,7 +24,11 @@ namespace {
 class CatalogTimeModel final : public TimeModel {
  public:
   explicit CatalogTimeModel(const cost::DeviceSpec& d) : device_(d), rates_(cost::kernel_rates(d)) {
-    if (!d.host_link.empty()) link_ = &cost::Catalog::builtin().link(d.host_link);
+    const cost::Catalog& cat = cost::Catalog::builtin();
+    if (!d.host_link.empty()) link_ = &cat.link(d.host_link);
+    const Options& o = runtime_options();
+    intra_ = o.link.empty() ? &cost::default_link(d) : &cat.link(o.link);
+    inter_ = o.inter_link.empty() ? &cost::default_network_link(d) : &cat.link(o.inter_link);
   }
 
   WorkTime kernel(const LaunchRecord& r) const override {
@@ -40,12 +49,32 @@ class CatalogTimeModel final : public TimeModel {
       case WorkKind::CopyDeviceToDevice: return in_dram(2 * b, "read and write");
       case WorkKind::Memset: return in_dram(b, "write");
       case WorkKind::CopyHostToHost:
-      case WorkKind::Kernel: break;
+      case WorkKind::Kernel:
+      case WorkKind::CopyPeer:
+      case WorkKind::Collective: break;
     }
     return {0, "host", ""};
   }
 
   std::string device() const override { return device_.name; }
+
+  WorkTime peer_copy(std::size_t bytes, int from, int to) const override {
+    const cost::LinkSpec& link = node_of(from) == node_of(to) ? *intra_ : *inter_;
+    const cost::PeerCopyTime t = cost::peer_copy_time(static_cast<double>(bytes), link);
+    return {t.seconds, link.name, t.sentence};
+  }
+
+  WorkTime collective(const std::string& op, std::size_t bytes, const std::vector<int>& devices) const override {
+    std::set<int> nodes;
+    for (int d : devices) nodes.insert(node_of(d));
+    const int n = static_cast<int>(devices.size()), m = static_cast<int>(nodes.size());
+    cost::NcclRing ring{n, n % m == 0 ? m : 1, intra_, inter_};
+    const cost::NcclTime t = cost::nccl_time(cost::parse_collective(op), static_cast<double>(bytes), ring);
+    return {t.seconds, t.protocol, t.sentence,
+            {{"protocol", t.protocol}, {"algbw_gbs", t.algbw / 1e9}, {"busbw_gbs", t.busbw / 1e9}, {"calibrated", t.calibrated}}};
+  }
+
+  double collective_issue_s() const override { return cost::nccl_call_s(*intra_); }
 
  private:
   // The device's measured "kernel_model" value, or the fallback.
@@ -80,7 +109,9 @@ class CatalogTimeModel final : public TimeModel {
 
   const cost::DeviceSpec& device_;
   cost::KernelRates rates_;
-  const cost::LinkSpec* link_ = nullptr;
+  const cost::LinkSpec* link_ = nullptr;   // to the host
+  const cost::LinkSpec* intra_ = nullptr;  // between GPUs of a node
+  const cost::LinkSpec* inter_ = nullptr;  // between nodes
 };
 
 }  // namespace
@@ -91,7 +122,7 @@ std::unique_ptr<TimeModel> catalog_time_model(const std::string& device) {
 
 bool install_clock_model(const std::string& device) {
   try {
-    DeviceClock::instance().set_model(catalog_time_model(device));
+    DeviceClock::set_model(catalog_time_model(device));
     return true;
   } catch (const std::exception& e) {
     fmt::print(stderr, "simt: the simulated clock cannot price {}: {}; GPU times read 0\n", device, e.what());

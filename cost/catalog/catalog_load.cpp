@@ -306,6 +306,13 @@ LinkSpec read_link(const EntryReader& r) {
   l.latency_s = keep(l.fields, "latency_us", r.number("latency_us", 1e-6), 1e-6);
   r.in_range(l.fields, "bandwidth_gbs", 0.1, 100000, "GB/s");
   r.in_range(l.fields, "latency_us", 0.001, 100000, "us");
+  // Measured NCCL behaviour over the link (cost/comm/nccl_model.hpp); optional.
+  for (const char* field : {"nccl_busbw_gbs", "nccl_call_us", "peer_copy_gbs", "peer_copy_us"})
+    if (r.entry().contains(field)) keep(l.fields, field, r.number(field, 1.0), 1.0);
+  r.in_range(l.fields, "nccl_busbw_gbs", 0.1, 100000, "GB/s");
+  r.in_range(l.fields, "peer_copy_gbs", 0.1, 100000, "GB/s");
+  r.in_range(l.fields, "nccl_call_us", 0.01, 100000, "us");
+  r.in_range(l.fields, "peer_copy_us", 0.01, 100000, "us");
   return l;
 }
 

@@ -1,7 +1,11 @@
 // The simulated clock: when each piece of GPU work a program issues would start
-// and end on the simulated device (docs/exec.md, 'The simulated clock'). Every
-// stream is a timeline; kernels and memsets run on the device's compute engine,
-// host<->device copies on one copy engine per direction. The simulator prices
+// and end on the simulated devices (docs/exec.md, 'The simulated clock'). Each
+// simulated GPU has its own clock (DeviceClock::of); all share one time base, and
+// each host thread has its own host time. Every stream is a timeline; kernels and
+// memsets run on the device's compute engine, host<->device copies on one copy
+// engine per direction, copies to a peer GPU on the peer engine, NCCL's
+// collectives on the communication engine (they overlap kernels, as NCCL's own
+// kernels overlap compute on other streams; the SMs they take are not modelled). The simulator prices
 // nothing itself: a TimeModel, installed by timing/ (libsimt_timing.so, which
 // links the cost model), says how long each piece of work takes. Without one,
 // every duration is 0 and cudaEventElapsedTime says so on stderr.
@@ -17,7 +21,9 @@
 //    issued them. The time model prices a kernel as if it had the whole GPU, so
 //    two running at once at full speed would count the hardware twice;
 //  - host-to-device and device-to-host copies run on their own copy engines and
-//    overlap kernels of other streams (CUDA's copy/compute overlap).
+//    overlap kernels of other streams (CUDA's copy/compute overlap);
+//  - a collective starts on every rank's stream when the last rank's stream is
+//    ready (the caller passes that time as `not_before`).
 #pragma once
 #include "sim/state/launch_record.hpp"
 
@@ -31,7 +37,11 @@
 
 namespace simt {
 
-enum class WorkKind { Kernel, CopyHostToDevice, CopyDeviceToHost, CopyDeviceToDevice, CopyHostToHost, Memset };
+enum class WorkKind {
+  Kernel, CopyHostToDevice, CopyDeviceToHost, CopyDeviceToDevice, CopyHostToHost, Memset,
+  CopyPeer,    // to another simulated GPU (cudaMemcpyPeer, ncclSend/ncclRecv)
+  Collective,  // an NCCL collective, as one rank sees it
+};
 const char* work_kind_name(WorkKind k);  // "kernel", "memcpy HtoD", ...
 
 // How long one piece of work takes and what bounds it ("dram", "pcie" ...).
@@ -52,12 +62,22 @@ class TimeModel {
   // ordinary (not cudaMallocHost) memory, which the driver stages through a buffer.
   virtual WorkTime transfer(WorkKind kind, std::size_t bytes, bool pageable) const = 0;
   virtual std::string device() const = 0;  // the catalog device priced
+  // A copy of `bytes` from device `from` to device `to` over the link between them.
+  virtual WorkTime peer_copy(std::size_t bytes, int from, int to) const = 0;
+  // One NCCL call of `ranks` ranks over devices [first, first + ranks) as the
+  // collective model prices it: `op` is "all-reduce", "broadcast", "reduce",
+  // "all-gather", "reduce-scatter"; `bytes` in nccl-tests' sense (the whole buffer).
+  virtual WorkTime collective(const std::string& op, std::size_t bytes, const std::vector<int>& devices) const = 0;
+  // What the host spends issuing one NCCL call (or one group of them): back-to-back
+  // small collectives take this long each, whatever the device does.
+  virtual double collective_issue_s() const = 0;
 };
 
 // One piece of work on the timeline, for the trace and the report.
 struct TimelineEvent {
   std::string name;  // kernel name, or "cudaMemcpy HtoD", "cudaMemset"
   WorkKind kind = WorkKind::Kernel;
+  int device = 0;    // the simulated GPU
   int stream = 0;    // 0: the legacy default stream; then 1, 2, ... in creation order
   double start_s = 0, duration_s = 0;
   nlohmann::json args = nlohmann::json::object();
@@ -69,10 +89,17 @@ using StreamHandle = const void*;
 
 class DeviceClock {
  public:
+  // The clock of the calling thread's current device (sim/exec/devices.hpp).
   static DeviceClock& instance();
+  static DeviceClock& of(int device);
+  explicit DeviceClock(int device) : device_(device) {}  // programs use of(): one clock per device
+  // The clocks of every device some work or stream has touched, in device order.
+  static std::vector<const DeviceClock*> used();
 
-  void set_model(std::unique_ptr<TimeModel> m) { model_ = std::move(m); }
-  const TimeModel* model() const { return model_.get(); }
+  // One model prices every device (they are of one kind).
+  static void set_model(std::unique_ptr<TimeModel> m);
+  static const TimeModel* model();
+  int device() const { return device_; }
 
   // Streams other than the legacy one must be added before use; unknown handles
   // throw std::invalid_argument (a destroyed or never-created stream).
@@ -80,22 +107,26 @@ class DeviceClock {
   void remove_stream(StreamHandle s);
   bool has_stream(StreamHandle s) const;
 
-  // Puts work of `duration` seconds on stream s; returns the event as placed.
-  const TimelineEvent& enqueue(StreamHandle s, TimelineEvent ev);
+  // Puts work of `duration` seconds on stream s, starting no earlier than
+  // `not_before`; returns the event as placed.
+  const TimelineEvent& enqueue(StreamHandle s, TimelineEvent ev, double not_before = 0);
+  // When work issued now to s could start (its stream, the legacy stream's rule, the host).
+  double earliest_start(StreamHandle s) const;
   // The time an event recorded now on s completes (a zero-length item on s).
   double record(StreamHandle s);
   // cudaStreamWaitEvent: later work on s starts no earlier than t.
   void stream_waits_until(StreamHandle s, double t);
-  // The host blocks until t (synchronising calls).
-  void host_waits_until(double t);
+  // The calling host thread blocks until t (synchronising calls); spends s seconds issuing.
+  static void host_waits_until(double t);
+  static void host_spends(double s);
   // When all work issued so far to s (for the legacy stream: and what it waits for) is done.
   double stream_done(StreamHandle s) const;
   double device_done() const;  // all streams
-  double host_time() const { return host_; }
+  static double host_time();
 
   const std::vector<TimelineEvent>& events() const { return events_; }
   int stream_id(StreamHandle s) const;
-  void reset();  // forget streams, events and times (tests)
+  void reset();  // forget streams, events and times, and the host's (tests)
 
  private:
   struct Stream {
@@ -105,20 +136,20 @@ class DeviceClock {
   };
   Stream& stream(StreamHandle s);
   const Stream& stream(StreamHandle s) const;
-  double earliest_start(StreamHandle s) const;
   double& engine_for(WorkKind k);
 
-  std::unique_ptr<TimeModel> model_;
+  int device_ = 0;
   Stream legacy_{0, true, 0};
   std::map<StreamHandle, Stream> streams_;
   int next_id_ = 1;
-  double host_ = 0;
-  double compute_free_ = 0, h2d_free_ = 0, d2h_free_ = 0, host_copy_free_ = 0;
+  double compute_free_ = 0, h2d_free_ = 0, d2h_free_ = 0, host_copy_free_ = 0, peer_free_ = 0, comm_free_ = 0;
   std::vector<TimelineEvent> events_;
 };
 
-// The timeline as a Chrome/Perfetto trace (trace-event JSON): one track per
-// stream, each piece of work a complete ("X") event in microseconds.
-nlohmann::json chrome_trace(const DeviceClock& clock);
+// The timeline as a Chrome/Perfetto trace (trace-event JSON): one process per
+// device, one track per stream, each piece of work a complete ("X") event in
+// microseconds.
+nlohmann::json chrome_trace(const std::vector<const DeviceClock*>& clocks);
+inline nlohmann::json chrome_trace(const DeviceClock& clock) { return chrome_trace(std::vector{&clock}); }
 
 }  // namespace simt

@@ -1,6 +1,8 @@
 #include "sim/cuda/runtime.hpp"
 
 #include "sim/clock/device_clock.hpp"
+#include "sim/clock/link_traffic.hpp"
+#include "sim/exec/devices.hpp"
 #include "sim/exec/executor.hpp"
 #include "sim/exec/launch_checks.hpp"
 #include "sim/shortcuts/repeat_launch.hpp"
@@ -13,17 +15,30 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <set>
 
 namespace {
 
-cudaError_t g_last_error = cudaSuccess;     // what cudaGetLastError reports
-cudaError_t g_pending_fault = cudaSuccess;  // a kernel fault, reported by the next synchronising call
+thread_local cudaError_t g_last_error = cudaSuccess;  // what cudaGetLastError reports, per host thread as in CUDA
+// A kernel fault, per device: reported by the next synchronising call on that device.
+std::array<cudaError_t, simt::kMaxDevices> g_pending_faults{};
 bool g_report_faults = true;
 std::map<std::uintptr_t, std::size_t> g_pinned;  // cudaMallocHost: base -> bytes
+std::map<const void*, int> g_stream_devices;      // created streams -> their device
+std::set<std::pair<int, int>> g_peer_access;      // (device, peer) pairs enabled
+
+cudaError_t& pending_fault() { return g_pending_faults[static_cast<std::size_t>(simt::current_device())]; }
+
+// The clock of the device a stream belongs to (the legacy stream: the current device's).
+simt::DeviceClock& clock_of(const void* stream) {
+  const int d = simt::stream_device(stream);
+  return simt::DeviceClock::of(d < 0 ? simt::current_device() : d);
+}
 
 cudaError_t record(cudaError_t e) {
   if (e != cudaSuccess) g_last_error = e;
@@ -32,8 +47,8 @@ cudaError_t record(cudaError_t e) {
 
 // A fault surfaces at the next synchronising call, as on the GPU.
 cudaError_t take_fault() {
-  cudaError_t e = g_pending_fault;
-  g_pending_fault = cudaSuccess;
+  cudaError_t e = pending_fault();
+  pending_fault() = cudaSuccess;
   return e;
 }
 
@@ -69,6 +84,7 @@ void place_launch(std::size_t index, const void* stream) {
   if (!t.sentence.empty()) ev.args["time"] = t.sentence;
   if (rec.error) ev.args["error"] = rec.error;
   const simt::TimelineEvent& placed = clock.enqueue(stream, std::move(ev));
+  rec.device = placed.device;
   rec.stream = placed.stream;
   rec.clock_start_s = placed.start_s;
   rec.clock_seconds = placed.duration_s;
@@ -76,8 +92,14 @@ void place_launch(std::size_t index, const void* stream) {
   rec.clock_detail = std::move(t.detail);
 }
 
-simt::WorkKind transfer_kind(bool dst_dev, bool src_dev) {
-  if (dst_dev && src_dev) return simt::WorkKind::CopyDeviceToDevice;
+int device_of(const void* p) {
+  const simt::Allocation* a = simt::GlobalMemory::instance().find(reinterpret_cast<std::uintptr_t>(p), 1);
+  return a ? a->device : -1;
+}
+
+simt::WorkKind transfer_kind(const void* dst, bool dst_dev, const void* src, bool src_dev) {
+  if (dst_dev && src_dev)
+    return device_of(dst) == device_of(src) ? simt::WorkKind::CopyDeviceToDevice : simt::WorkKind::CopyPeer;
   if (dst_dev) return simt::WorkKind::CopyHostToDevice;
   if (src_dev) return simt::WorkKind::CopyDeviceToHost;
   return simt::WorkKind::CopyHostToHost;
@@ -94,12 +116,18 @@ bool is_pinned(const void* p, std::size_t bytes) {
 
 // A copy or memset on a stream's timeline; returns when it ends. `host` is the
 // host side of a copy (null for device-only work).
+// A copy between GPUs (`from`, `to`) goes over the link between them and is counted there.
 double place_transfer(simt::WorkKind kind, std::size_t bytes, const void* stream, const char* api,
-                      const void* host = nullptr) {
-  simt::DeviceClock& clock = simt::DeviceClock::instance();
+                      const void* host = nullptr, int from = -1, int to = -1) {
+  simt::DeviceClock& clock = clock_of(stream);
   simt::WorkTime t;
   const bool pageable = host && !is_pinned(host, bytes);
-  if (clock.model()) t = clock.model()->transfer(kind, bytes, pageable);
+  if (kind == simt::WorkKind::CopyPeer) {
+    simt::add_link_bytes(from, to, static_cast<double>(bytes));
+    if (clock.model()) t = clock.model()->peer_copy(bytes, from, to);
+  } else if (clock.model()) {
+    t = clock.model()->transfer(kind, bytes, pageable);
+  }
   simt::TimelineEvent ev;
   // "cudaMemcpy HtoD": the API and the direction, as Nsight Systems names copies.
   const std::string kind_name = simt::work_kind_name(kind);
@@ -107,6 +135,7 @@ double place_transfer(simt::WorkKind kind, std::size_t bytes, const void* stream
   ev.kind = kind;
   ev.duration_s = t.seconds;
   ev.args = {{"bytes", bytes}, {"bound", t.bound}};
+  if (kind == simt::WorkKind::CopyPeer) ev.args["from_gpu"] = from, ev.args["to_gpu"] = to;
   if (host) ev.args["host_memory"] = pageable ? "pageable" : "pinned";
   if (!t.sentence.empty()) ev.args["time"] = t.sentence;
   return clock.enqueue(stream, std::move(ev)).end_s();
@@ -134,7 +163,7 @@ void note_launch_result(int error, const void* stream) {
   if (refused) {
     g_last_error = static_cast<cudaError_t>(error);  // a launch error: reported by cudaGetLastError
   } else {
-    g_pending_fault = static_cast<cudaError_t>(error);
+    pending_fault() = static_cast<cudaError_t>(error);
     g_last_error = static_cast<cudaError_t>(error);
   }
 }
@@ -150,13 +179,27 @@ const bool g_deferred_hooks = [] {
   d.late_error = [](const LaunchRecord& rec) {
     if (g_report_faults)
       for (const Diagnostic& diag : rec.diagnostics) fmt::print(stderr, "{}\n", format_diagnostic(diag));
-    g_pending_fault = g_last_error = static_cast<cudaError_t>(rec.error);
+    g_pending_faults[static_cast<std::size_t>(rec.device)] = g_last_error = static_cast<cudaError_t>(rec.error);
   };
   d.release_held = [](void* p) { GlobalMemory::instance().release(p); };
   return true;
 }();
 }  // namespace
 
+std::recursive_mutex& runtime_mutex() {
+  static std::recursive_mutex m;
+  return m;
+}
+RuntimeLock::RuntimeLock() { runtime_mutex().lock(); }
+RuntimeLock::~RuntimeLock() { runtime_mutex().unlock(); }
+
+int stream_device(const void* stream) {
+  if (!stream) return current_device();
+  auto it = g_stream_devices.find(stream);
+  return it == g_stream_devices.end() ? -1 : it->second;
+}
+
+// A launch goes to a stream of the current device (CUDA: invalid resource handle otherwise).
 bool stream_is_valid(const void* stream) {
   if (DeviceClock::instance().has_stream(stream)) return true;
   g_last_error = cudaErrorInvalidResourceHandle;
@@ -179,17 +222,18 @@ cudaError_t device_malloc(void** ptr, std::size_t bytes, bool managed) {
   // size: a launcher that allocates its temporaries every call gets the same
   // addresses, its launches repeat, and the queue need not run.
   simt::GlobalMemory& gm = simt::GlobalMemory::instance();
+  const int device = simt::current_device();
   auto size_of = [&](void* held) {
     const simt::Allocation* a = gm.find(reinterpret_cast<std::uintptr_t>(held), 1);
-    return a && a->managed == managed ? a->size : std::size_t(-1);
+    return a && a->managed == managed && a->device == device ? a->size : std::size_t(-1);
   };
   if (void* p = simt::DeferredLaunches::instance().adopt_held(bytes, size_of)) {
     gm.renew(p);
     *ptr = p;
     return cudaSuccess;
   }
-  void* p = gm.allocate(bytes, managed);
-  if (!p || gm.bytes_in_use() > simt::device_limits().global_memory_bytes) {
+  void* p = gm.allocate(bytes, managed, device);
+  if (!p || gm.bytes_in_use(device) > simt::device_limits().global_memory_bytes) {
     if (p) gm.release(p);
     *ptr = nullptr;
     return record(cudaErrorMemoryAllocation);
@@ -199,9 +243,13 @@ cudaError_t device_malloc(void** ptr, std::size_t bytes, bool managed) {
 }
 }  // namespace
 
-cudaError_t cudaMalloc(void** ptr, std::size_t bytes) { return device_malloc(ptr, bytes, false); }
+cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
+  const simt::RuntimeLock lock;
+  return device_malloc(ptr, bytes, false);
+}
 
 cudaError_t cudaFree(void* ptr) {
+  const simt::RuntimeLock lock;
   if (!ptr) return cudaSuccess;
   simt::GlobalMemory& gm = simt::GlobalMemory::instance();
   simt::DeferredLaunches& deferred = simt::DeferredLaunches::instance();
@@ -220,17 +268,18 @@ cudaError_t cudaFree(void* ptr) {
 // (mapped: both pointers), any other pointer cudaMemoryTypeUnregistered with
 // cudaSuccess (device -2, as CUDA reports it; the host pointer is the pointer given).
 cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr) {
+  const simt::RuntimeLock lock;
   if (!attributes) return record(cudaErrorInvalidValue);
   *attributes = cudaPointerAttributes{};
   void* p = const_cast<void*>(ptr);
   if (const simt::Allocation* a = simt::GlobalMemory::instance().find(reinterpret_cast<std::uintptr_t>(ptr), 1)) {
     attributes->type = a->managed ? cudaMemoryTypeManaged : cudaMemoryTypeDevice;
-    attributes->device = 0;
+    attributes->device = a->device;
     attributes->devicePointer = p;
     attributes->hostPointer = a->managed ? p : nullptr;
   } else if (ptr && is_pinned(ptr, 1)) {
     attributes->type = cudaMemoryTypeHost;
-    attributes->device = 0;
+    attributes->device = simt::current_device();
     attributes->devicePointer = p;
     attributes->hostPointer = p;
   } else {
@@ -245,12 +294,14 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const vo
 // Page-locked on a GPU: copies from it run at the link's rate (the clock tells it
 // from pageable memory by this map).
 cudaError_t cudaMallocHost(void** ptr, std::size_t bytes) {
+  const simt::RuntimeLock lock;
   *ptr = std::malloc(bytes ? bytes : 1);
   if (!*ptr) return record(cudaErrorMemoryAllocation);
   g_pinned[reinterpret_cast<std::uintptr_t>(*ptr)] = bytes ? bytes : 1;
   return cudaSuccess;
 }
 cudaError_t cudaFreeHost(void* ptr) {
+  const simt::RuntimeLock lock;
   g_pinned.erase(reinterpret_cast<std::uintptr_t>(ptr));
   std::free(ptr);
   return cudaSuccess;
@@ -280,7 +331,7 @@ cudaError_t copy_now(void* dst, const void* src, std::size_t bytes, cudaMemcpyKi
   // Device bytes through their host mapping: the device view may be guarded.
   const simt::GlobalMemory& gm = simt::GlobalMemory::instance();
   std::memmove(gm.host_address(dst), gm.host_address(src), bytes);
-  what = transfer_kind(dst_dev, src_dev);
+  what = transfer_kind(dst, dst_dev, src, src_dev);
   host = dst_dev ? (src_dev ? nullptr : src) : dst;
   return cudaSuccess;
 }
@@ -289,24 +340,28 @@ cudaError_t copy_now(void* dst, const void* src, std::size_t bytes, cudaMemcpyKi
 
 // Synchronous: on the legacy default stream, and the host waits for it.
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
+  const simt::RuntimeLock lock;
   if (cudaError_t f = take_fault()) return record(f);
   if (bytes == 0) return cudaSuccess;
   simt::WorkKind what{};
   const void* host = nullptr;
   if (cudaError_t e = copy_now(dst, src, bytes, kind, what, host)) return e;
   if (what == simt::WorkKind::CopyHostToHost) return cudaSuccess;  // the host's own memcpy: no device time
-  simt::DeviceClock::instance().host_waits_until(place_transfer(what, bytes, nullptr, "cudaMemcpy", host));
+  simt::DeviceClock::host_waits_until(
+      place_transfer(what, bytes, nullptr, "cudaMemcpy", host, device_of(src), device_of(dst)));
   return cudaSuccess;
 }
 
 // The data moves now (every launch before it has completed); its time goes on `stream`.
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, cudaStream_t stream) {
-  if (!simt::DeviceClock::instance().has_stream(stream)) return record(cudaErrorInvalidResourceHandle);
+  const simt::RuntimeLock lock;
+  if (simt::stream_device(stream) < 0) return record(cudaErrorInvalidResourceHandle);
   if (bytes == 0) return cudaSuccess;
   simt::WorkKind what{};
   const void* host = nullptr;
   if (cudaError_t e = copy_now(dst, src, bytes, kind, what, host)) return e;
-  if (what != simt::WorkKind::CopyHostToHost) place_transfer(what, bytes, stream, "cudaMemcpyAsync", host);
+  if (what != simt::WorkKind::CopyHostToHost)
+    place_transfer(what, bytes, stream, "cudaMemcpyAsync", host, device_of(src), device_of(dst));
   return cudaSuccess;
 }
 
@@ -330,7 +385,8 @@ simt::LaunchFootprint byte_footprint(const void* p, std::size_t bytes) {
 }  // namespace
 
 cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_t stream) {
-  if (!simt::DeviceClock::instance().has_stream(stream)) return record(cudaErrorInvalidResourceHandle);
+  const simt::RuntimeLock lock;
+  if (simt::stream_device(stream) < 0) return record(cudaErrorInvalidResourceHandle);
   if (bytes == 0) return cudaSuccess;
   if (!is_device_range(dst, bytes)) return record(cudaErrorInvalidValue);
   simt::RepeatLaunches::instance().host_wrote(dst, bytes);
@@ -351,23 +407,27 @@ cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_
 cudaError_t cudaMemset(void* dst, int value, std::size_t bytes) { return cudaMemsetAsync(dst, value, bytes, nullptr); }
 
 cudaError_t cudaMallocManaged(void** ptr, std::size_t bytes, unsigned) {
+  const simt::RuntimeLock lock;
   simt::DeferredLaunches::instance().run_all();  // the host reads managed memory without a call
   simt::RepeatLaunches::instance().disable_for_managed_memory();
   return device_malloc(ptr, bytes, true);
 }
 
 cudaError_t cudaDeviceSynchronize() {
-  simt::DeviceClock::instance().host_waits_until(simt::DeviceClock::instance().device_done());
+  const simt::RuntimeLock lock;
+  simt::DeviceClock::host_waits_until(simt::DeviceClock::instance().device_done());
   return record(take_fault());
 }
 cudaError_t cudaDeviceReset() {
+  const simt::RuntimeLock lock;
   simt::DeferredLaunches::instance().run_all();
-  g_pending_fault = g_last_error = cudaSuccess;
+  pending_fault() = g_last_error = cudaSuccess;
   simt::RepeatLaunches::instance().forget();
   simt::ContentMemo::instance().forget();
   return cudaSuccess;
 }
 cudaError_t cudaGetLastError() {
+  const simt::RuntimeLock lock;
   cudaError_t e = g_last_error;
   g_last_error = cudaSuccess;
   return e;
@@ -384,6 +444,9 @@ const char* cudaGetErrorString(cudaError_t e) {
     case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
     case cudaErrorInvalidDeviceFunction: return "invalid device function";
     case cudaErrorInvalidDevice: return "invalid device ordinal";
+    case cudaErrorPeerAccessUnsupported: return "peer access is not supported between these two devices";
+    case cudaErrorPeerAccessAlreadyEnabled: return "peer access is already enabled";
+    case cudaErrorPeerAccessNotEnabled: return "peer access has not been enabled";
     case cudaErrorInvalidResourceHandle: return "invalid resource handle";
     case cudaErrorNotReady: return "device not ready";
     case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
@@ -405,6 +468,9 @@ const char* cudaGetErrorName(cudaError_t e) {
     case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
     case cudaErrorInvalidDeviceFunction: return "cudaErrorInvalidDeviceFunction";
     case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
+    case cudaErrorPeerAccessUnsupported: return "cudaErrorPeerAccessUnsupported";
+    case cudaErrorPeerAccessAlreadyEnabled: return "cudaErrorPeerAccessAlreadyEnabled";
+    case cudaErrorPeerAccessNotEnabled: return "cudaErrorPeerAccessNotEnabled";
     case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
     case cudaErrorNotReady: return "cudaErrorNotReady";
     case cudaErrorIllegalAddress: return "cudaErrorIllegalAddress";
@@ -417,17 +483,28 @@ const char* cudaGetErrorName(cudaError_t e) {
 }
 
 cudaError_t cudaGetDeviceCount(int* n) {
-  *n = 1;
+  const simt::RuntimeLock lock;
+  if (!n) return record(cudaErrorInvalidValue);
+  *n = simt::device_count();
   return cudaSuccess;
 }
-cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : record(cudaErrorInvalidDevice); }
+cudaError_t cudaSetDevice(int d) {
+  const simt::RuntimeLock lock;
+  if (!simt::valid_device(d)) return record(cudaErrorInvalidDevice);
+  simt::set_current_device(d);
+  return cudaSuccess;
+}
 cudaError_t cudaGetDevice(int* d) {
-  *d = 0;
+  const simt::RuntimeLock lock;
+  if (!d) return record(cudaErrorInvalidValue);
+  *d = simt::current_device();
   return cudaSuccess;
 }
 
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
-  if (device != 0 || !p) return record(cudaErrorInvalidDevice);
+  const simt::RuntimeLock lock;
+  if (!p) return record(cudaErrorInvalidValue);
+  if (!simt::valid_device(device)) return record(cudaErrorInvalidDevice);
   const simt::DeviceLimits& d = simt::device_limits();
   std::memset(p, 0, sizeof *p);
   std::snprintf(p->name, sizeof p->name, "simtlab simulated %s", d.name.c_str());
@@ -462,75 +539,91 @@ struct CUstream_st {
 };
 
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned flags) {
+  const simt::RuntimeLock lock;
   if (!s || (flags & ~unsigned(cudaStreamNonBlocking))) return record(cudaErrorInvalidValue);
   *s = new CUstream_st{flags};
   simt::DeviceClock::instance().add_stream(*s, !(flags & cudaStreamNonBlocking));
+  g_stream_devices[*s] = simt::current_device();
   return cudaSuccess;
 }
 cudaError_t cudaStreamCreate(cudaStream_t* s) { return cudaStreamCreateWithFlags(s, cudaStreamDefault); }
 
 cudaError_t cudaStreamDestroy(cudaStream_t s) {
-  if (!s || !simt::DeviceClock::instance().has_stream(s)) return record(cudaErrorInvalidResourceHandle);
-  simt::DeviceClock::instance().remove_stream(s);
+  const simt::RuntimeLock lock;
+  if (!s || simt::stream_device(s) < 0) return record(cudaErrorInvalidResourceHandle);
+  clock_of(s).remove_stream(s);
+  g_stream_devices.erase(s);
   delete s;
   return cudaSuccess;
 }
 
 cudaError_t cudaStreamSynchronize(cudaStream_t s) {
-  simt::DeviceClock& clock = simt::DeviceClock::instance();
-  if (!clock.has_stream(s)) return record(cudaErrorInvalidResourceHandle);
-  clock.host_waits_until(clock.stream_done(s));
-  return record(take_fault());
+  const simt::RuntimeLock lock;
+  const int device = simt::stream_device(s);
+  if (device < 0) return record(cudaErrorInvalidResourceHandle);
+  simt::DeviceClock::host_waits_until(clock_of(s).stream_done(s));
+  cudaError_t& fault = g_pending_faults[static_cast<std::size_t>(device)];
+  const cudaError_t e = fault;
+  fault = cudaSuccess;
+  return record(e);
 }
 
 cudaError_t cudaStreamQuery(cudaStream_t s) {
-  return simt::DeviceClock::instance().has_stream(s) ? cudaSuccess : record(cudaErrorInvalidResourceHandle);
+  const simt::RuntimeLock lock;
+  return simt::stream_device(s) >= 0 ? cudaSuccess : record(cudaErrorInvalidResourceHandle);
 }
 
 struct CUevent_st {
   unsigned flags = 0;
   bool recorded = false;
   double t = 0;  // simulated seconds
+  int device = 0;  // an event is recorded on streams of the device current when it was created
 };
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned flags) {
+  const simt::RuntimeLock lock;
   if (!e) return record(cudaErrorInvalidValue);
-  *e = new CUevent_st{flags, false, 0};
+  *e = new CUevent_st{flags, false, 0, simt::current_device()};
   return cudaSuccess;
 }
 cudaError_t cudaEventCreate(cudaEvent_t* e) { return cudaEventCreateWithFlags(e, cudaEventDefault); }
 cudaError_t cudaEventDestroy(cudaEvent_t e) {
+  const simt::RuntimeLock lock;
   delete e;
   return cudaSuccess;
 }
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
-  simt::DeviceClock& clock = simt::DeviceClock::instance();
-  if (!e || !clock.has_stream(s)) return record(cudaErrorInvalidResourceHandle);
-  e->t = clock.record(s);
+  const simt::RuntimeLock lock;
+  const int device = simt::stream_device(s);
+  if (!e || device < 0 || device != e->device) return record(cudaErrorInvalidResourceHandle);
+  e->t = clock_of(s).record(s);
   e->recorded = true;
   return cudaSuccess;
 }
 cudaError_t cudaEventQuery(cudaEvent_t e) { return e ? cudaSuccess : record(cudaErrorInvalidResourceHandle); }
 cudaError_t cudaEventSynchronize(cudaEvent_t e) {
+  const simt::RuntimeLock lock;
   if (!e) return record(cudaErrorInvalidResourceHandle);
-  if (e->recorded) simt::DeviceClock::instance().host_waits_until(e->t);
+  if (e->recorded) simt::DeviceClock::host_waits_until(e->t);
   return cudaSuccess;
 }
+// The event may be another device's: a stream waits for work on any GPU.
 cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned) {
-  simt::DeviceClock& clock = simt::DeviceClock::instance();
-  if (!e || !clock.has_stream(s)) return record(cudaErrorInvalidResourceHandle);
-  if (e->recorded) clock.stream_waits_until(s, e->t);
+  const simt::RuntimeLock lock;
+  if (!e || simt::stream_device(s) < 0) return record(cudaErrorInvalidResourceHandle);
+  if (e->recorded) clock_of(s).stream_waits_until(s, e->t);
   return cudaSuccess;
 }
 
 // Predicted GPU time between the events (CUDA's errors for unrecorded events and
 // events created with cudaEventDisableTiming).
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEvent_t b) {
+  const simt::RuntimeLock lock;
   if (!ms || !a || !b) return record(cudaErrorInvalidResourceHandle);
   if (!a->recorded || !b->recorded) return record(cudaErrorInvalidResourceHandle);
   if ((a->flags | b->flags) & cudaEventDisableTiming) return record(cudaErrorInvalidResourceHandle);
   static bool warned = false;
-  if (!simt::DeviceClock::instance().model() && !warned) {
+  if (!simt::DeviceClock::model() && !warned) {
     warned = true;
     fmt::print(stderr, "simt: no kernel time model is linked into this program (libsimt_timing.so): "
                        "cudaEventElapsedTime returns 0 ms\n");
@@ -541,6 +634,7 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEvent_t b) {
 
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorImpl(int* blocks, const void* fn, int block_size,
                                                              std::size_t dynamic_shared) {
+  const simt::RuntimeLock lock;
   if (!blocks || block_size <= 0) return record(cudaErrorInvalidValue);
   const simt::DeviceLimits& d = simt::device_limits();
   const std::size_t shared = dynamic_shared + simt::kernel_static_shared_bytes(fn);
@@ -554,9 +648,73 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorImpl(int* blocks, const
 }
 
 cudaError_t cudaFuncSetAttributeImpl(const void* fn, cudaFuncAttribute attr, int value) {
+  const simt::RuntimeLock lock;
   if (attr != cudaFuncAttributeMaxDynamicSharedMemorySize || value < 0 ||
       std::size_t(value) > simt::device_limits().shared_per_block_optin)
     return record(cudaErrorInvalidValue);
   simt::set_dynamic_shared_limit(fn, static_cast<std::size_t>(value));
+  return cudaSuccess;
+}
+
+// Peer access: GPUs of one node reach each other over the node's link (NVLink);
+// across nodes there is no peer access (CUDA reports 0, as for GPUs in other machines).
+cudaError_t cudaDeviceCanAccessPeer(int* can_access, int device, int peer_device) {
+  const simt::RuntimeLock lock;
+  if (!can_access) return record(cudaErrorInvalidValue);
+  if (!simt::valid_device(device) || !simt::valid_device(peer_device)) return record(cudaErrorInvalidDevice);
+  *can_access = device != peer_device && simt::node_of(device) == simt::node_of(peer_device);
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceEnablePeerAccess(int peer_device, unsigned flags) {
+  const simt::RuntimeLock lock;
+  if (flags != 0) return record(cudaErrorInvalidValue);
+  const int device = simt::current_device();
+  if (!simt::valid_device(peer_device) || peer_device == device) return record(cudaErrorInvalidDevice);
+  if (simt::node_of(device) != simt::node_of(peer_device)) return record(cudaErrorPeerAccessUnsupported);
+  if (!g_peer_access.insert({device, peer_device}).second) return record(cudaErrorPeerAccessAlreadyEnabled);
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceDisablePeerAccess(int peer_device) {
+  const simt::RuntimeLock lock;
+  if (!simt::valid_device(peer_device)) return record(cudaErrorInvalidDevice);
+  if (!g_peer_access.erase({simt::current_device(), peer_device})) return record(cudaErrorPeerAccessNotEnabled);
+  return cudaSuccess;
+}
+
+namespace {
+// Both ranges must be device memory of the devices named.
+cudaError_t check_peer_copy(void* dst, int dst_device, const void* src, int src_device, std::size_t bytes) {
+  if (!simt::valid_device(dst_device) || !simt::valid_device(src_device)) return cudaErrorInvalidDevice;
+  if (!dst || !src || !is_device_range(dst, bytes) || !is_device_range(src, bytes)) return cudaErrorInvalidValue;
+  if (device_of(dst) != dst_device || device_of(src) != src_device) return cudaErrorInvalidValue;
+  return cudaSuccess;
+}
+}  // namespace
+
+cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device, std::size_t bytes,
+                                cudaStream_t stream) {
+  const simt::RuntimeLock lock;
+  if (simt::stream_device(stream) < 0) return record(cudaErrorInvalidResourceHandle);
+  if (bytes == 0) return cudaSuccess;
+  if (cudaError_t e = check_peer_copy(dst, dst_device, src, src_device, bytes)) return record(e);
+  simt::WorkKind what{};
+  const void* host = nullptr;
+  if (cudaError_t e = copy_now(dst, src, bytes, cudaMemcpyDeviceToDevice, what, host)) return e;
+  place_transfer(what, bytes, stream, "cudaMemcpyPeerAsync", nullptr, src_device, dst_device);
+  return cudaSuccess;
+}
+
+// Synchronous with respect to the host, as cudaMemcpy.
+cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_device, std::size_t bytes) {
+  const simt::RuntimeLock lock;
+  if (cudaError_t f = take_fault()) return record(f);
+  if (bytes == 0) return cudaSuccess;
+  if (cudaError_t e = check_peer_copy(dst, dst_device, src, src_device, bytes)) return record(e);
+  simt::WorkKind what{};
+  const void* host = nullptr;
+  if (cudaError_t e = copy_now(dst, src, bytes, cudaMemcpyDeviceToDevice, what, host)) return e;
+  simt::DeviceClock::host_waits_until(place_transfer(what, bytes, nullptr, "cudaMemcpyPeer", nullptr, src_device, dst_device));
   return cudaSuccess;
 }

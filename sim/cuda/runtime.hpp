@@ -87,6 +87,14 @@ cudaError_t cudaGetDeviceCount(int* n);
 cudaError_t cudaSetDevice(int d);
 cudaError_t cudaGetDevice(int* d);
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device);
+// Several simulated GPUs (`simt exec --gpus N`): GPUs of one node reach each other's
+// memory once peer access is enabled; copies between them go over the node's link.
+cudaError_t cudaDeviceCanAccessPeer(int* can_access, int device, int peer_device);
+cudaError_t cudaDeviceEnablePeerAccess(int peer_device, unsigned flags);
+cudaError_t cudaDeviceDisablePeerAccess(int peer_device);
+cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_device, std::size_t bytes);
+cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device, std::size_t bytes,
+                                cudaStream_t stream = nullptr);
 // Streams and events run on the simulated clock (sim/clock/device_clock.hpp).
 enum { cudaStreamDefault = 0, cudaStreamNonBlocking = 1 };
 enum { cudaEventDefault = 0, cudaEventBlockingSync = 1, cudaEventDisableTiming = 2 };
@@ -119,7 +127,23 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, F* fn, in
                                                           dynamic_shared);
 }
 
+#include <mutex>
+
 namespace simt {
+// Every runtime call and launch holds this while it runs: programs whose host
+// threads drive GPUs at once are served one call at a time (the simulator's
+// singletons are not shared otherwise). Recursive: a call may run deferred launches.
+class RuntimeLock {
+ public:
+  RuntimeLock();
+  ~RuntimeLock();
+  RuntimeLock(const RuntimeLock&) = delete;
+  RuntimeLock& operator=(const RuntimeLock&) = delete;
+};
+std::recursive_mutex& runtime_mutex();
+// The simulated GPU a stream belongs to (the legacy stream: the current device);
+// -1 for a stream that was never created or was destroyed.
+int stream_device(const void* stream);
 // Called after every launch with its cudaError_t and stream: reports faults to
 // stderr when enabled and puts the launch on the simulated clock.
 void note_launch_result(int error, const void* stream);

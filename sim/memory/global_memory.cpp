@@ -119,7 +119,13 @@ std::vector<Allocation>::iterator GlobalMemory::record_at(std::uintptr_t p) {
                           [](const Allocation& a, std::uintptr_t v) { return a.base < v; });
 }
 
-void* GlobalMemory::allocate(std::size_t bytes, bool managed) {
+std::size_t GlobalMemory::bytes_in_use(int device) const {
+  std::lock_guard lock(mutex_);
+  auto it = in_use_by_device_.find(device);
+  return it == in_use_by_device_.end() ? 0 : it->second;
+}
+
+void* GlobalMemory::allocate(std::size_t bytes, bool managed, int device) {
   if (bytes > size_) return nullptr;  // more than the arena (SIZE_MAX would wrap the rounding below)
   std::lock_guard lock(mutex_);
   const std::size_t span = round_up(std::max<std::size_t>(bytes, 1), 4096);
@@ -128,7 +134,7 @@ void* GlobalMemory::allocate(std::size_t bytes, bool managed) {
   const std::uintptr_t p = reused ? reuse->second : next_;
   if (!reused && next_ + span + kGuardBytes > base_ + size_) return nullptr;
   if (mprotect(reinterpret_cast<void*>(p + size_), span, PROT_READ | PROT_WRITE) != 0) return nullptr;
-  const Allocation made{p, bytes, ++allocations_made_, true, managed};
+  const Allocation made{p, bytes, ++allocations_made_, true, managed, device};
   Allocation* a = nullptr;
   if (reused) {
     free_ranges_.erase(reuse);
@@ -142,6 +148,7 @@ void* GlobalMemory::allocate(std::size_t bytes, bool managed) {
   managed_live_ += managed;
   mark_pages(p, bytes, true);
   in_use_ += bytes;
+  in_use_by_device_[device] += bytes;
   return reinterpret_cast<void*>(p);
 }
 
@@ -167,6 +174,7 @@ bool GlobalMemory::release(void* ptr) {
   managed_live_ -= it->managed;
   mark_pages(it->base, it->size, false);
   in_use_ -= it->size;
+  in_use_by_device_[it->device] -= it->size;
   // Inaccessible and zero until handed out again: a use after free faults meanwhile.
   std::size_t span = span_of(*it);
   mprotect(ptr, span, PROT_NONE);

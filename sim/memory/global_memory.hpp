@@ -21,6 +21,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <set>
 #include <string>
@@ -35,6 +36,7 @@ struct Allocation {
   std::uint64_t id = 0;   // 1, 2, ... in allocation order
   bool live = true;
   bool managed = false;   // cudaMallocManaged: host-accessible between launches
+  int device = 0;         // the simulated GPU it was allocated on (all share one address space: UVA)
   std::string describe() const;  // "allocation #3 (4096 bytes at 0x...)"
 };
 
@@ -46,7 +48,7 @@ class GlobalMemory {
 
   // null when the arena is exhausted. Managed memory (cudaMallocManaged) stays
   // readable in the device view while no launch runs.
-  void* allocate(std::size_t bytes, bool managed = false);
+  void* allocate(std::size_t bytes, bool managed = false, int device = 0);
   bool release(void* p);              // false if p is not a live allocation base
   // A live allocation handed to a new cudaMalloc of its size and kind as it is (a free
   // the simulator had held back, sim/shortcuts/deferred_launches.hpp): it gets the next
@@ -84,6 +86,7 @@ class GlobalMemory {
   bool in_host_mapping(std::uintptr_t addr) const { return addr - (base_ + size_) < size_; }
   std::size_t arena_bytes() const { return size_; }
   std::size_t bytes_in_use() const { return in_use_; }
+  std::size_t bytes_in_use(int device) const;  // on one simulated GPU
   // Every live allocation, in allocation order (a copy: safe while others allocate).
   std::vector<Allocation> live_allocations() const;
 
@@ -127,6 +130,7 @@ class GlobalMemory {
   bool launch_running_ = false;
   bool open_launch_ = false;  // a launch of uninstrumented kernel code is running
   std::size_t managed_live_ = 0;
+  std::map<int, std::size_t> in_use_by_device_;
   void protect_view(const Allocation& a) const;  // the view's protection for a's state
   void mark_pages(std::uintptr_t base, std::size_t bytes, bool live);
   std::vector<Allocation>::iterator record_at(std::uintptr_t p);

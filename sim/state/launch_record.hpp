@@ -62,6 +62,7 @@ struct LaunchRecord {
   // the instructions', FP operations' and memory instructions'.
   double sample_error = 0;
   // On the simulated clock (sim/clock/device_clock.hpp): stream 0 is the legacy default.
+  int device = 0;              // the simulated GPU it ran on (cudaSetDevice)
   int stream = 0;
   double clock_start_s = 0, clock_seconds = 0;
   std::string clock_bound;     // the time model's binding term; empty when unpriced
