@@ -171,6 +171,57 @@ TEST_CASE("CUB BlockReduce RAKING_COMMUTATIVE_ONLY: CUB 13's order (bit-identica
   CHECK(metric(e.launches[0], "simt__warp_barriers.sum") == 3 * 8);
 }
 
+// tests/libs/cub_device.cu: the device-wide algorithms against CPU references and
+// against the H200's outputs (docs/validation/h200-cub.md).
+TEST_CASE("CUB device-wide algorithms: every result as on the H200, the reductions' launches as CUB's") {
+  Exec e = exec("cub_device.cu");
+  CHECK(e.status == 0);
+  const std::string gpu = read(kSource + "/docs/validation/h200-cub/cub_device_stdout.txt");
+  REQUIRE(gpu.find("MoE router") != std::string::npos);
+  // A float scan over several tiles depends on timing on the GPU (CUB's look-back:
+  // three H200 runs, three different bit patterns); simtlab gives one order a GPU can
+  // give, checked against a double-precision reference inside the program.
+  const std::vector<std::string> timing_dependent = {"DeviceScan::InclusiveSum float n=1048576",
+                                                     "DeviceScan::InclusiveSum float n=3145735"};
+  std::istringstream lines(gpu);
+  int compared = 0;
+  for (std::string line; std::getline(lines, line);) {
+    const std::size_t colon = line.find(": ");
+    if (colon == std::string::npos || line.find(" bits ") == std::string::npos) continue;
+    const std::string what = line.substr(0, colon);
+    const std::string mine = lines_with(e.out, what + ": ");
+    INFO(what << "\nsimtlab: " << mine << "H200:    " << line);
+    CHECK(mine.find(": ok bits") != std::string::npos);
+    if (std::find(timing_dependent.begin(), timing_dependent.end(), what) != timing_dependent.end()) continue;
+    const std::size_t at = line.find(" bits ");
+    CHECK(mine.substr(mine.find(" bits "), 14) == line.substr(at, 14));
+    ++compared;
+  }
+  CHECK(compared >= 50);
+  // The reductions launch what CUB launched on the H200, with the same grids (which
+  // fix a float sum's order): the ncu record's DeviceReduce* launches, in order.
+  std::vector<std::string> ours, theirs;
+  for (const auto& l : e.launches) {
+    const std::string k = l["kernel"].get<std::string>();
+    for (const char* name : {"DeviceReduceKernel", "DeviceReduceSingleTileKernel", "DeviceSegmentedReduceKernel"})
+      if (k.find(std::string(name) + "<") != std::string::npos)
+        ours.push_back(std::string(name) + " " + std::to_string(l["grid"][0].get<long>()));
+  }
+  std::istringstream csv(read(kSource + "/docs/validation/h200-cub/ncu_cub_device.csv"));
+  for (std::string row; std::getline(csv, row);) {
+    std::vector<std::string> f;
+    std::istringstream fields(row);
+    for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
+    if (f.size() < 4 || f[1].find("Reduce") == std::string::npos || f[1].find("ByKey") != std::string::npos) continue;
+    theirs.push_back(f[1].substr(f[1].rfind(':') + 1) + " " + f[3]);
+  }
+  CHECK(ours == theirs);
+  for (const char* kernel : {"DeviceScanKernel", "DeviceRadixSortDownsweepKernel", "DeviceRadixSortSingleTileKernel",
+                             "DeviceHistogramSweepKernel", "DeviceSelectSweepKernel"})
+    CHECK(launch(e, kernel)["kernel"].get<std::string>().find(kernel) != std::string::npos);
+  for (const auto& l : e.launches) CHECK(l["diagnostics"].empty());
+}
+
 TEST_CASE("cuRAND: XORWOW and Philox integers, uniforms and normals are the H200's, bit for bit") {
   Exec e = exec("curand_sequences.cu");
   CHECK(e.status == 0);

@@ -58,6 +58,44 @@ template <class T, int BLOCK_THREADS> class BlockScanWarpScans {
     T aggregate;
     ExclusiveScan(input, output, initial_value, op, aggregate);
   }
+  // Without an initial value: thread 0's output is undefined (CUB leaves it so).
+  template <class Op> __device__ __forceinline__ void ExclusiveScan(T input, T& output, Op op, T& block_aggregate) {
+    T inclusive;
+    WarpScanT(storage_.warp_scan[warp_id_]).Scan(input, inclusive, output, op);
+    T warp_prefix = warp_prefix_of(op, inclusive, block_aggregate);
+    if (warp_id_ != 0) {
+      output = op(warp_prefix, output);
+      if (lane_ == 0) output = warp_prefix;
+    }
+  }
+  // With a prefix callback (CUB's BlockPrefixCallbackOp): warp 0 calls it with the
+  // block aggregate; lane 0's return value is the block's prefix, shared with all.
+  template <class Op, class Callback>
+  __device__ __forceinline__ void ExclusiveScanWithPrefix(T input, T& output, Op op, Callback& callback) {
+    T block_aggregate;
+    ExclusiveScan(input, output, op, block_aggregate);
+    if (warp_id_ == 0) {
+      T block_prefix = callback(block_aggregate);
+      if (lane_ == 0) {
+        storage_.block_prefix = block_prefix;
+        output = block_prefix;
+      }
+    }
+    __syncthreads();
+    T block_prefix = storage_.block_prefix;
+    if (warp_id_ != 0 || lane_ != 0) output = op(block_prefix, output);
+  }
+  template <class Op, class Callback>
+  __device__ __forceinline__ void InclusiveScanWithPrefix(T input, T& output, Op op, Callback& callback) {
+    T block_aggregate;
+    InclusiveScan(input, output, op, block_aggregate);
+    if (warp_id_ == 0) {
+      T block_prefix = callback(block_aggregate);
+      if (lane_ == 0) storage_.block_prefix = block_prefix;
+    }
+    __syncthreads();
+    output = op(storage_.block_prefix, output);
+  }
 
  private:
   // CUB's ComputeWarpPrefix: every thread reads every warp total.
@@ -232,6 +270,52 @@ class BlockScan {
   template <class Op>
   __device__ __forceinline__ void ExclusiveScan(T input, T& output, T initial_value, Op op, T& block_aggregate) {
     Internal(storage_, linear_tid_).ExclusiveScan(input, output, initial_value, op, block_aggregate);
+  }
+
+  // CUB's undocumented scan without an initial value: thread 0's output is undefined.
+  template <class Op> __device__ __forceinline__ void ExclusiveScan(T input, T& output, Op op, T& block_aggregate) {
+    Internal(storage_, linear_tid_).ExclusiveScan(input, output, op, block_aggregate);
+  }
+
+  // Arrays of items per thread (CUB's forms): each thread's items reduced with
+  // ThreadReduce, one block-wide scan of those partials, then each thread scans its
+  // own items from its prefix, left to right. BLOCK_SCAN_WARP_SCANS only for the
+  // forms without an initial value and with a prefix callback.
+  template <int N, class Op> __device__ __forceinline__ void InclusiveScan(T (&in)[N], T (&out)[N], Op op) {
+    T aggregate;
+    InclusiveScan(in, out, op, aggregate);
+  }
+  template <int N, class Op>
+  __device__ __forceinline__ void InclusiveScan(T (&in)[N], T (&out)[N], Op op, T& block_aggregate) {
+    if constexpr (N == 1) {
+      InclusiveScan(in[0], out[0], op, block_aggregate);
+    } else {
+      T prefix = ThreadReduce(in, op);
+      Internal(storage_, linear_tid_).ExclusiveScan(prefix, prefix, op, block_aggregate);
+      internal::ThreadScanInclusive(in, out, op, prefix, linear_tid_ != 0);
+    }
+  }
+  template <int N, class Op>
+  __device__ __forceinline__ void ExclusiveScan(T (&in)[N], T (&out)[N], T initial_value, Op op, T& block_aggregate) {
+    T prefix = ThreadReduce(in, op);
+    ExclusiveScan(prefix, prefix, initial_value, op, block_aggregate);
+    internal::ThreadScanExclusive(in, out, op, prefix);
+  }
+  template <int N, class Op> __device__ __forceinline__ void ExclusiveScan(T (&in)[N], T (&out)[N], T initial_value, Op op) {
+    T aggregate;
+    ExclusiveScan(in, out, initial_value, op, aggregate);
+  }
+  template <int N, class Op, class Callback>
+  __device__ __forceinline__ void InclusiveScan(T (&in)[N], T (&out)[N], Op op, Callback& callback) {
+    T prefix = ThreadReduce(in, op);
+    Internal(storage_, linear_tid_).ExclusiveScanWithPrefix(prefix, prefix, op, callback);
+    internal::ThreadScanInclusive(in, out, op, prefix);
+  }
+  template <int N, class Op, class Callback>
+  __device__ __forceinline__ void ExclusiveScan(T (&in)[N], T (&out)[N], Op op, Callback& callback) {
+    T prefix = ThreadReduce(in, op);
+    Internal(storage_, linear_tid_).ExclusiveScanWithPrefix(prefix, prefix, op, callback);
+    internal::ThreadScanExclusive(in, out, op, prefix);
   }
 
  private:
