@@ -71,6 +71,7 @@ struct Stage {
   std::vector<Op> ops;
   std::vector<cudaEvent_t> ev_begin, ev_end;
   cudaEvent_t pre, start, done, end;
+  cudaEvent_t sent_fwd, sent_bwd;  // where this stage's stream is when it sends (see the transfers)
   const float* out(int slot) const {
     return l1 >= l0 ? slots[size_t(slot)].acts.back().out : slots[size_t(slot)].xin;
   }
@@ -182,6 +183,8 @@ int main(int argc, char** argv) {
     CUDA_CHECK(cudaEventCreate(&g.start));
     CUDA_CHECK(cudaEventCreate(&g.done));
     CUDA_CHECK(cudaEventCreate(&g.end));
+    CUDA_CHECK(cudaEventCreateWithFlags(&g.sent_fwd, cudaEventDisableTiming));
+    CUDA_CHECK(cudaEventCreateWithFlags(&g.sent_bwd, cudaEventDisableTiming));
   }
   const int N = c.B * c.T;
   const size_t NC = size_t(N) * c.C;
@@ -274,6 +277,23 @@ int main(int argc, char** argv) {
         if ((op.fwd && !g.first) || (!op.fwd && !g.last)) any = true;
       }
       if (any) {
+        // The receiver's stream also waits (cudaStreamWaitEvent) for the point where
+        // the sender's stream issues its send. NCCL implies that wait (a receive ends
+        // after its send starts); it is written out because simtlab's clock does not
+        // yet tie a send to its receive (see README.md).
+        for (int s = 0; s < P; ++s) {
+          Stage& g = S[size_t(s)];
+          if (!runs[size_t(s)]) continue;
+          const Op op = g.ops[next[size_t(s)]];
+          if ((op.fwd && !g.first) || (!op.fwd && !g.last)) {
+            Stage& from = S[size_t(op.fwd ? s - 1 : s + 1)];
+            cudaEvent_t ev = op.fwd ? from.sent_fwd : from.sent_bwd;
+            CUDA_CHECK(cudaSetDevice(from.dev));
+            CUDA_CHECK(cudaEventRecord(ev, from.st));
+            CUDA_CHECK(cudaSetDevice(g.dev));
+            CUDA_CHECK(cudaStreamWaitEvent(g.st, ev, 0));
+          }
+        }
         NCCL_CHECK(ncclGroupStart());
         for (int s = 0; s < P; ++s) {
           Stage& g = S[size_t(s)];
