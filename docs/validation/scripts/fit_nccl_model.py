@@ -16,20 +16,21 @@ HW_NVLINK = {"LL": 0.6, "LL128": 1.9, "Simple": 3.4}
 LL_MAX = 141e9
 
 
-def device_time(size, n, busbw):
-    nsteps = 2 * (n - 1)
+def device_time(size, n, busbw, op="all-reduce"):
+    nsteps = {"all-reduce": 2 * (n - 1), "all-gather": n - 1, "reduce-scatter": n - 1, "broadcast": n}[op]
+    lat_steps = 1 if op == "broadcast" else nsteps  # a pipelined chain pays one step
     ratio = n / nsteps
     best = None
     for p in ("LL", "LL128", "Simple"):
         bw = {"LL": min(LL_MAX, 0.5 * busbw), "LL128": 0.92 * busbw, "Simple": busbw}[p] * ratio
-        t = (BASE[p] + nsteps * HW_NVLINK[p]) * 1e-6 + size / bw
+        t = (BASE[p] + lat_steps * HW_NVLINK[p]) * 1e-6 + size / bw
         if best is None or t < best[0]:
             best = (t, p)
     return best
 
 
-def per_call(size, n, busbw, alpha):
-    t, p = device_time(size, n, busbw)
+def per_call(size, n, busbw, alpha, op="all-reduce"):
+    t, p = device_time(size, n, busbw, op)
     return max(alpha, t), p
 
 
@@ -61,6 +62,15 @@ def main():
         within[which] += abs(m / t - 1) <= 0.25
         print(f"{s:>12} {which:>6} {t * 1e6:>12.2f} {m * 1e6:>10.2f} {p:>7} {m / t:>6.2f}")
     print(f"within 25%: fit {within['fit']}/{len(FIT)}, check {within['check']}/{len(rows) - len(FIT)}")
+    print("\npredictions on 2x H200, per call back to back (us), before any measurement:")
+    ops = ("all-gather", "reduce-scatter", "broadcast")
+    print(f"{'bytes':>12} " + " ".join(f"{op:>16}" for op in ops))
+    for s, _ in rows:
+        cells = []
+        for op in ops:
+            m, p = per_call(s, 2, b * 1e9, alpha * 1e-6, op)
+            cells.append(f"{m * 1e6:>9.2f} {p:>6}")
+        print(f"{s:>12} " + " ".join(cells))
 
 
 main()
