@@ -1005,6 +1005,7 @@ inline bool check_grad(const Config& cfg_in) {
   }
   std::printf("check-grad %s: %d of %d elements within 0.03|g| + 2e-5 (largest relative error where |g| > 1e-3: %.2e)\n",
               bad ? "FAIL" : "PASS", checked - bad, checked, worst);
+  std::printf("%s\n", bad ? "FAIL" : "PASS");
   r.mem.free_all();
   return bad == 0;
 }
