@@ -27,11 +27,14 @@ enum class Counter : int {
   WarpBarriers,                   // __syncthreads, once per warp of the block
   DramReadBytes, DramWriteBytes,  // compulsory-traffic estimate
   InstExecuted, ThreadInstExecuted,  // every SASS instruction, estimated by the compiler front end
-  // Tensor-core FLOPs of library GEMMs (sim/libs/gemm_launch.cpp): TF32 inputs, and
-  // fp16/bf16 inputs, both with fp32 accumulate. Kernels run by the simulator have none.
+  // Tensor-core FLOPs of library GEMMs (sim/libs/gemm_launch.cpp) and of wmma::mma_sync:
+  // TF32 inputs, and fp16/bf16 inputs.
   TensorTf32Flops, Tensor16Flops,
   Count
 };
+  // wmma::mma_sync in kernels (sim/count/tensor_ops.hpp): tensor-pipe warp instructions,
+  // and the integer operations of s8/u8 products (their FLOPs go to the two above).
+  TensorInst, TensorInt8Ops,
 constexpr int kCounterCount = static_cast<int>(Counter::Count);
 
 struct Counters {

@@ -75,9 +75,13 @@ constexpr MetricInfo kCatalog[] = {
     {C::ThreadInstExecuted, "smsp__thread_inst_executed.sum", F::Estimate,
      "the same at thread level (each active lane once)"},
     {C::TensorTf32Flops, "simt__tensor_tf32_flops.sum", F::Simtlab,
-     "FLOPs on the tensor cores with TF32 inputs (library GEMMs: 2 x m x n x k, closed form)"},
+     "FLOPs on the tensor cores with TF32 inputs (library GEMMs, closed form, and wmma::mma_sync: 2 x m x n x k)"},
     {C::Tensor16Flops, "simt__tensor_16bit_flops.sum", F::Simtlab,
-     "FLOPs on the tensor cores with fp16/bf16 inputs, fp32 accumulate (library GEMMs: 2 x m x n x k)"},
+     "FLOPs on the tensor cores with fp16/bf16 inputs (library GEMMs and wmma::mma_sync: 2 x m x n x k)"},
+    {C::TensorInst, "sm__inst_executed_pipe_tensor.sum", F::Exact,
+     "warp-level tensor-pipe instructions (HMMA, IMMA) of wmma::mma_sync, as many per call as sm_90's SASS has"},
+    {C::TensorInt8Ops, "simt__tensor_int8_ops.sum", F::Simtlab,
+     "integer multiply-adds x 2 on the tensor cores with s8/u8 inputs (wmma::mma_sync: 2 x m x n x k)"},
 };
 
 // The catalog lists every counter once, in the enum's order, so that the counter

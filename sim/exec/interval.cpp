@@ -4,6 +4,7 @@
 #include "sim/check/shared_checks.hpp"
 #include "sim/count/dram_estimate.hpp"
 #include "sim/exec/worker.hpp"
+#include "sim/count/tensor_ops.hpp"
 
 #include <fmt/format.h>
 
@@ -137,6 +138,20 @@ void add_fp(Counters& c, std::uint32_t op, std::uint64_t sum, std::uint64_t max)
 }  // namespace
 
 // Per warp and site: thread-level count = sum over lanes, warp-level = max.
+// `warps` warp-level mma_syncs of one kind (sim/count/tensor_ops.hpp).
+void add_tensor(Counters& c, std::uint32_t kind, std::uint64_t warps) {
+  const std::uint64_t insts = warps * tensor_insts(kind);
+  c[Counter::TensorInst] += insts;
+  c[Counter::WarpInst] += insts;
+  c[Counter::ThreadInst] += 32 * insts;
+  const std::uint64_t flops = warps * tensor_flops(tensor_math(kind));
+  switch (tensor_math(kind)) {
+    case TensorMath::Half: c[Counter::Tensor16Flops] += flops; break;
+    case TensorMath::Tf32: c[Counter::TensorTf32Flops] += flops; break;
+    case TensorMath::Int8: c[Counter::TensorInt8Ops] += flops; break;
+  }
+}
+
 void Worker::count_operations(BlockState& b) {
   for (unsigned w = 0; w < b.nwarps; ++w)
     warp_ops_[w].for_each([&](const WarpSiteCounts::Entry& e) {
@@ -170,6 +185,10 @@ void Worker::count_site(Site site, std::uint32_t kind, std::uint64_t sum, std::u
     (*c)[Counter::WarpCollectives] += max;
     (*c)[Counter::WarpInst] += max;
     (*c)[Counter::ThreadInst] += sum;
+    if (is_tensor_kind(kind)) {  // wmma::mma_sync: warp-level, like a collective, in tensor instructions
+      add_tensor(*c, kind, max);
+      continue;
+    }
   }
 }
 

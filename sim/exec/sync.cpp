@@ -26,6 +26,7 @@ const char* collective_name(Collective k) {
     case Collective::Reduce: return "__reduce_*_sync";
     case Collective::MatchAny: return "__match_any_sync";
     case Collective::MatchAll: return "__match_all_sync";
+    case Collective::WarpCall: return "wmma::mma_sync";
   }
   return "?";
 }
@@ -96,6 +97,12 @@ void complete(BlockState& b, WarpState& w, std::uint32_t group) {
   bool all_equal = true;
   for (int l = 0; l < 32; ++l)
     if ((group >> l & 1) && w.slots[l].value != first.value) all_equal = false;
+  if (first.kind == Collective::WarpCall) {
+    void* lanes[32] = {};
+    for (int l = 0; l < 32; ++l)
+      if (group >> l & 1) lanes[l] = reinterpret_cast<void*>(w.slots[l].value);
+    reinterpret_cast<const WarpCallArgs*>(first.value)->run(lanes);
+  }
   for (int l = 0; l < 32; ++l) {
     if (!(group >> l & 1)) continue;
     WarpSlot& s = w.slots[l];
@@ -130,6 +137,7 @@ void complete(BlockState& b, WarpState& w, std::uint32_t group) {
         break;
       }
       case Collective::MatchAll: s.result = all_equal ? group : 0; break;
+      case Collective::WarpCall: s.result = 0; break;
     }
   }
   w.waiting &= ~group;
@@ -254,7 +262,8 @@ std::uint64_t warp_collective(Collective kind, std::uint32_t mask, std::uint64_t
                                     t, site));
   }
   w.slots[t->lane] = WarpSlot{kind, mask, value, arg, width, site, 0};
-  t->ops.add(site, 255);  // a warp-level instruction, counted per site
+  // a warp-level instruction, counted per site; a WarpCall as the kind it names
+  t->ops.add(site, kind == Collective::WarpCall ? static_cast<std::uint32_t>(arg) : 255);
   w.waiting |= me;
   b.run[t->linear] = Run::AtWarpSync;
   if (kind != Collective::ActiveMask && (w.waiting & mask) == mask) {

@@ -21,8 +21,17 @@ class Worker;
 enum class Run : std::uint8_t { Runnable, AtBarrier, AtWarpSync, AtGridBarrier, Done };
 
 // Reduce: __reduce_*_sync, the operation in the slot's arg (ReduceOp); MatchAny and
-// MatchAll: __match_any_sync and __match_all_sync.
-enum class Collective : std::uint8_t { Sync, Shfl, ShflUp, ShflDown, ShflXor, Ballot, Any, All, ActiveMask, Reduce, MatchAny, MatchAll };
+// MatchAll: __match_any_sync and __match_all_sync; WarpCall: a warp-wide operation of
+// simtlab's headers (wmma::mma_sync), see WarpCallArgs.
+enum class Collective : std::uint8_t { Sync, Shfl, ShflUp, ShflDown, ShflXor, Ballot, Any, All, ActiveMask, Reduce, MatchAny, MatchAll, WarpCall };
+// A WarpCall lane's value points to its arguments, whose first member is this: `run`
+// is called once, by the lane that completes the group, with every lane's pointer
+// (null for a lane outside the group), so one call computes the whole warp's result
+// while the other lanes' stacks stay parked. The slot's arg is the kind the site table
+// counts it as (sim/count/tensor_ops.hpp).
+struct WarpCallArgs {
+  void (*run)(void* const* lanes);
+};
 // The order of simt::cuda::ReduceOp (sim/compiler/include/simt_cuda/device_builtins.h).
 enum class ReduceOp : int { Add, MinU, MaxU, MinS, MaxS, And, Or, Xor };
 

@@ -24,7 +24,7 @@ inline dim3 block_dim() { return t_geometry->block; }
 inline dim3 grid_dim() { return t_geometry->grid; }
 
 // The order of simt::Collective (sim/block.hpp).
-enum Collective : int { Sync, Shfl, ShflUp, ShflDown, ShflXor, Ballot, Any, All, ActiveMask, Reduce, MatchAny, MatchAll };
+enum Collective : int { Sync, Shfl, ShflUp, ShflDown, ShflXor, Ballot, Any, All, ActiveMask, Reduce, MatchAny, MatchAll, WarpCall };
 // The order of simt::ReduceOp (sim/state/block.hpp): __reduce_*_sync's operation.
 enum ReduceOp : int { RedAdd, RedMinU, RedMaxU, RedMinS, RedMaxS, RedAnd, RedOr, RedXor };
 
