@@ -8,6 +8,8 @@
 #include "cost/catalog/units.hpp"
 #include "cost/comm/comm.hpp"
 #include "cost/comm/json.hpp"
+#include "cost/comm/nccl_model.hpp"
+#include "cost/comm/topology.hpp"
 #include "cost/train/ddp.hpp"
 #include "cost/train/json.hpp"
 #include "cost/train/moe_comm.hpp"
@@ -69,11 +71,58 @@ void print_plan(const CommPlan& plan, const Common& c) {
 
 struct CommOptions {
   Common c;
-  std::string op;
+  std::string op, model = "nccl", inter_link;
   double bytes = 0;
-  long long gpus = 0;
+  long long gpus = 0, nodes = 1;
   bool sweep = false;
 };
+
+// ---- comm --model nccl: NCCL's own tuning model, calibrated on 2xH200 -----
+
+NcclRing nccl_ring(const CommOptions& o, const LinkSpec& link) {
+  if (o.gpus % o.nodes != 0)
+    throw std::invalid_argument(fmt::format("--nodes {}: {} GPUs do not split evenly", o.nodes, o.gpus));
+  const LinkSpec* inter = o.nodes > 1 ? &Catalog::builtin().link(o.inter_link.empty() ? "IB-NDR" : o.inter_link) : nullptr;
+  return {int(o.gpus), int(o.nodes), &link, inter};
+}
+
+json nccl_json(Collective op, double bytes, const NcclTime& t, const NcclRing& ring) {
+  return {{"op", to_string(op)}, {"bytes", bytes}, {"gpus", ring.ranks}, {"nodes", ring.nodes},
+          {"link", ring.intra->name}, {"inter_link", ring.inter ? ring.inter->name : ""},
+          {"model", "nccl"}, {"protocol", t.protocol}, {"latency_s", t.latency_s}, {"time_s", t.seconds},
+          {"algbw", t.algbw}, {"busbw", t.busbw}, {"bus_factor", bus_factor(op, ring.ranks)},
+          {"calibrated", t.calibrated}, {"host_call_s", nccl_call_s(*ring.intra)}};
+}
+
+void run_comm_nccl(const CommOptions& o, Collective op, const LinkSpec& link) {
+  const NcclRing ring = nccl_ring(o, link);
+  if (o.sweep) {
+    Table t({"size>", "time>", "algbw>", "busbw>", "protocol"});
+    json out = json::array();
+    for (double s = 8; s <= o.bytes * (1 + 1e-12); s *= 2) {
+      const NcclTime r = nccl_time(op, s, ring);
+      out.push_back(nccl_json(op, s, r, ring));
+      t.add({format_bytes(s), format_seconds(r.seconds), format_rate(r.algbw, "B/s"), format_rate(r.busbw, "B/s"), r.protocol});
+    }
+    if (o.c.json) return (void)fmt::print("{}\n", out.dump(2));
+    fmt::print("{} over {} GPUs, {} (NCCL's ring and protocols{})\n{}", to_string(op), o.gpus, link.name,
+               out[0]["calibrated"].get<bool>() ? "; calibrated on 2x H200" : "; uncalibrated link", t.str());
+    return;
+  }
+  const NcclTime r = nccl_time(op, o.bytes, ring);
+  if (o.c.json) return (void)fmt::print("{}\n", nccl_json(op, o.bytes, r, ring).dump(2));
+  fmt::print("{} of {} over {} GPUs{}, {} (NCCL's ring, {} protocol)\n", to_string(op), format_bytes(o.bytes), o.gpus,
+             o.nodes > 1 ? fmt::format(" on {} nodes", o.nodes) : "", link.name, r.protocol);
+  Table t({"term", "value>", "how"});
+  t.add({"latency", format_seconds(r.latency_s), "NCCL's baseLat + steps x hwLat (src/graph/tuning.cc)"});
+  t.add({"transfer", format_seconds(r.seconds - r.latency_s), fmt::format("S / algbw")});
+  t.add({"time", format_seconds(r.seconds), r.calibrated ? "on the GPUs; calibrated on 2x H200 (NVLink4)" : "uncalibrated link"});
+  t.add({"host", format_seconds(nccl_call_s(link)), "the host's cost per call: back to back, a call takes at least this"});
+  t.add({"algbw", format_rate(r.algbw, "B/s"), "S / transfer time"});
+  t.add({"busbw", format_rate(r.busbw, "B/s"), fmt::format("algbw x {:.4g} (nccl-tests factor)", bus_factor(op, int(o.gpus)))});
+  fmt::print("{}", t.str());
+  if (o.c.explain) fmt::print("\n{}\n(docs/multi-gpu.md, 'The collective clock'; --model alpha-beta for the textbook formula)\n", r.sentence);
+}
 
 void print_comm(const CommResult& r) {
   fmt::print("{} of {} over {} GPUs, {} ({})\n", to_string(r.op), format_bytes(r.bytes), r.gpus, r.link,
@@ -108,6 +157,11 @@ void print_sweep(Collective op, double max_bytes, int gpus, const LinkSpec& link
 void run_comm(const CommOptions& o) {
   Collective op = parse_collective(o.op);
   const LinkSpec& link = Catalog::builtin().link(o.c.link);
+  if (o.model == "nccl") {
+    if (o.c.algo != "ring") throw std::invalid_argument("--model nccl runs NCCL's ring; --algo tree is --model alpha-beta's");
+    return run_comm_nccl(o, op, link);
+  }
+  if (o.nodes != 1) throw std::invalid_argument("--nodes is --model nccl's");
   const double bytes = o.bytes;
   CommAlgo algo = parse_comm_algo(o.c.algo);
   if (o.sweep) return print_sweep(op, bytes, int(o.gpus), link, algo, o.c.json);
@@ -124,11 +178,16 @@ void run_comm(const CommOptions& o) {
 
 void add_comm(CLI::App& app) {
   auto o = std::make_shared<CommOptions>();
-  auto* cmd = app.add_subcommand("comm", "Alpha-beta time of a collective, with nccl-tests algbw and busbw");
+  auto* cmd = app.add_subcommand("comm", "Time of a collective (NCCL's model, or alpha-beta), with nccl-tests algbw and busbw");
   cmd->add_option("op", o->op, "broadcast, reduce, all-reduce, reduce-scatter, all-gather, all-to-all")->required();
   add_whole_quantity_option(cmd, "--bytes,-b", o->bytes, "size S in nccl-tests' sense (e.g. 1GiB, 64M)")->required();
   add_count_option(cmd, "--gpus,-g", o->gpus, "number of GPUs (ranks)", 2, kMaxRanks)->required();
   cmd->add_flag("--sweep", o->sweep, "nccl-tests-style table for sizes 8 B .. --bytes");
+  cmd->add_option("--model", o->model,
+                  "nccl (default: NCCL's ring and protocols, calibrated on 2x H200) or alpha-beta (the textbook formula)")
+      ->check(CLI::IsMember({"nccl", "alpha-beta"}));
+  add_count_option(cmd, "--nodes", o->nodes, "machines the GPUs are split over (--model nccl)", 1, kMaxRanks);
+  cmd->add_option("--inter-link", o->inter_link, "the network between nodes (--model nccl; default IB-NDR)");
   add_common(cmd, o->c);
   cmd->callback([o] { run_comm(*o); });
 }

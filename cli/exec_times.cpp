@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <set>
 #include <map>
 #include <stdexcept>
 #include <utility>
@@ -134,8 +135,41 @@ std::pair<std::string, double> add_times(json& launches) {
   return {table, total};
 }
 
+// The timeline of a program on several GPUs in the terminal: one row per GPU and
+// stream, each column a slice of the run, marked by what took most of it (K kernel,
+// N NCCL, C copy to or from the host, P peer copy, M memset; '.' idle).
+std::string ascii_timeline(const json& trace, double end_us, int width = 72) {
+  std::map<std::pair<int, int>, std::string> rows;
+  std::set<int> gpus;
+  for (const json& e : trace["traceEvents"])
+    if (e.value("ph", "") == "X") gpus.insert(e.value("pid", 0));
+  if (gpus.size() < 2 || end_us <= 0) return "";
+  std::map<std::pair<int, int>, std::vector<double>> busy;  // per row, per column: microseconds of each mark
+  std::map<std::pair<int, int>, std::vector<char>> marks;
+  for (const json& e : trace["traceEvents"]) {
+    if (e.value("ph", "") != "X") continue;
+    const std::pair<int, int> key{e.value("pid", 0), e.value("tid", 0)};
+    auto& b = busy[key];
+    auto& m = marks[key];
+    if (b.empty()) b.assign(width, 0), m.assign(width, '.');
+    const std::string cat = e.value("cat", "");
+    const char mark = cat == "kernel" ? 'K' : cat == "nccl" ? 'N' : cat == "memcpy PtoP" ? 'P' : cat == "memset" ? 'M' : 'C';
+    const double t0 = e.value("ts", 0.0), t1 = t0 + e.value("dur", 0.0), col = end_us / width;
+    for (int c = std::max(0, int(t0 / col)); c < width && c * col < t1; ++c) {
+      const double overlap = std::min(t1, (c + 1) * col) - std::max(t0, c * col);
+      if (overlap > b[c]) b[c] = overlap, m[c] = mark;
+    }
+  }
+  std::string out = fmt::format("\nsimulated timeline, 0 .. {} (K kernel, N NCCL, C copy, P peer copy, M memset):\n",
+                                cost::format_seconds(end_us * 1e-6));
+  for (const auto& [key, m] : marks)
+    out += fmt::format("  GPU {:<3} stream {:<3} |{}|\n", key.first, key.second, std::string(m.begin(), m.end()));
+  return out;
+}
+
 // One line from the program's timeline: how much of each kind of work, and when
-// the last of it ends (streams may overlap copies with kernels).
+// the last of it ends (streams may overlap copies with kernels); on several GPUs,
+// the timeline itself.
 std::string clock_summary(const std::string& timeline_path) {
   std::ifstream in(timeline_path);
   if (!in) return "";
@@ -159,7 +193,8 @@ std::string clock_summary(const std::string& timeline_path) {
     parts += fmt::format("{}{} x {} {}", parts.empty() ? "" : ", ", kind, v.first, cost::format_seconds(v.second * 1e-6));
   if (parts.empty()) return "";
   return fmt::format("simulated clock: {}; the last ends at {} ({} stream{}; cudaEventElapsedTime reads this clock)\n",
-                     parts, cost::format_seconds(end_us * 1e-6), streams, streams == 1 ? "" : "s");
+                     parts, cost::format_seconds(end_us * 1e-6), streams, streams == 1 ? "" : "s") +
+         ascii_timeline(trace, end_us);
 }
 
 }  // namespace

@@ -161,12 +161,28 @@ TEST_CASE("simt pipeline and comm print what they compute") {
   Run text = simt("pipeline -p 2 -m 2 --schedule gpipe");
   CHECK(contains(text.out, "stage 1 |.. F0 F1 B0 B0 B1 B1"));
 
-  Run c = simt("comm reduce-scatter --bytes 1e12 --gpus 8 --link NVLink3 --json");
+  Run c = simt("comm reduce-scatter --bytes 1e12 --gpus 8 --link NVLink3 --json --model alpha-beta");
   REQUIRE(c.status == 0);
   auto cj = nlohmann::json::parse(c.out);
   CHECK(cj["busbw"].get<double>() == doctest::Approx(300e9).epsilon(1e-3));
   CHECK(cj["bus_factor"].get<double>() == doctest::Approx(7.0 / 8));
-  Run e = simt("comm all-reduce --bytes 1GiB --gpus 8 --link NVLink4 --explain");
+  Run e = simt("comm all-reduce --bytes 1GiB --gpus 8 --link NVLink4 --explain --model alpha-beta");
   CHECK(contains(e.out, "2(n-1)*alpha + 2(n-1)/n * S/B"));
   CHECK(contains(e.out, "nccl-tests"));
+}
+
+TEST_CASE("simt comm prices a collective with NCCL's model by default: 1 GiB over 2 H200s as measured") {
+  Run r = simt("comm all-reduce --bytes 1GiB --gpus 2 --link NVLink4 --json");
+  REQUIRE(r.status == 0);
+  auto j = nlohmann::json::parse(r.out);
+  CHECK(j["model"] == "nccl");
+  CHECK(j["protocol"] == "Simple");
+  CHECK(j["calibrated"] == true);
+  CHECK(j["time_s"].get<double>() == doctest::Approx(3.30e-3).epsilon(0.25));  // measured 3.30 ms
+  Run small = simt("comm all-reduce --bytes 4KiB --gpus 2 --link NVLink4");
+  CHECK(contains(small.out, "LL protocol"));
+  Run nodes = simt("comm all-reduce --bytes 1GiB --gpus 16 --nodes 2 --link NVLink4 --json");
+  REQUIRE(nodes.status == 0);
+  CHECK(nlohmann::json::parse(nodes.out)["calibrated"] == false);
+  CHECK(simt("comm all-reduce --bytes 1GiB --gpus 6 --nodes 4 --link NVLink4").status != 0);
 }

@@ -108,12 +108,19 @@ void count_links(const Clique& q, const Call& c) {
   }
 }
 
-// Puts one call of every rank on its stream, all starting together.
-void place(const Clique& q, const std::vector<const Call*>& calls, const WorkTime& t, const std::string& name,
-           const nlohmann::json& args) {
+// When every one of the calls could start: the last rank's stream sets the pace.
+double joint_start(const Clique& q, const std::vector<const Call*>& calls) {
   double start = 0;
   for (const Call* c : calls)
     start = std::max({start, c->issued_s, DeviceClock::of(q.devices[c->rank]).earliest_start(c->stream)});
+  return start;
+}
+
+// Puts the calls on their streams, all starting together (at `start`, or when the
+// last of them could).
+void place(const Clique& q, const std::vector<const Call*>& calls, const WorkTime& t, const std::string& name,
+           const nlohmann::json& args, double start = -1) {
+  if (start < 0) start = joint_start(q, calls);
   for (const Call* c : calls) {
     TimelineEvent ev;
     ev.name = name;
@@ -202,9 +209,11 @@ void run_ready_p2p(Clique& q, int from, int to) {
       add_link_bytes(q.devices[from], q.devices[to], static_cast<double>(bytes));
     }
     WorkTime t;
-    if (const TimeModel* m = DeviceClock::model()) t = m->peer_copy(bytes, q.devices[from], q.devices[to]);
-    place(q, {&send}, t, "ncclSend", {{"bytes", bytes}, {"peer", to}});
-    place(q, {&recv}, t, "ncclRecv", {{"bytes", bytes}, {"peer", from}});
+    if (const TimeModel* m = DeviceClock::model(); m && from != to) t = m->peer_copy(bytes, q.devices[from], q.devices[to]);
+    // The receive completes with the send: both start when both streams are ready.
+    const double start = joint_start(q, {&send, &recv});
+    place(q, {&send}, t, "ncclSend", {{"bytes", bytes}, {"peer", to}}, start);
+    place(q, {&recv}, t, "ncclRecv", {{"bytes", bytes}, {"peer", from}}, start);
     s.pop_front();
     r.pop_front();
   }
@@ -260,8 +269,8 @@ std::string check_call(const Call& c, int device) {
   const bool rooted = c.func == Func::broadcast || c.func == Func::reduce;
   if (rooted && (c.root < 0 || c.root >= q.nranks))
     return fmt::format("{}: root {} is not a rank of this {}-rank communicator", func_name(c.func), c.root, q.nranks);
-  if ((c.func == Func::send || c.func == Func::recv) && (c.peer < 0 || c.peer >= q.nranks || c.peer == c.rank))
-    return fmt::format("{}: peer {} is not another rank of this {}-rank communicator", func_name(c.func), c.peer, q.nranks);
+  if ((c.func == Func::send || c.func == Func::recv) && (c.peer < 0 || c.peer >= q.nranks))
+    return fmt::format("{}: peer {} is not a rank of this {}-rank communicator", func_name(c.func), c.peer, q.nranks);
   const int sd = stream_device(c.stream);
   if (c.stream && sd != device)
     return sd < 0 ? fmt::format("{}: the stream was never created or was destroyed", func_name(c.func))

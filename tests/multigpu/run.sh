@@ -1,0 +1,23 @@
+#!/bin/sh
+# Several simulated GPUs end to end: tests/multigpu/nccl_collectives.cu on 2, 3 and 8
+# GPUs passes every check, and its 2-rank float all-reduce hashes as on two H200s
+# (docs/validation/data/nccl_h200x2_allreduce.txt); a program that waits on a rank
+# its own thread drives is refused, not hung. Usage: run.sh SIMT
+set -e
+simt=$1
+here=$(cd "$(dirname "$0")" && pwd)
+want=$(awk '$1 == "RESULT" && $2 == "allreduce_sum_rank0" { print $3 }' "$here/../../docs/validation/data/nccl_h200x2_allreduce.txt")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+for gpus in 2 3 8; do
+  "$simt" exec --gpus "$gpus" "$here/nccl_collectives.cu" > out.txt 2> err.txt || { cat out.txt err.txt; exit 1; }
+  grep -q "^PASS: 0 checks failed" out.txt || { cat out.txt; exit 1; }
+  got=$(awk '$1 == "RESULT" && $2 == "allreduce_sum_rank1" { print $3 }' out.txt)
+  [ "$got" = "$want" ] || { echo "--gpus $gpus: all-reduce hash $got, the H200s' $want"; exit 1; }
+  echo "--gpus $gpus: every check passed, hash $got as on two H200s"
+done
+"$simt" exec --gpus 2 "$here/ungrouped_deadlock.cu" > out.txt 2> err.txt || true
+grep -q "which this host thread also drives" err.txt || { cat out.txt err.txt; exit 1; }
+grep -q "^refused: invalid usage" out.txt || { cat out.txt err.txt; exit 1; }
+echo "an ungrouped call for two ranks from one thread: refused with its reason"
