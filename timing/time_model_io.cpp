@@ -27,7 +27,7 @@ double dim3_product(const json& launch, const char* key) {
   return n;
 }
 
-const char* const kOps[] = {"ld", "st", "atom"};
+const char* const kOps[] = {"ld", "st", "atom", "red"};
 
 // Sites from per-line metrics: one site per line and kind of access.
 std::vector<GlobalSite> sites_from_lines(const json& lines) {
@@ -36,10 +36,10 @@ std::vector<GlobalSite> sites_from_lines(const json& lines) {
     const json& m = l.at("metrics");
     const double warp = metric(m, "simt__warp_inst_counted.sum");
     const double lanes = warp > 0 ? std::clamp(metric(m, "simt__thread_inst_counted.sum") / warp, 1.0, 32.0) : 32;
-    for (int k = 0; k < 3; ++k) {
+    for (int k = 0; k < 4; ++k) {
       double req = metric(m, fmt::format("l1tex__t_requests_pipe_lsu_mem_global_op_{}.sum", kOps[k]));
       double sec = metric(m, fmt::format("l1tex__t_sectors_pipe_lsu_mem_global_op_{}.sum", kOps[k]));
-      if (req > 0) out.push_back({static_cast<GlobalSite::Op>(k), req, sec, lanes});
+      if (req > 0) out.push_back({static_cast<GlobalSite::Op>(std::min(k, 2)), req, sec, lanes});  // RED: an atomic
     }
   }
   return out;
@@ -74,7 +74,9 @@ cost::KernelCounters time_model_counters(const LaunchShape& shape, const Counter
   c.shared_bytes_per_block = shape.shared_bytes_per_block;
   c.ld_requests = v(Counter::GlobalLdRequests), c.ld_sectors = v(Counter::GlobalLdSectors);
   c.st_requests = v(Counter::GlobalStRequests), c.st_sectors = v(Counter::GlobalStSectors);
-  c.atom_requests = v(Counter::GlobalAtomRequests), c.atom_sectors = v(Counter::GlobalAtomSectors);
+  c.atom_requests = v(Counter::GlobalAtomRequests) + v(Counter::GlobalRedRequests);
+  c.atom_sectors = v(Counter::GlobalAtomSectors) + v(Counter::GlobalRedSectors);
+  c.atomic_hot_rounds = v(Counter::AtomicHotRounds);
   c.shared_ld_inst = v(Counter::SharedLdInst);
   c.shared_st_inst = v(Counter::SharedStInst);
   c.shared_atom_inst = v(Counter::SharedAtomInst);
@@ -107,15 +109,13 @@ Counters counters_from_metrics(const json& m) {
       throw std::runtime_error(fmt::format("metric {} is not a count ({})", info.name, it->dump()));
     c[info.counter] = it->get<std::uint64_t>();
   }
-  // ncu files name reductions (atomics whose result is unused) apart from atomics.
-  c[Counter::GlobalAtomRequests] += static_cast<std::uint64_t>(metric(m, "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"));
-  c[Counter::GlobalAtomSectors] += static_cast<std::uint64_t>(metric(m, "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"));
   if (!m.contains("dram__bytes_read.sum") && !m.contains("dram__bytes_write.sum")) {
     if (m.contains("dram__bytes.sum")) {
       c[Counter::DramReadBytes] = static_cast<std::uint64_t>(metric(m, "dram__bytes.sum"));
     } else {  // no DRAM estimate: every sector goes to DRAM, as the roofline assumes
       c[Counter::DramReadBytes] = 32 * c[Counter::GlobalLdSectors];
-      c[Counter::DramWriteBytes] = 32 * (c[Counter::GlobalStSectors] + c[Counter::GlobalAtomSectors]);
+      c[Counter::DramWriteBytes] =
+          32 * (c[Counter::GlobalStSectors] + c[Counter::GlobalAtomSectors] + c[Counter::GlobalRedSectors]);
     }
   }
   return c;

@@ -25,7 +25,10 @@ struct KernelCounters {
   // Global memory (ncu l1tex__t_{requests,sectors}_pipe_lsu_mem_global_op_*).
   double ld_requests = 0, ld_sectors = 0;
   double st_requests = 0, st_sectors = 0;
-  double atom_requests = 0, atom_sectors = 0;
+  double atom_requests = 0, atom_sectors = 0;  // ATOM and RED together
+  // The global atomics' sector rounds in their busiest 512-byte block of addresses
+  // (simt__global_atomic_hot_rounds.max); 0 where unknown (ncu's counters).
+  double atomic_hot_rounds = 0;
   // Per site; when empty the model treats each kind as one site of the averages.
   std::vector<GlobalSite> sites;
   // Shared memory (smsp__sass_inst_executed_op_shared_*, l1tex__data_pipe_lsu_wavefronts_*).

@@ -98,6 +98,8 @@ KernelRates kernel_rates(const DeviceSpec& d) {
                                   d.hbm_bandwidth / 1e9, d.fields.at("memory_bandwidth_gbs").source, eff.source),
                       eff.in_catalog);
   r.atomic_same_address = from_catalog(d, "atomic_same_address_clk", 1, "updates per second", r.clock_hz);
+  r.atomic_rounds = from_catalog(d, "atomic_round_clk", 0.691, "rounds per second", r.clock_hz);
+  r.atomic_sectors = from_catalog(d, "atomic_sectors_clk", 49.8, "sectors per second", r.clock_hz);
   r.launch_overhead_s = from_catalog(d, "launch_overhead_us", 1.66, "s", 1e-6);
   r.global_latency_s = from_catalog(d, "global_latency_us", 0.384, "s", 1e-6);
   r.shared_latency_clk = from_catalog(d, "shared_latency_clk", 30, "cycles");

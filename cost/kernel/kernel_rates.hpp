@@ -31,6 +31,8 @@ struct KernelRates {
   Rate l2_bytes;       // B/s at the L2; 0 = unknown (term skipped)
   Rate dram_bytes;     // achievable B/s = datasheet x efficiency
   Rate atomic_same_address;  // same-address updates per second at one L2 slice
+  Rate atomic_rounds;        // atomic sector rounds per second in one 512-byte block of addresses
+  Rate atomic_sectors;       // global atomic sectors per second, device-wide
   // Latencies and fixed costs.
   Rate launch_overhead_s;   // launch to first instruction + teardown
   Rate global_latency_s;    // one global load round trip from an idle SM

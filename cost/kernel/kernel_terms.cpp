@@ -113,10 +113,32 @@ TimeTerm dram_term(const KernelCounters& c, const KernelRates& r) {
   return t;
 }
 
+// Contention, where the simulator counted it: the L2 applies the atomic sector rounds
+// of one 512-byte block of addresses one after another (sim/count/atomic_rule.hpp), so
+// the busiest block's rounds take at least their count over the per-block rate, and
+// every atomic sector shares the device's atomic throughput. Measured on the H200
+// (docs/validation/h200-atomics.md).
+TimeTerm contention_term(const KernelCounters& c, const KernelRates& r) {
+  const double serial = c.atomic_hot_rounds / r.atomic_rounds.value;
+  const double spread = c.atom_sectors / r.atomic_sectors.value;
+  const bool hot = serial >= spread;
+  TimeTerm t = device_wide("atomics", "atomic contention", hot ? c.atomic_hot_rounds : c.atom_sectors,
+                           hot ? "rounds" : "sectors", hot ? r.atomic_rounds : r.atomic_sectors);
+  t.detail = hot ? fmt::format("{} rounds in the busiest 512-byte block of addresses, applied one after another at "
+                               "its L2 slice ({} atomic sectors in all)",
+                               count(c.atomic_hot_rounds, ""), count(c.atom_sectors, ""))
+                 : fmt::format("{} atomic sectors over the device's atomic units; the busiest 512-byte block has "
+                               "{} rounds",
+                               count(c.atom_sectors, ""), count(c.atomic_hot_rounds, ""));
+  return t;
+}
+
 // Same-address atomics: a site whose lanes all hit one sector serialises at the
 // L2 slice that owns it, one update at a time, and warps of that site are taken
 // to share the address (the "atomic storm"); other atomics count as L2 traffic.
-TimeTerm atomic_term(const std::vector<GlobalSite>& sites, const KernelRates& r) {
+// For counters without the contention counter (ncu's).
+TimeTerm atomic_term(const KernelCounters& c, const std::vector<GlobalSite>& sites, const KernelRates& r) {
+  if (c.atomic_hot_rounds > 0) return contention_term(c, r);
   double updates = 0;
   for (const GlobalSite& s : sites)
     if (s.op == Op::Atomic && s.requests > 0 && s.sectors <= s.requests) updates += s.requests * s.lanes;
@@ -161,7 +183,7 @@ double load_miss_fraction(const KernelCounters& c) {
 std::vector<TimeTerm> memory_terms(const KernelCounters& c, const KernelRates& r, const Occupancy& o) {
   const std::vector<GlobalSite> sites = global_sites(c);
   return {dram_term(c, r),        l2_term(c, r),          l1_l2_term(c, r, o, sites),
-          l1_term(c, r, o, sites), shared_term(c, r, o), atomic_term(sites, r)};
+          l1_term(c, r, o, sites), shared_term(c, r, o), atomic_term(c, sites, r)};
 }
 
 std::vector<TimeTerm> compute_terms(const KernelCounters& c, const KernelRates& r, const Occupancy& o) {

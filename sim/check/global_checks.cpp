@@ -121,7 +121,7 @@ void check_global_race(BlockState& b, std::uint32_t thread, std::uintptr_t addr,
 }
 
 void check_global_row(BlockState& b, unsigned warp, const WarpAccess& row, bool races) {
-  if (!races || row.op == MemOp::Atomic) return;
+  if (!races || is_atomic(row.op)) return;
   const bool repeats = has_repeated_stores(row);
   const RaceScope scope(b);
   for (std::uint32_t active = row.active; active; active &= active - 1) {

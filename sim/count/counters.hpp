@@ -15,10 +15,12 @@ namespace simt {
 enum class Counter : int {
   GlobalLdRequests, GlobalLdSectors, GlobalStRequests, GlobalStSectors,
   GlobalAtomRequests, GlobalAtomSectors,
+  GlobalRedRequests, GlobalRedSectors,  // atomics whose result is unused: RED on the GPU
   GlobalLdBytes, GlobalStBytes,  // bytes the lanes asked for (vs sectors*32 moved)
   SharedLdInst, SharedLdWavefronts, SharedLdConflicts,
   SharedStInst, SharedStWavefronts, SharedStConflicts,
   SharedAtomInst,
+  AtomicHotRounds, AtomicBlocks,  // per launch, not per site: contention (sim/count/atomic_rule.hpp)
   FAdd, FMul, FFma, DAdd, DMul, DFma, FDiv, DDiv, FSqrt, DSqrt,
   HAdd, HMul, HFma,     // fp16/bf16 instructions, scalar or packed (ncu's hadd/hmul/hfma)
   HAdd2, HMul2, HFma2,  // of which packed: two results per lane

@@ -1,4 +1,5 @@
 #include "sim/count/instruction_cost.hpp"
+#include "sim/count/atomic_rule.hpp"
 
 #include <bit>
 
@@ -6,8 +7,8 @@ namespace simt {
 
 InstructionCost cost_of(const WarpAccess& a) {
   InstructionCost cost;
-  if (a.space == Space::Global) cost.sectors = count_sectors(a);
-  else if (a.op != MemOp::Atomic) cost.shared = shared_wavefronts(a);
+  if (a.space == Space::Global) cost.sectors = is_atomic(a.op) ? atomic_sectors(a) : count_sectors(a);
+  else if (!is_atomic(a.op)) cost.shared = shared_wavefronts(a);
   return cost;
 }
 
@@ -34,10 +35,14 @@ void count_access(const WarpAccess& a, const InstructionCost& cost, Counters& c)
         c[Counter::GlobalAtomRequests] += 1;
         c[Counter::GlobalAtomSectors] += sectors;
         break;
+      case MemOp::Red:
+        c[Counter::GlobalRedRequests] += 1;
+        c[Counter::GlobalRedSectors] += sectors;
+        break;
     }
     return;
   }
-  if (a.op == MemOp::Atomic) {
+  if (is_atomic(a.op)) {  // shared memory has no RED: an unused result is an ATOMS too
     c[Counter::SharedAtomInst] += 1;
     return;
   }

@@ -66,14 +66,16 @@ unsigned BlockThreadTally::slot_of(std::uint64_t addr, std::uint32_t size, MemOp
 }
 
 void BlockThreadTally::add(const WarpAccess& row, unsigned warp) {
+  // A thread's atomics are one tally whether the GPU runs them as ATOM or RED.
+  const MemOp op = is_atomic(row.op) ? MemOp::Atomic : row.op;
   for (std::uint32_t m = row.active; m; m &= m - 1) {
     const unsigned lane = static_cast<unsigned>(std::countr_zero(m));
     const unsigned thread = warp * 32 + lane;
     if (thread >= nthreads_) continue;
     const std::uint64_t a = row.addr[lane];
     unsigned s = last_slot_;
-    if (s == ~0u || slots_[s].op != row.op || a - slots_[s].base >= slots_[s].bytes) {
-      s = slot_of(a, row.size, row.op);
+    if (s == ~0u || slots_[s].op != op || a - slots_[s].base >= slots_[s].bytes) {
+      s = slot_of(a, row.size, op);
       if (s == ~0u) continue;
       last_slot_ = s;
     }

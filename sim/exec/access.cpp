@@ -76,9 +76,9 @@ __attribute__((noinline)) void record_divergent(ThreadState* t, Site site, std::
     log.diverge();
   }
   if (space == Space::Global) {
-    if (op != MemOp::Atomic && on.races) check_global_race(b, t->linear, a, size, op, site);
+    if (!is_atomic(op) && on.races) check_global_race(b, t->linear, a, size, op, site);
     account_dram(b.worker->totals, b.launch->serial, a, size, op);
-  } else if (op != MemOp::Atomic) {
+  } else if (!is_atomic(op)) {
     check_shared_access(b, *b.shared, a, size, op, {static_cast<std::uint16_t>(t->linear), log.sync_count, site}, on);
   }
   log.lane_log(t->lane).push_back(MemEvent::make(site, a, size, op, space));

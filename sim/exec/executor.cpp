@@ -65,6 +65,7 @@ void run_part(LaunchContext& launch, unsigned n, BlockSequence seq, bool uncount
   for (Worker* w : WorkerPool::instance().run(launch, n)) {
     w->hand_over_counters(totals, per_site);
     w->hand_over_thread_accesses(launch.thread_accesses);
+    w->hand_over_atomics(launch.atomic_rounds);
     w->hand_over_trace(launch.trace);
     if (work) work->insert(work->end(), w->block_work.begin(), w->block_work.end());
     w->block_work.clear();
@@ -169,12 +170,15 @@ int run_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody&
     for (Worker* w : WorkerPool::instance().run_cooperative(launch)) {
       w->hand_over_counters(rec.totals, rec.per_site);
       w->hand_over_thread_accesses(launch.thread_accesses);
+      w->hand_over_atomics(launch.atomic_rounds);
       w->hand_over_trace(launch.trace);
     }
   } else {
     run_blocks(launch, n, rec);  // every block, or a sample of them (sim/shortcuts/sampling.hpp)
   }
   GlobalMemory::instance().set_launch_running(false);
+  // A sampled launch's hottest block scales with the blocks it stands for.
+  launch.atomic_rounds.write(rec.totals, rec.counted_blocks ? double(launch.nblocks) / double(rec.counted_blocks) : 1.0);
   if (launch.tally_threads) rec.thread_accesses = std::move(launch.thread_accesses);
   if (launch.trace_warps) rec.access_trace = launch.trace.take();
   if (grid) rec.grid_barriers = grid->barriers();

@@ -2,6 +2,7 @@
 // that waited for it, and the counting of its memory instructions and operations.
 #include "sim/check/global_checks.hpp"
 #include "sim/check/shared_checks.hpp"
+#include "sim/count/atomic_rule.hpp"
 #include "sim/count/dram_estimate.hpp"
 #include "sim/exec/worker.hpp"
 #include "sim/count/tensor_ops.hpp"
@@ -70,8 +71,9 @@ void Worker::process_rows(BlockState& b, unsigned warp, SharedCheckFlags on, boo
       cost.sectors = distinct_sectors(row, sectors);
       for (std::uint32_t i = 0; i < cost.sectors; ++i)
         account_dram_sector(totals, b.launch->serial, sectors[i] << 5, row.op);
+      if (is_atomic(row.op)) cost.sectors = atomic_sectors(row);  // a sector per round (sim/count/atomic_rule.hpp)
       check_global_row(b, warp, row, on.races);
-    } else if (row.op != MemOp::Atomic) {
+    } else if (!is_atomic(row.op)) {
       const SharedPattern& pattern = shared_patterns_.analyse(row);
       cost.shared = pattern.cost;
       if (checking) check_shared_row(b, warp, row, log.row_sync_count(k), on, &pattern);
@@ -83,6 +85,7 @@ void Worker::process_rows(BlockState& b, unsigned warp, SharedCheckFlags on, boo
 void Worker::count_instruction(const WarpAccess& a, const InstructionCost& cost, unsigned warp) {
   count_access(a, cost, totals);
   count_access(a, cost, site_counters(a.site));
+  if (a.space == Space::Global && is_atomic(a.op)) atomic_tally_.add(a);
   // Both off by default: one predictable branch a row.
   if (row_extras_) [[unlikely]]
     count_extras(a, warp);

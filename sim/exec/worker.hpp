@@ -10,6 +10,7 @@
 #include "sim/exec/block_work.hpp"
 #include "sim/memory/global_memory.hpp"
 #include "sim/symbols/symbols.hpp"
+#include "sim/count/atomic_rule.hpp"
 #include "sim/count/thread_tally.hpp"
 #include "sim/count/warp_trace.hpp"
 #include "sim/count/warp_grouping.hpp"
@@ -48,6 +49,7 @@ class Worker {
   void hand_over_counters(Counters& to_totals, SiteCounters& to_per_site);
   // Adds this worker's per-thread access tally (thread_accesses=1) to a launch's and clears it.
   void hand_over_thread_accesses(ThreadAccessTotals& to);
+  void hand_over_atomics(AtomicTally& to) { atomic_tally_.merge_into(to); }
   // Merges this worker's sample of rows (trace_warps=N) into a launch's and empties it.
   void hand_over_trace(WarpTrace& to);
   std::vector<BlockWork> block_work;  // of a part with record_work, taken by sampling.cpp
@@ -120,6 +122,7 @@ class Worker {
   // per-thread counts, and the counted blocks' reductions since the last hand-over.
   bool tally_threads_ = false;
   BlockThreadTally block_tally_;
+  AtomicTally atomic_tally_;  // the counted blocks' global atomics per 512-byte block
   ThreadAccessTotals thread_totals_;
   // SIMT_OPTIONS=trace_warps (LaunchContext::trace_warps): the first rows of each site
   // in the counted blocks since the last hand-over; this block's index and rows so far.

@@ -44,7 +44,7 @@ std::vector<LineStats> per_line(const LaunchRecord& r) {
 // SIMT_OPTIONS=thread_accesses: one object per (allocation, op) the launch touched,
 // its worst thread named by block and thread index and by the line of its last access.
 nlohmann::json thread_accesses_json(const LaunchRecord& r, const ThreadAccessTotals& tally) {
-  static const char* const ops[] = {"read", "write", "atomic"};
+  static const char* const ops[] = {"read", "write", "atomic", "atomic"};
   std::vector<Site> sites;
   for (const ThreadAccessTotal& t : tally) sites.push_back(t.worst_site);
   const auto locs = resolve_sites(sites);
@@ -71,7 +71,7 @@ nlohmann::json thread_accesses_json(const LaunchRecord& r, const ThreadAccessTot
 // SIMT_OPTIONS=trace_warps=N: the sampled rows, by file and line, then in the order
 // they ran (block, warp, row); each lane's address, null for an inactive lane.
 nlohmann::json access_trace_json(const LaunchRecord& r, const AccessTrace& trace) {
-  static const char* const ops[] = {"ld", "st", "atom"};
+  static const char* const ops[] = {"ld", "st", "atom", "red"};
   std::vector<Site> sites;
   for (const TracedAccess& t : trace) sites.push_back(t.row.site);
   const auto locs = resolve_sites(sites);
@@ -176,7 +176,8 @@ std::string hot_lines_table(const LaunchRecord& r, std::size_t max_lines) {
   auto lines = per_line(r);
   auto score = [](const LineStats& l) {
     const Counters& c = l.c;
-    return double(c[Counter::GlobalLdSectors] + c[Counter::GlobalStSectors] + c[Counter::GlobalAtomSectors]) * 32 +
+    return double(c[Counter::GlobalLdSectors] + c[Counter::GlobalStSectors] + c[Counter::GlobalAtomSectors] +
+                  c[Counter::GlobalRedSectors]) * 32 +
            double(c[Counter::SharedLdWavefronts] + c[Counter::SharedStWavefronts]) * 128 + double(c.flops());
   };
   std::sort(lines.begin(), lines.end(), [&](auto& a, auto& b) { return score(a) > score(b); });
@@ -194,8 +195,10 @@ std::string hot_lines_table(const LaunchRecord& r, std::size_t max_lines) {
                               : source_line_text(lines[i].loc.file, lines[i].loc.line);
     if (text.size() > 60) text = text.substr(0, 57) + "...";
     s += fmt::format("  {:<34} {:>10} {:>10} {:>10} {:>9} {:>12}  {}\n", where,
-                     c[Counter::GlobalLdRequests] + c[Counter::GlobalStRequests] + c[Counter::GlobalAtomRequests],
-                     c[Counter::GlobalLdSectors] + c[Counter::GlobalStSectors] + c[Counter::GlobalAtomSectors],
+                     c[Counter::GlobalLdRequests] + c[Counter::GlobalStRequests] + c[Counter::GlobalAtomRequests] +
+                         c[Counter::GlobalRedRequests],
+                     c[Counter::GlobalLdSectors] + c[Counter::GlobalStSectors] + c[Counter::GlobalAtomSectors] +
+                         c[Counter::GlobalRedSectors],
                      c[Counter::SharedLdWavefronts] + c[Counter::SharedStWavefronts],
                      c[Counter::SharedLdConflicts] + c[Counter::SharedStConflicts], c.flops(), text);
   }
@@ -203,15 +206,16 @@ std::string hot_lines_table(const LaunchRecord& r, std::size_t max_lines) {
 }
 
 nlohmann::json global_sites_json(const LaunchRecord& r) {
-  static const char* const ops[] = {"ld", "st", "atom"};
+  static const char* const ops[] = {"ld", "st", "atom", "red"};
   nlohmann::json out = nlohmann::json::array();
-  const Counter counters[3][2] = {{Counter::GlobalLdRequests, Counter::GlobalLdSectors},
+  const Counter counters[4][2] = {{Counter::GlobalLdRequests, Counter::GlobalLdSectors},
                                   {Counter::GlobalStRequests, Counter::GlobalStSectors},
-                                  {Counter::GlobalAtomRequests, Counter::GlobalAtomSectors}};
+                                  {Counter::GlobalAtomRequests, Counter::GlobalAtomSectors},
+                                  {Counter::GlobalRedRequests, Counter::GlobalRedSectors}};
   for (auto& [site, c] : r.per_site) {
     const double warp = double(c[Counter::WarpInst]);
     const double lanes = warp > 0 ? std::clamp(double(c[Counter::ThreadInst]) / warp, 1.0, 32.0) : 32.0;
-    for (int k = 0; k < 3; ++k)
+    for (int k = 0; k < 4; ++k)
       if (c[counters[k][0]] > 0)
         out.push_back({{"op", ops[k]}, {"requests", c[counters[k][0]]}, {"sectors", c[counters[k][1]]},
                        {"lanes", lanes}});

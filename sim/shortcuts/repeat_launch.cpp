@@ -51,7 +51,7 @@ void RepeatLaunches::disable_for_managed_memory() {
 
 std::string record_impurity(const LaunchRecord& r) {
   const Counters& c = r.totals;
-  return c[Counter::GlobalAtomRequests] || c[Counter::SharedAtomInst] ? "uses atomics" : "";
+  return c[Counter::GlobalAtomRequests] || c[Counter::GlobalRedRequests] || c[Counter::SharedAtomInst] ? "uses atomics" : "";
 }
 
 std::optional<RepeatMatch> RepeatLaunches::repeat_of(const LaunchKey& key) {

@@ -1,6 +1,7 @@
 // A launch while it runs: its configuration and what every worker running its blocks
 // shares (which blocks are left, faults, releases between blocks).
 #pragma once
+#include "sim/count/atomic_rule.hpp"
 #include "sim/count/thread_tally.hpp"
 #include "sim/count/warp_trace.hpp"
 #include "sim/state/block_sequence.hpp"
@@ -58,6 +59,7 @@ struct LaunchContext {
   // the workers' tallies are merged here as each part ends (run_part).
   bool tally_threads = false;
   ThreadAccessTotals thread_accesses;
+  AtomicTally atomic_rounds;  // the counted blocks' global atomics, for AtomicHotRounds
   // SIMT_OPTIONS=trace_warps=N: counted blocks keep the first N rows of each site with
   // their lanes' addresses; the workers' samples are merged here as each part ends.
   unsigned trace_warps = 0;

@@ -6,7 +6,10 @@
 namespace simt {
 
 enum class Space : std::uint8_t { Global, Shared };
-enum class MemOp : std::uint8_t { Load, Store, Atomic };
+// Red: an atomic whose result is unused, which the GPU runs as a reduction (RED) and
+// Nsight Compute counts apart (`op_red`); in shared memory both are ATOMS.
+enum class MemOp : std::uint8_t { Load, Store, Atomic, Red };
+constexpr bool is_atomic(MemOp op) { return op == MemOp::Atomic || op == MemOp::Red; }
 
 // A "site" is the machine-code address of the call that made the access or the
 // operation; each site maps to one source line (sim/symbols/symbols.cpp).

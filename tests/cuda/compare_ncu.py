@@ -20,6 +20,8 @@ EXACT = [
     "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
     "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum",
     "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum",
     "smsp__sass_inst_executed_op_shared_ld.sum",
     "smsp__sass_inst_executed_op_shared_st.sum",
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
@@ -41,6 +43,8 @@ SHORT = {
     "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum": "gst sect",
     "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum": "atom req",
     "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum": "atom sect",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum": "red req",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum": "red sect",
     "smsp__sass_inst_executed_op_shared_ld.sum": "lds inst",
     "smsp__sass_inst_executed_op_shared_st.sum": "sts inst",
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": "lds wf",
@@ -76,13 +80,8 @@ def read_ncu(path):
 
 
 def ncu_value(m, name):
-    """ncu splits global atomics into op_atom and op_red; simtlab reports both as op_atom."""
-    v = m.get(name)
-    if name.endswith("_op_atom.sum"):
-        red = m.get(name.replace("_op_atom", "_op_red"))
-        if v is not None or red is not None:
-            return (v or 0) + (red or 0)
-    return v
+    """simtlab files atomics as ncu does: op_atom when the result is used, op_red when not."""
+    return m.get(name)
 
 
 def time_ns(m):

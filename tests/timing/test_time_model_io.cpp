@@ -51,14 +51,18 @@ TEST_CASE("a launch record and its JSON give the time model the same counters") 
   CHECK(via_json.sass_thread_inst == direct.sass_thread_inst);
 }
 
-TEST_CASE("metrics read back by the catalog's names; ncu's reductions join the atomics") {
+TEST_CASE("metrics read back by the catalog's names; reductions stay apart and join the atomics in the model") {
   nlohmann::json m = {{"l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", 3},
                       {"l1tex__t_requests_pipe_lsu_mem_global_op_red.sum", 4},
                       {"l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum", 28},
                       {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 10}};
   const Counters c = timing::counters_from_metrics(m);
-  CHECK(c[Counter::GlobalAtomRequests] == 7);
-  CHECK(c[Counter::GlobalAtomSectors] == 28);
+  CHECK(c[Counter::GlobalAtomRequests] == 3);
+  CHECK(c[Counter::GlobalRedRequests] == 4);
+  CHECK(c[Counter::GlobalRedSectors] == 28);
+  const cost::KernelCounters k = timing::time_model_counters({"k", 1, 32, 0}, c, {});
+  CHECK(k.atom_requests == 7);
+  CHECK(k.atom_sectors == 28);
   CHECK(c[Counter::DramReadBytes] == 320);    // no DRAM metric: every sector reaches DRAM
   CHECK(c[Counter::DramWriteBytes] == 32 * 28);
   CHECK_THROWS_AS(timing::counters_from_metrics({{"dram__bytes_read.sum", -1}}), std::runtime_error);

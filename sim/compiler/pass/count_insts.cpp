@@ -103,7 +103,7 @@ unsigned call_estimate(const CallBase& call) {
   const Function* callee = call.getCalledFunction();
   if (!callee) return kCall;
   const StringRef name = callee->getName();
-  if (name.startswith("__simt_site_")) return 1;  // a barrier, collective or atomic: one instruction
+  if (name.startswith("__simt_site_") || name == "__simt_atomic_access") return 1;  // a barrier, collective or atomic
   if (name.startswith("__simt_cuda_")) return kLibraryCall;  // expf ... with CUDA's bits (sim/math)
   if (name.startswith("__simt_")) return 0;       // simtlab's counting hooks
   if (const auto* in = dyn_cast<IntrinsicInst>(&call)) {

@@ -13,7 +13,7 @@
 namespace simt::pass {
 
 // The values of simt::MemOp and simt::FpOp (sim/types/events.hpp).
-enum Mem : unsigned { Load = 0, Store = 1, Atomic = 2 };
+enum Mem : unsigned { Load = 0, Store = 1, Atomic = 2, Reduction = 3 };
 enum Fp : unsigned { FAdd = 0, FMul = 1, FFma = 2, DAdd = 3, DMul = 4, DFma = 5, FDiv = 6, DDiv = 7, FSqrt = 8, DSqrt = 9 };
 
 // simtlab's CUDA header defines __simt_runtime_header as its own path,

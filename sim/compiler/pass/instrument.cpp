@@ -19,6 +19,7 @@
 #include "sites.hpp"
 #include "startup_calls.hpp"
 #include "pass_options.hpp"
+#include "red_or_atom.hpp"
 
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
@@ -214,8 +215,10 @@ void Instrumenter::instrument(Instruction& i) {
   if (auto* ld = dyn_cast<LoadInst>(&i)) return access(i, ld->getOperandUse(0), ld->getType(), Load);
   if (auto* st = dyn_cast<StoreInst>(&i))
     return access(i, st->getOperandUse(1), st->getValueOperand()->getType(), Store);
-  if (auto* rmw = dyn_cast<AtomicRMWInst>(&i))
-    return access(i, rmw->getOperandUse(0), rmw->getValOperand()->getType(), Atomic);
+  if (auto* rmw = dyn_cast<AtomicRMWInst>(&i)) {  // an unused result is a RED on the GPU (red_or_atom.hpp)
+    const bool red = rmw->use_empty() && rmw->getOperation() != AtomicRMWInst::Xchg;
+    return access(i, rmw->getOperandUse(0), rmw->getValOperand()->getType(), red ? Reduction : Atomic);
+  }
   if (auto* cas = dyn_cast<AtomicCmpXchgInst>(&i))
     return access(i, cas->getOperandUse(0), cas->getCompareOperand()->getType(), Atomic);
   if (auto* mt = dyn_cast<MemTransferInst>(&i)) {
@@ -252,6 +255,7 @@ void Instrumenter::bind_marked_calls(Function& f) {
   // Calls and invokes: a marker inlined where a destructor must run if it throws (a
   // __half loop over a std::vector in host code) is an invoke, and left unbound it
   // was an undefined reference at link time.
+  classify_atomics(f);  // its markers become __simt_site_access calls, bound below
   std::vector<CallBase*> marked;
   for (Instruction& i : instructions(f))
     if (auto* call = dyn_cast<CallBase>(&i))
@@ -351,6 +355,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo llvmGetPassPluginIn
   return {LLVM_PLUGIN_API_VERSION, "simt-instrument", "1", [](llvm::PassBuilder& pb) {
             pb.registerPipelineStartEPCallback([](llvm::ModulePassManager& mpm, llvm::OptimizationLevel) {
               mpm.addPass(simt::pass::KeepKernelsOutOfLine());
+              mpm.addPass(simt::pass::PureAtomicValues());
               mpm.addPass(simt::pass::InlineDeviceFunctions());
               if (!simt::pass::uninstrumented()) mpm.addPass(simt::pass::count_fp_pass());
             });

@@ -44,8 +44,10 @@ template <class T> inline T collective(Collective kind, unsigned mask, const T& 
 // through a fence and an atomic (sim/check/release_acquire.hpp); the end also tells
 // the spin watchdog whether the atomic changed the word (a lock nobody releases
 // repeats a failing atomicCAS, sim/exec/spin_watch.hpp).
-template <class T, class F> inline T atomic_rmw(T* address, F&& update) {
-  __simt_site_access(address, sizeof(T), 2);
+// With MayReduce the GPU has a RED form of the operation, which it runs when the
+// result is unused (sim/compiler/pass/red_or_atom.hpp); atomicExch and atomicCAS have none.
+template <bool MayReduce = true, class T, class F> inline T atomic_rmw(T* address, F&& update) {
+  const unsigned token = __simt_atomic_access(address, sizeof(T), MayReduce);
   __simt_atomic_begin(address);
   T old;
   __atomic_load(address, &old, __ATOMIC_RELAXED);
@@ -53,6 +55,11 @@ template <class T, class F> inline T atomic_rmw(T* address, F&& update) {
   while (!__atomic_compare_exchange(address, &old, &desired, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
     desired = update(old);
   __simt_atomic_end(address, __builtin_memcmp(&old, &desired, sizeof(T)) != 0);
+  static_assert(sizeof(T) <= 8, "atomics are on words of up to 8 bytes");
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &old, sizeof(T));
+  bits = __simt_atomic_value(bits, token);
+  std::memcpy(&old, &bits, sizeof(T));
   return old;
 }
 }  // namespace simt::cuda
@@ -202,18 +209,18 @@ inline void __threadfence() { __simt_threadfence(); }
 inline void __threadfence_system() { __simt_threadfence(); }
 inline void __threadfence_block() {}
 
-#define SIMT_ATOMIC(name, expr)                                                          \
+#define SIMT_ATOMIC(name, expr, red)                                                     \
   template <class T> inline T name(T* a, std::type_identity_t<T> v) {                    \
-    return simt::cuda::atomic_rmw(a, [v](T old) { return T(expr); });                    \
+    return simt::cuda::atomic_rmw<red>(a, [v](T old) { return T(expr); });               \
   }
-SIMT_ATOMIC(atomicAdd, old + v)
-SIMT_ATOMIC(atomicSub, old - v)
-SIMT_ATOMIC(atomicExch, v)
-SIMT_ATOMIC(atomicMin, v < old ? v : old)
-SIMT_ATOMIC(atomicMax, v > old ? v : old)
-SIMT_ATOMIC(atomicAnd, old & v)
-SIMT_ATOMIC(atomicOr, old | v)
-SIMT_ATOMIC(atomicXor, old ^ v)
+SIMT_ATOMIC(atomicAdd, old + v, true)
+SIMT_ATOMIC(atomicSub, old - v, true)
+SIMT_ATOMIC(atomicExch, v, false)
+SIMT_ATOMIC(atomicMin, v < old ? v : old, true)
+SIMT_ATOMIC(atomicMax, v > old ? v : old, true)
+SIMT_ATOMIC(atomicAnd, old & v, true)
+SIMT_ATOMIC(atomicOr, old | v, true)
+SIMT_ATOMIC(atomicXor, old ^ v, true)
 #undef SIMT_ATOMIC
 inline unsigned atomicInc(unsigned* a, unsigned v) {
   return simt::cuda::atomic_rmw(a, [v](unsigned old) { return old >= v ? 0u : old + 1; });
@@ -222,7 +229,7 @@ inline unsigned atomicDec(unsigned* a, unsigned v) {
   return simt::cuda::atomic_rmw(a, [v](unsigned old) { return (old == 0 || old > v) ? v : old - 1; });
 }
 template <class T> inline T atomicCAS(T* a, std::type_identity_t<T> compare, std::type_identity_t<T> v) {
-  return simt::cuda::atomic_rmw(a, [compare, v](T old) { return old == compare ? v : old; });
+  return simt::cuda::atomic_rmw<false>(a, [compare, v](T old) { return old == compare ? v : old; });
 }
 
 // Cache-hinted loads and stores: ordinary accesses to the simulator.

@@ -7,7 +7,11 @@
 #include <cstdint>
 
 extern "C" {
-void __simt_site_access(const void* p, unsigned size, unsigned op);  // op: 0 load, 1 store, 2 atomic
+void __simt_site_access(const void* p, unsigned size, unsigned op);  // op: 0 load, 1 store, 2 atomic, 3 reduction
+// An atomic's access and its result: the pass makes the access a reduction (RED) when
+// the optimizer deleted every value marker of its token (sim/compiler/pass/red_or_atom.hpp).
+unsigned __simt_atomic_access(const void* p, unsigned size, unsigned may_reduce);
+std::uint64_t __simt_atomic_value(std::uint64_t bits, unsigned token);
 void __simt_site_barrier(int value);
 void __simt_site_grid_sync();  // cooperative_groups::grid_group::sync()
 int __simt_grid_is_valid();    // not a marker: grid_group::is_valid() (sim/exec/runtime_hooks.cpp)
