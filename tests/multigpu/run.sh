@@ -11,12 +11,16 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 for gpus in 2 3 8; do
-  "$simt" exec --gpus "$gpus" "$here/nccl_collectives.cu" > out.txt 2> err.txt || { cat out.txt err.txt; exit 1; }
+  "$simt" exec --gpus "$gpus" "$here/nccl_collectives.cu" --timeline trace.json > out.txt 2> err.txt || { cat out.txt err.txt; exit 1; }
   grep -q "^PASS: 0 checks failed" out.txt || { cat out.txt; exit 1; }
   got=$(awk '$1 == "RESULT" && $2 == "allreduce_sum_rank1" { print $3 }' out.txt)
   [ "$got" = "$want" ] || { echo "--gpus $gpus: all-reduce hash $got, the H200s' $want"; exit 1; }
   echo "--gpus $gpus: every check passed, hash $got as on two H200s"
 done
+grep -q "GPU 7   stream" err.txt || { echo "no terminal timeline of 8 GPUs"; cat err.txt; exit 1; }
+/usr/bin/python3 "$here/../../plots/timeline.py" trace.json -o trace.png > /dev/null
+[ -s trace.png ] || { echo "plots/timeline.py wrote nothing"; exit 1; }
+echo "the 8-GPU timeline: in the terminal and as a Gantt chart"
 "$simt" exec --gpus 2 "$here/ungrouped_deadlock.cu" > out.txt 2> err.txt || true
 grep -q "which this host thread also drives" err.txt || { cat out.txt err.txt; exit 1; }
 grep -q "^refused: invalid usage" out.txt || { cat out.txt err.txt; exit 1; }
