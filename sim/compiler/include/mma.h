@@ -55,7 +55,7 @@ inline int lane_id() { return int(t_thread->lane); }
 
 // Loads or stores the lane's part of a rows x cols matrix at p (ldm elements apart).
 template <class Spec, class S, class P>
-inline void move(S* x, P* p, unsigned ldm, bool row_major, unsigned op) {
+[[gnu::always_inline]] inline void move(S* x, P* p, unsigned ldm, bool row_major, unsigned op) {
   const int lane = lane_id();
   const bool ldmatrix = op == 0 && (Spec::is_a || Spec::is_b) && in_shared(p);
   touch(p, sizeof(S), plan(Spec::table.codes, Spec::table.elements, Spec::cols, ldm, row_major, sizeof(S), ldmatrix, lane),
@@ -72,7 +72,7 @@ inline void move(S* x, P* p, unsigned ldm, bool row_major, unsigned op) {
 namespace nvcuda::wmma {
 
 template <class Use, int M, int N, int K, class T, class Layout, class P>
-inline void load_matrix_sync(fragment<Use, M, N, K, T, Layout>& f, const P* p, unsigned ldm) {
+[[gnu::always_inline]] inline void load_matrix_sync(fragment<Use, M, N, K, T, Layout>& f, const P* p, unsigned ldm) {
   static_assert(!__is_same(Layout, void), "wmma: an accumulator's load_matrix_sync takes a layout_t");
   using Spec = ::simt::cuda::wmma_detail::Spec<Use, M, N, K, T>;
   static_assert(sizeof(P) == sizeof(typename Spec::Storage), "wmma: the pointer's type is not the fragment's");
@@ -80,13 +80,13 @@ inline void load_matrix_sync(fragment<Use, M, N, K, T, Layout>& f, const P* p, u
                                         __is_same(Layout, row_major), 0);
 }
 template <int M, int N, int K, class T, class P>
-inline void load_matrix_sync(fragment<accumulator, M, N, K, T>& f, const P* p, unsigned ldm, layout_t layout) {
+[[gnu::always_inline]] inline void load_matrix_sync(fragment<accumulator, M, N, K, T>& f, const P* p, unsigned ldm, layout_t layout) {
   using Spec = ::simt::cuda::wmma_detail::Spec<accumulator, M, N, K, T>;
   static_assert(sizeof(P) == sizeof(T), "wmma: the pointer's type is not the fragment's");
   ::simt::cuda::wmma_detail::move<Spec>(f.x, reinterpret_cast<const T*>(p), ldm, layout == mem_row_major, 0);
 }
 template <int M, int N, int K, class T, class P>
-inline void store_matrix_sync(P* p, const fragment<accumulator, M, N, K, T>& f, unsigned ldm, layout_t layout) {
+[[gnu::always_inline]] inline void store_matrix_sync(P* p, const fragment<accumulator, M, N, K, T>& f, unsigned ldm, layout_t layout) {
   using Spec = ::simt::cuda::wmma_detail::Spec<accumulator, M, N, K, T>;
   static_assert(sizeof(P) == sizeof(T), "wmma: the pointer's type is not the fragment's");
   ::simt::cuda::wmma_detail::move<Spec>(const_cast<T*>(f.x), reinterpret_cast<T*>(p), ldm, layout == mem_row_major,

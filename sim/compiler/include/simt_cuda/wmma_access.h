@@ -103,8 +103,10 @@ inline Plan plan(const unsigned short* table, int elements, int cols, unsigned l
   return plan;
 }
 
-// The marker accesses of a plan: what the simulator counts and checks.
-inline void touch(const void* base, unsigned size, const Plan& p, unsigned op) {
+// The marker accesses of a plan: what the simulator counts and checks. Inlined into
+// the kernel, as every function here that makes a marker call: a marker's site is
+// the kernel's source line only when the call is inlined there.
+[[gnu::always_inline]] inline void touch(const void* base, unsigned size, const Plan& p, unsigned op) {
   const auto* b = static_cast<const unsigned char*>(base);
   for (int i = 0; i < p.n; ++i) __simt_site_access(b + p.a[i].pos * size, p.a[i].bytes, op);
 }

@@ -110,7 +110,7 @@ template <Math I> constexpr std::uint32_t counted_kind() {
 namespace nvcuda::wmma {
 
 template <int M, int N, int K, class TA, class LA, class LB, class TC, class TD>
-inline void mma_sync(fragment<accumulator, M, N, K, TD>& d, const fragment<matrix_a, M, N, K, TA, LA>& a,
+[[gnu::always_inline]] inline void mma_sync(fragment<accumulator, M, N, K, TD>& d, const fragment<matrix_a, M, N, K, TA, LA>& a,
                      const fragment<matrix_b, M, N, K, TA, LB>& b, const fragment<accumulator, M, N, K, TC>& c,
                      bool satf = false) {
   namespace D = ::simt::cuda::wmma_detail;
