@@ -222,6 +222,33 @@ TEST_CASE("CUB device-wide algorithms: every result as on the H200, the reductio
   for (const auto& l : e.launches) CHECK(l["diagnostics"].empty());
 }
 
+// tests/libs/thrust_basics.cu: simtlab's Thrust on device_vectors against the H200's
+// outputs with CUDA 13's Thrust (docs/validation/h200-cub.md).
+TEST_CASE("Thrust basics: every result the H200's bits; element-wise kernels under Thrust's names") {
+  Exec e = exec("thrust_basics.cu");
+  CHECK(e.status == 0);
+  const std::string gpu = read(kSource + "/docs/validation/h200-cub/thrust_stdout.txt");
+  REQUIRE(gpu.find("reduce_by_key") != std::string::npos);
+  std::istringstream lines(gpu);
+  int compared = 0;
+  for (std::string line; std::getline(lines, line);) {
+    const std::size_t colon = line.find(": ");
+    if (colon == std::string::npos || line.find(" bits ") == std::string::npos) continue;
+    const std::string what = line.substr(0, colon);
+    const std::string mine = lines_with(e.out, what + ": ");
+    INFO(what << "\nsimtlab: " << mine << "H200:    " << line);
+    CHECK(mine.find(": ok bits") != std::string::npos);
+    // The H200's run left this host_vector unsorted (MISMATCH there; not yet understood).
+    if (what == "host_vector sort") continue;
+    CHECK(mine.substr(mine.find(" bits "), 14) == line.substr(line.find(" bits "), 14));
+    ++compared;
+  }
+  CHECK(compared == 17);
+  for (const char* kernel : {"for_each::static_kernel", "transform::transform_kernel", "DeviceReduceKernel", "DeviceScanKernel"})
+    CHECK(launch(e, kernel)["kernel"].get<std::string>().find(kernel) != std::string::npos);
+  for (const auto& l : e.launches) CHECK(l["diagnostics"].empty());
+}
+
 TEST_CASE("cuRAND: XORWOW and Philox integers, uniforms and normals are the H200's, bit for bit") {
   Exec e = exec("curand_sequences.cu");
   CHECK(e.status == 0);

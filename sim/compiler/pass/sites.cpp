@@ -35,7 +35,8 @@ bool RuntimeFiles::contains(const DIScope* scope) const {
   return !prefix_.empty() && scope && path_of(scope).rfind(prefix_, 0) == 0;
 }
 
-// simtlab's CUDA libraries (CUB's block and warp primitives, the
+// simtlab's CUDA libraries (CUB's block and warp primitives and device-wide kernels,
+// Thrust's element-wise kernels, the
 // libcu++ operators they apply — cuda::std::plus reads its operands and adds —,
 // cuRAND's device API, cg::reduce's operators and its by-reference load): on the GPU
 // their code is compiled into the user's kernel, so their shared-memory traffic,
@@ -44,7 +45,7 @@ bool RuntimeFiles::counted(const DIScope* scope) const {
   if (!scope) return false;
   const std::string path = path_of(scope);
   const StringRef file(path);
-  return file.contains("sim/compiler/include/cub/") ||
+  return file.contains("sim/compiler/include/cub/") || file.contains("sim/compiler/include/thrust/") ||
          file.contains("sim/compiler/include/cuda/") || file.endswith("sim/compiler/include/curand_kernel.h") ||
          file.endswith("sim/compiler/include/cooperative_groups/reduce.h");
 }

@@ -28,8 +28,12 @@ namespace cub {
 namespace detail {
 namespace scan {
 
-template <class Op> inline constexpr bool primitive_op_v =
-    std::is_same_v<Op, ::cuda::std::plus<>> || std::is_same_v<Op, ::cuda::minimum<>> || std::is_same_v<Op, ::cuda::maximum<>>;
+// CUB's basic_binary_op_t: plus, minimum, maximum of any type.
+template <class Op> struct primitive_op : std::false_type {};
+template <class T> struct primitive_op<::cuda::std::plus<T>> : std::true_type {};
+template <class T> struct primitive_op<::cuda::minimum<T>> : std::true_type {};
+template <class T> struct primitive_op<::cuda::maximum<T>> : std::true_type {};
+template <class Op> inline constexpr bool primitive_op_v = primitive_op<Op>::value;
 
 // CUB's MemBoundScaling of a nominal (threads, items) for 4-byte items.
 template <class AccumT, int THREADS, int ITEMS> struct Scaled {

@@ -1,0 +1,3 @@
+// thrust/pair.h: thrust::pair is std::pair here.
+#pragma once
+#include <thrust/detail/algorithms.h>
