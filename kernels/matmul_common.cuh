@@ -3,6 +3,8 @@
 //   matmul_coalesced.cu  threadIdx.x along columns: coalesced, every operand from global
 //   matmul_tiled.cu      TILE x TILE shared-memory tiles (TILE 16 or 32): each global
 //                        element loaded once per tile, the inner loop in shared memory
+//   matmul_wmma.cu       fp16 inputs, tensor cores (wmma m16n16k16, fp32 accumulate):
+//                        a warp's 16x16x16 product is one mma_sync, not 4096 FFMAs
 //
 // Run:  simt run matmul_tiled --m 256 --n 256 --k 256 --tile 16
 // CPU reference: Eigen, below.

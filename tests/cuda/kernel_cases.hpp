@@ -26,7 +26,7 @@ inline std::vector<KernelCase> kernel_cases() {
   cases.push_back({"map", "+odd", {{"shape", "5,37,19"}, {"permute", "2,0,1"}, {"op", "square"}, {"block", "96"}}});
   cases.push_back({"zip", "+odd", {{"a", "3,1,7"}, {"b", "5,1"}, {"op", "mul"}, {"block", "64"}}});
   cases.push_back({"reduce_dim", "+odd", {{"shape", "7,300,5"}, {"dim", "1"}, {"op", "max"}, {"block", "64"}}});
-  for (const char* k : {"matmul_naive", "matmul_coalesced", "matmul_tiled"})
+  for (const char* k : {"matmul_naive", "matmul_coalesced", "matmul_tiled", "matmul_wmma"})
     cases.push_back({k, "+odd", {{"batch", "3"}, {"m", "37"}, {"n", "50"}, {"k", "29"}}});
   for (const char* k : {"transpose_naive", "transpose_shared", "transpose_padded"})
     cases.push_back({k, "+odd", {{"rows", "100"}, {"cols", "37"}}});
