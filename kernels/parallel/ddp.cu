@@ -86,6 +86,7 @@ int main(int argc, char** argv) {
   double bucket_mb = 0.1;
   bool overlap = true, check_grad = false;
   double tol = -1;
+  std::string plant;  // a planted bug, to see the self-check fail: sum | skip-bucket
   for (int i = 1; i < argc; ++i) {
     if (tg::parse_model_flag(c, argc, argv, i)) continue;
     if (tg::arg_is(argv[i], "--ranks")) ranks_req = std::atoi(tg::arg_value(argc, argv, i));
@@ -93,8 +94,11 @@ int main(int argc, char** argv) {
     else if (tg::arg_is(argv[i], "--no-overlap")) overlap = false;
     else if (tg::arg_is(argv[i], "--check-grad")) check_grad = true;
     else if (tg::arg_is(argv[i], "--tol")) tol = std::atof(tg::arg_value(argc, argv, i));
+    else if (tg::arg_is(argv[i], "--plant-bug")) plant = tg::arg_value(argc, argv, i);
     else {
-      std::printf("usage: ddp [--ranks N] [--bucket-mb MB (0.1)] [--no-overlap] [--check-grad] [--tol X]\n%s",
+      std::printf("usage: ddp [--ranks N] [--bucket-mb MB (0.1)] [--no-overlap] [--check-grad] [--tol X]\n"
+                  "           [--plant-bug sum|skip-bucket: ncclSum instead of ncclAvg, or the first bucket never\n"
+                  "            all-reduced; the self-check must then FAIL]\n%s",
                   tg::model_flags_help());
       return tg::arg_is(argv[i], "--help") ? 0 : 2;
     }
@@ -136,7 +140,13 @@ int main(int argc, char** argv) {
   std::printf("\n");
 
   // Issue the all-reduce of bucket b on every rank (one group).
+  if (!plant.empty() && plant != "sum" && plant != "skip-bucket") {
+    std::fprintf(stderr, "--plant-bug sum|skip-bucket\n");
+    return 2;
+  }
+  if (!plant.empty()) std::printf("PLANTED BUG: %s\n", plant.c_str());
   auto issue_bucket = [&](size_t b) {
+    if (plant == "skip-bucket" && b == 0) return;
     for (int r = 0; r < N; ++r) {
       Rank& k = R[size_t(r)];
       CUDA_CHECK(cudaSetDevice(k.dev));
@@ -147,7 +157,8 @@ int main(int argc, char** argv) {
     for (int r = 0; r < N; ++r) {
       Rank& k = R[size_t(r)];
       float* g = k.r.grads + buckets[b].offset;
-      NCCL_CHECK(ncclAllReduce(g, g, buckets[b].count, ncclFloat, ncclAvg, k.comm, k.comm_stream));
+      NCCL_CHECK(ncclAllReduce(g, g, buckets[b].count, ncclFloat, plant == "sum" ? ncclSum : ncclAvg, k.comm,
+                               k.comm_stream));
     }
     NCCL_CHECK(ncclGroupEnd());
   };
