@@ -413,15 +413,15 @@ int main(int argc, char** argv) {
   // all-to-all: rank r's from[r] + d*slab goes to rank d's to[d] + r*slab
   long a2a = 0;
   auto all_to_all = [&](auto from, auto to) {
-    // A rank's own slab is a device-to-device copy (NCCL also accepts a send to
-    // oneself, as its all-to-all example does; simtlab does not yet).
+    // A rank's own slab is a device-to-device copy (NCCL, and simtlab since it
+    // learned to, also accept a send to oneself, as NCCL's all-to-all example does).
     each([&](Rank& k) {
       CUDA_CHECK(cudaMemcpyAsync(to(k) + size_t(k.dev) * slab, from(k) + size_t(k.dev) * slab, slab * 4,
                                  cudaMemcpyDeviceToDevice, k.st));
     });
-    // Every rank's stream waits for the point where every other rank sends: NCCL
-    // implies it (a receive ends after its send starts); written out because
-    // simtlab's clock does not yet tie a send to its receive (README.md).
+    // Every rank's stream waits for the point where every other rank sends. NCCL
+    // implies it (a receive ends after its send starts); written out, it shows the
+    // dependency and costs nothing (README.md: simtlab's clock once missed it).
     each([&](Rank& k) { CUDA_CHECK(cudaEventRecord(k.sending, k.st)); });
     each([&](Rank& k) {
       for (auto& o : R)
