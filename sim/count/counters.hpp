@@ -32,11 +32,11 @@ enum class Counter : int {
   // Tensor-core FLOPs of library GEMMs (sim/libs/gemm_launch.cpp) and of wmma::mma_sync:
   // TF32 inputs, and fp16/bf16 inputs.
   TensorTf32Flops, Tensor16Flops,
-  Count
-};
   // wmma::mma_sync in kernels (sim/count/tensor_ops.hpp): tensor-pipe warp instructions,
   // and the integer operations of s8/u8 products (their FLOPs go to the two above).
   TensorInst, TensorInt8Ops,
+  Count
+};
 constexpr int kCounterCount = static_cast<int>(Counter::Count);
 
 struct Counters {
