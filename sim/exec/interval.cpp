@@ -4,8 +4,8 @@
 #include "sim/check/shared_checks.hpp"
 #include "sim/count/atomic_rule.hpp"
 #include "sim/count/dram_estimate.hpp"
-#include "sim/exec/worker.hpp"
 #include "sim/count/tensor_ops.hpp"
+#include "sim/exec/worker.hpp"
 
 #include <fmt/format.h>
 
@@ -138,9 +138,6 @@ void add_fp(Counters& c, std::uint32_t op, std::uint64_t sum, std::uint64_t max)
   c[Counter::ThreadInst] += sum;
 }
 
-}  // namespace
-
-// Per warp and site: thread-level count = sum over lanes, warp-level = max.
 // `warps` warp-level mma_syncs of one kind (sim/count/tensor_ops.hpp).
 void add_tensor(Counters& c, std::uint32_t kind, std::uint64_t warps) {
   const std::uint64_t insts = warps * tensor_insts(kind);
@@ -155,6 +152,9 @@ void add_tensor(Counters& c, std::uint32_t kind, std::uint64_t warps) {
   }
 }
 
+}  // namespace
+
+// Per warp and site: thread-level count = sum over lanes, warp-level = max.
 void Worker::count_operations(BlockState& b) {
   for (unsigned w = 0; w < b.nwarps; ++w)
     warp_ops_[w].for_each([&](const WarpSiteCounts::Entry& e) {
@@ -185,13 +185,13 @@ void Worker::count_site(Site site, std::uint32_t kind, std::uint64_t sum, std::u
       add_fp(*c, kind, sum, max);
       continue;
     }
-    (*c)[Counter::WarpCollectives] += max;
-    (*c)[Counter::WarpInst] += max;
-    (*c)[Counter::ThreadInst] += sum;
     if (is_tensor_kind(kind)) {  // wmma::mma_sync: warp-level, like a collective, in tensor instructions
       add_tensor(*c, kind, max);
       continue;
     }
+    (*c)[Counter::WarpCollectives] += max;
+    (*c)[Counter::WarpInst] += max;
+    (*c)[Counter::ThreadInst] += sum;
   }
 }
 

@@ -251,11 +251,11 @@ nlohmann::json launch_json(const LaunchRecord& r) {
           {"dynamic_shared_bytes", r.dynamic_shared_bytes},
           {"static_shared_bytes", r.static_shared_bytes},
           {"error", r.error},
+          {"device", r.device},
           {"stream", r.stream},
           {"repeat_of", r.repeat_of},
           {"repeat_inexact", r.repeat_inexact},
           {"deferred", r.deferred},
-          {"device", r.device},
           {"ran_late", r.ran_late},
           {"replayed", r.replayed},
           {"wall_seconds", r.wall_seconds},  // the simulator's own time to run it (0 for a skipped repeat)
