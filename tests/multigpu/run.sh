@@ -1,7 +1,8 @@
 #!/bin/sh
 # Several simulated GPUs end to end: tests/multigpu/nccl_collectives.cu on 2, 3 and 8
 # GPUs passes every check, and its 2-rank float all-reduce hashes as on two H200s
-# (docs/validation/data/nccl_h200x2_allreduce.txt); a program that waits on a rank
+# (docs/validation/data/nccl_h200x2_allreduce.txt); four host threads launch at once
+# and each gets its own result; a program that waits on a rank
 # its own thread drives is refused, not hung. Usage: run.sh SIMT
 set -e
 simt=$1
@@ -25,3 +26,7 @@ echo "the 8-GPU timeline: in the terminal and as a Gantt chart"
 grep -q "which this host thread also drives" err.txt || { cat out.txt err.txt; exit 1; }
 grep -q "^refused: invalid usage" out.txt || { cat out.txt err.txt; exit 1; }
 echo "an ungrouped call for two ranks from one thread: refused with its reason"
+for run in 1 2 3; do
+  "$simt" exec "$here/host_threads.cu" > out.txt 2> err.txt || { cat out.txt err.txt; exit 1; }
+done
+echo "four host threads launching at once: right results, 3 runs of 3"
