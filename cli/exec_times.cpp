@@ -139,7 +139,6 @@ std::pair<std::string, double> add_times(json& launches) {
 // stream, each column a slice of the run, marked by what took most of it (K kernel,
 // N NCCL, C copy to or from the host, P peer copy, M memset; '.' idle).
 std::string ascii_timeline(const json& trace, double end_us, int width = 72) {
-  std::map<std::pair<int, int>, std::string> rows;
   std::set<int> gpus;
   for (const json& e : trace["traceEvents"])
     if (e.value("ph", "") == "X") gpus.insert(e.value("pid", 0));
