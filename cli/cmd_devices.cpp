@@ -95,13 +95,27 @@ void list_links(bool as_json) {
       fmt::print("{} {}: {} <- {}{}\n", l.name, key, f.value, f.source, f.note.empty() ? "" : "; " + f.note);
 }
 
+// A TPU chip is in the catalog for the LLM cost model only: say so where a GPU
+// would show its compute capability, so nobody tries `simt exec -d TPU-v5p`.
+bool is_tpu(const Catalog& c, const DeviceSpec& d) {
+  for (const DeviceSpec& t : c.tpus())
+    if (&t == &d) return true;
+  return false;
+}
+
 void show_device(const std::string& name, bool as_json) {
-  const DeviceSpec& d = Catalog::builtin().device(name);
+  const Catalog& c = Catalog::builtin();
+  const DeviceSpec& d = c.accelerator(name);  // every name `simt devices` lists, TPUs too
   if (as_json) {
     fmt::print("{}\n", to_json(d).dump(2));
     return;
   }
-  fmt::print("{}: {} ({}, compute capability {})\n\n", d.name, d.full_name, d.arch, d.compute_capability);
+  if (is_tpu(c, d))
+    fmt::print("{}: {} ({}; an accelerator without a SIMT model: budget and serve-sim price it, exec and run cannot "
+               "simulate it)\n\n",
+               d.name, d.full_name, d.arch);
+  else
+    fmt::print("{}: {} ({}, compute capability {})\n\n", d.name, d.full_name, d.arch, d.compute_capability);
   // Sources are long (title and URL): number them and list them once below.
   std::vector<std::string> sources;
   auto ref = [&](const std::string& src) {

@@ -65,7 +65,7 @@ const DeviceSpec& Catalog::accelerator(const std::string& name) const {
       names.push_back(d.name);
     }
   if (auto i = find_name(name, names)) return *all[*i];
-  throw std::runtime_error(unknown_name_message("device", name, names));
+  throw std::invalid_argument(unknown_name_message("device", name, names));  // a usage error (exit 2), as device()
 }
 
 const LinkSpec& Catalog::link(const std::string& name) const { return lookup(links_, name, "link"); }
