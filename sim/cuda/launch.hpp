@@ -111,12 +111,19 @@ Launcher<P...> launch(void (*kernel)(P...), dim3 grid, dim3 block, std::size_t s
 // same name — and the launch learns which function that is by a probe: the call
 // made once on the host's own thread, where every kernel's first act
 // (pass/host_entry.cpp) is to note its address and return.
-template <class F>
+//
+// `explain` is the same call without SFINAE: a launch whose arguments do not fit the
+// kernel calls it, so the compiler's error is one line naming the parameter and both
+// types ("cannot initialize a parameter of type 'float *' with an lvalue of type
+// 'int *'", nvcc: "argument of type int * is incompatible with parameter of type
+// float *") instead of pages of std::apply's instantiation notes.
+template <class F, class E>
 struct KernelByCall {
   F call;
+  E explain;
 };
-template <class F>
-KernelByCall<F> kernel_by_call(F f) { return {f}; }
+template <class F, class E>
+KernelByCall<F, E> kernel_by_call(F f, E e) { return {f, e}; }
 
 }  // namespace simt
 
@@ -124,12 +131,21 @@ extern "C" const void* __simt_take_host_entered_kernel();
 
 namespace simt {
 
-template <class F>
+template <class F, class E>
 class CallLauncher {
  public:
-  CallLauncher(F f, LaunchConfig cfg) : f_(f), cfg_(cfg) {}
+  CallLauncher(F f, E explain, LaunchConfig cfg) : f_(f), explain_(explain), cfg_(cfg) {}
   template <class... A>
   void operator()(A&&... args) const {
+    if constexpr (std::is_invocable_v<const F&, std::decay_t<A>...>)
+      launch_fitting(std::forward<A>(args)...);
+    else
+      explain_(std::forward<A>(args)...);  // the compiler's error for these arguments
+  }
+
+ private:
+  template <class... A>
+  void launch_fitting(A&&... args) const {
     const std::tuple<std::decay_t<A>...> values(std::forward<A>(args)...);
     CallBody<F, std::decay_t<A>...> body(f_, values);
     const RuntimeLock lock;
@@ -141,23 +157,29 @@ class CallLauncher {
     note_launch_result(execute_launch(kernel, cfg_, body), cfg_.stream);
   }
 
- private:
   F f_;
+  E explain_;
   LaunchConfig cfg_;
 };
 
-template <class F>
-CallLauncher<F> launch(KernelByCall<F> kernel, dim3 grid, dim3 block, std::size_t shmem = 0,
-                       cudaStream_t stream = nullptr) {
-  return CallLauncher<F>(kernel.call, LaunchConfig{grid, block, shmem, stream});
+template <class F, class E>
+CallLauncher<F, E> launch(KernelByCall<F, E> kernel, dim3 grid, dim3 block, std::size_t shmem = 0,
+                          cudaStream_t stream = nullptr) {
+  return CallLauncher<F, E>(kernel.call, kernel.explain, LaunchConfig{grid, block, shmem, stream});
 }
 
 }  // namespace simt
 
 // The callee of a launch, as written (`k`, `k<float, 4>`, `ns::k`), called in a
 // generic lambda (capturing by value: the callee may be a function-pointer variable):
-// see kernel_by_call above.
-#define SIMT_KERNEL(...)                                                                   \
-  ::simt::kernel_by_call([=](auto&&... simt_kernel_args) {                              \
-    (__VA_ARGS__)(static_cast<decltype(simt_kernel_args)&&>(simt_kernel_args)...);       \
-  })
+// see kernel_by_call above. The first lambda's return type makes arguments that do not
+// fit a substitution failure (std::is_invocable is false), the second reports them.
+#define SIMT_KERNEL(...)                                                                      \
+  ::simt::kernel_by_call(                                                                  \
+      [=](auto&&... simt_kernel_args)                                                      \
+          -> decltype((__VA_ARGS__)(static_cast<decltype(simt_kernel_args)&&>(simt_kernel_args)...)) { \
+        (__VA_ARGS__)(static_cast<decltype(simt_kernel_args)&&>(simt_kernel_args)...);     \
+      },                                                                                   \
+      [=](auto&&... simt_kernel_args) -> void {                                            \
+        (__VA_ARGS__)(static_cast<decltype(simt_kernel_args)&&>(simt_kernel_args)...);     \
+      })
