@@ -1,5 +1,6 @@
 #include "program_build.hpp"
 #include "run_options.hpp"
+#include "user_defines.hpp"
 #include "sim/options/runtime_options.hpp"
 
 #include "sim/compiler/cuda_compile_flags.hpp"
@@ -202,29 +203,28 @@ std::string syntax_text(const fs::path& source) {
 // naming the original, so diagnostics point there.
 using LocalHeaders = std::map<fs::path, std::string>;
 
-void add_local_headers(const fs::path& root, const fs::path& file, const std::string& text, LocalHeaders& out) {
+void add_local_headers(const fs::path& root, const fs::path& file, const std::string& text, const UserDefines& defines,
+                       LocalHeaders& out) {
   for (const std::string& name : syntax::quoted_includes(text)) {
     fs::path header = fs::weakly_canonical(file.parent_path() / name);
     fs::path rel = header.lexically_relative(root);
     if (rel.empty() || *rel.begin() == ".." || !fs::is_regular_file(header) || out.contains(rel)) continue;
     std::string rewritten = syntax_text(header);
-    out[rel] = fmt::format("#line 1 \"{}\"\n{}", header.string(), rewritten);
-    add_local_headers(root, header, rewritten, out);
+    out[rel] = fmt::format("#line 1 \"{}\"\n{}", header.string(),
+                           shield_includes(rewritten, header.string(), defines, frontend_include()));
+    add_local_headers(root, header, rewritten, defines, out);
   }
 }
 
-// The user's -I and -D, in the compiler's spelling; include directories absolute,
-// since the build runs in the cache.
-std::vector<std::string> user_compile_flags(const BuildRequest& req) {
+// The user's -I and the -D that configure headers (user_defines.hpp), in the
+// compiler's spelling; include directories absolute, since the build runs in the cache.
+std::vector<std::string> user_compile_flags(const BuildRequest& req, const UserDefines& defines) {
   std::vector<std::string> flags;
   for (const auto& dir : req.include_dirs) {
     if (!fs::is_directory(dir)) throw std::invalid_argument(fmt::format("-I {}: no such directory", dir));
     flags.push_back("-I" + fs::absolute(dir).lexically_normal().string());
   }
-  for (const auto& d : req.defines) {
-    if (d.empty() || d.front() == '=') throw std::invalid_argument(fmt::format("-D {}: expected NAME or NAME=VALUE", d));
-    flags.push_back("-D" + d);
-  }
+  flags.insert(flags.end(), defines.flags.begin(), defines.flags.end());
   return flags;
 }
 
@@ -271,8 +271,10 @@ BuildProduct build_program(const BuildRequest& req) {
   fs::path source = fs::absolute(req.source);
   if (!fs::is_regular_file(source)) throw std::runtime_error(fmt::format("no such file: {}", req.source));
   std::string text = syntax_text(source);
+  const UserDefines defines = split_user_defines(req.defines);
   // #line keeps every diagnostic and debug line on the user's file and line.
-  std::string unit = fmt::format("#line 1 \"{}\"\n{}", source.string(), text);
+  std::string unit = fmt::format("{}#line 1 \"{}\"\n{}", defines.unit_lines, source.string(),
+                                 shield_includes(text, source.string(), defines, frontend_include()));
 
   fs::path cache = cache_root();
   std::error_code ec;
@@ -280,8 +282,8 @@ BuildProduct build_program(const BuildRequest& req) {
   if (ec) throw std::runtime_error(fmt::format("cannot create the build cache {}: {}", cache.string(), ec.message()));
   std::string fingerprint = toolchain_fingerprint();
   LocalHeaders headers;
-  add_local_headers(fs::weakly_canonical(source.parent_path()), fs::weakly_canonical(source), text, headers);
-  const std::vector<std::string> user_flags = user_compile_flags(req);
+  add_local_headers(fs::weakly_canonical(source.parent_path()), fs::weakly_canonical(source), text, defines, headers);
+  const std::vector<std::string> user_flags = user_compile_flags(req, defines);
   Hash key_hash;
   key_hash.add(unit).add(fingerprint).add(req.shared ? "shared" : "exe");
   for (const auto& [rel, header_text] : headers) key_hash.add(rel.string()).add(header_text);
