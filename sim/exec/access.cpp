@@ -111,12 +111,18 @@ SIMT_INLINE void record(ThreadState* t, Site site, std::uintptr_t a, unsigned si
         t_thread, site, a);
 }
 
+// Near the block's __shared__ variables it is an index past an array's end (the
+// common mistake), far from everything a host pointer or a wild index.
 [[noreturn]] __attribute__((noinline)) void invalid_address(std::uintptr_t a, unsigned size, MemOp op, Site site) {
+  ThreadState* t = t_thread;
+  if (const std::string near = t->block->shared->describe_near_statics(a); !near.empty())
+    fault(DiagKind::OutOfBoundsShared, fmt::format("out-of-bounds shared {} of {} bytes: {}", op_name(op), size, near),
+          t, site, a);
   fault(DiagKind::InvalidAddress,
-        fmt::format("{} of {} bytes at 0x{:x}, which is neither device memory nor this thread's stack (a host "
-                    "pointer passed to the kernel?)",
+        fmt::format("{} of {} bytes at 0x{:x}, which is no device memory, no shared memory and not this thread's "
+                    "stack: a host pointer passed to the kernel, or an index far outside its array",
                     op_name(op), size, a),
-        t_thread, site, a);
+        t, site, a);
 }
 
 }  // namespace

@@ -158,8 +158,9 @@ void on_fault(int sig, siginfo_t* info, void* context) {
                 t->thread_idx.x, t->thread_idx.y, t->thread_idx.z, info->si_addr,
                 overflow ? "the thread's local variables exceed the simulator's 128 KiB stack per thread "
                            "(large local arrays belong in shared or global memory)"
-                         : "an access the simulator could not check: device memory must be accessed by code "
-                           "built through the compiler front end (docs/frontend.md)");
+                         : "an access the simulator could not check: an index past the end of a local array "
+                           "(local arrays are not bounds-checked), or memory touched by code not built through "
+                           "the compiler front end (docs/frontend.md, \"Fail loud\")");
   write_stderr(msg);
   exit_crashed();
 }

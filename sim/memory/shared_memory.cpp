@@ -65,6 +65,26 @@ std::string SharedWindows::describe(std::uintptr_t a) const {
   return "outside shared memory";
 }
 
+std::string SharedWindows::describe_near_statics(std::uintptr_t a) const {
+  constexpr std::uintptr_t kNear = kDynamicReservation;  // no block has more shared memory than this
+  if (!module || statics.lo == 0 || a + kNear < statics.lo || a >= statics.hi + kNear) return "";
+  const std::uintptr_t tls = statics.lo - module->shared_lo;
+  const auto off = static_cast<std::intptr_t>(a - tls);
+  // The variable whose end is closest below the address (past its end), else the
+  // first one above it (before its start: a negative index).
+  const SharedVariable* best = nullptr;
+  std::intptr_t best_gap = 0;
+  for (const SharedVariable& v : module->shared) {
+    const auto start = static_cast<std::intptr_t>(v.offset), end = start + static_cast<std::intptr_t>(v.size);
+    const std::intptr_t gap = off >= end ? off - end : start - off;
+    if (best == nullptr || gap < best_gap) best = &v, best_gap = gap;
+  }
+  if (best == nullptr) return "";
+  const auto rel = off - static_cast<std::intptr_t>(best->offset);
+  return fmt::format("byte {} of __shared__ {} ({} bytes), {}", rel, best->name, best->size,
+                     rel < 0 ? "before its start" : "past its end");
+}
+
 void SharedWindows::set_kernel(const std::string& full_name) {
   kernel_prefix_ = full_name + "::";
   allowed_.assign(statics.shadow.size() + 4, 0);

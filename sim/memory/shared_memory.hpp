@@ -65,6 +65,10 @@ struct SharedWindows {
   }
   SharedWindow& window_of(std::uintptr_t a) { return statics.contains(a) ? statics : dynamic; }
   std::string describe(std::uintptr_t a) const;  // "tile (offset 64 of 1024 bytes)"
+  // For an address outside every window but within a block's largest shared memory
+  // of the __shared__ variables: the variable it runs past ("byte 128 of __shared__
+  // tile (128 bytes), past its end"); "" for an address nowhere near them.
+  std::string describe_near_statics(std::uintptr_t a) const;
   // A kernel may use its own __shared__ variables and those of device functions,
   // but not another kernel's (they share one thread-local block here, not on a GPU).
   void set_kernel(const std::string& full_name);  // per launch, after prepare()
