@@ -25,15 +25,17 @@ std::string display_name(const std::string& spec) {
   return spec;
 }
 
-// A check that turns any std::invalid_argument of `parse` into CLI11's
-// validation error (exit 2, the option named).
+// A check that turns a std::logic_error of `parse` (invalid_argument, out_of_range:
+// a bad value) into CLI11's validation error (exit 2, the option named). A
+// runtime_error, such as a malformed $SIMT_CATALOG met while looking a device up, is
+// an error in an input file: it leaves the parse for main's exit 1.
 template <class Parse>
 CLI::Validator checked(Parse parse, const std::string& kind) {
   return CLI::Validator(
       [parse](std::string& text) -> std::string {
         try {
           parse(text);
-        } catch (const std::exception& e) {
+        } catch (const std::logic_error& e) {
           return e.what();
         }
         return {};
