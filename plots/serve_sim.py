@@ -19,6 +19,26 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
+def fail(message):
+    print(f"serve_sim.py: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def load(path):
+    """One run of `simt serve-sim --json --samples`, or one line and exit 2."""
+    try:
+        with open(path) as f:
+            run = json.load(f)
+    except OSError as e:
+        fail(f"cannot read {path}: {e.strerror}")
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        fail(f"{path} is not JSON ({getattr(e, 'msg', e)}); write it with simt serve-sim ... --json --samples")
+    keys = ("samples", "paged", "continuous", "throughput_tokens_s", "goodput_requests_s", "model", "tp", "device")
+    if not isinstance(run, dict) or not all(k in run for k in keys) or not isinstance(run["samples"], list):
+        fail(f"{path}: no samples; run simt serve-sim with --json --samples")
+    return run
+
+
 def label(run, path):
     kv = "paged" if run["paged"] else "contiguous"
     batching = "continuous" if run["continuous"] else "static"
@@ -33,10 +53,7 @@ def main():
     args = ap.parse_args()
     fig, (kv_ax, batch_ax) = plt.subplots(2, 1, figsize=(9, 6), sharex=True)
     for path in args.runs:
-        with open(path) as f:
-            run = json.load(f)
-        if "samples" not in run:
-            sys.exit(f"{path}: no samples; run simt serve-sim with --json --samples")
+        run = load(path)
         t = [s["t"] for s in run["samples"]]
         line, = kv_ax.plot(t, [100 * s["kv_used"] for s in run["samples"]], label=label(run, path))
         kv_ax.plot(t, [100 * s["kv_filled"] for s in run["samples"]], "--", color=line.get_color())
@@ -48,7 +65,10 @@ def main():
     batch_ax.set_xlabel("time, s")
     fig.suptitle(f"{run['model']} on {run['tp']} x {run['device']}")
     fig.tight_layout()
-    fig.savefig(args.output, dpi=120)
+    try:
+        fig.savefig(args.output, dpi=120)
+    except OSError as e:
+        fail(f"cannot write {args.output}: {e.strerror}")
     print(f"wrote {args.output}")
 
 

@@ -160,6 +160,16 @@ def plots_cases():
           absent="Traceback")
     check("plots", "roofline.py on malformed JSON", roofline + [write("bad.json", "{")], 2, "bad.json",
           absent="Traceback")
+    for script, extra in [("ladder.py", []), ("timeline.py", []), ("serve_sim.py", []),
+                          ("access_pattern.py", ["--line", "1"]), ("bank_map.py", ["--line", "1"])]:
+        argv = [sys.executable, os.path.join(SRC, "plots", script), *extra]
+        check("plots", f"{script} on a missing file", argv + [path("none.json")], 2, "none.json", absent="Traceback")
+        check("plots", f"{script} on a JSON number", argv + [path("num.json")], 2, "num.json", absent="Traceback")
+    rc, out = run(simt("serve-sim", "--model", "llama3-8b", "--device", "H100-SXM", "--requests", "20", "--json",
+                       "--samples"))
+    check("plots", "serve_sim.py to an unwritable -o",
+          [sys.executable, os.path.join(SRC, "plots", "serve_sim.py"), write("ss.json", out), "-o",
+           "/nonexistent/s.png"], 2, "cannot write /nonexistent/s.png", absent="Traceback")
     rc, out = run(simt("run", "vector_add", "--n", "4096", "--json"))
     ok = write("va.json", out if rc == 0 else "[]")
     check("plots", "roofline.py to an unwritable -o", roofline + [ok, "-o", "/nonexistent/r.png"], 2, "/nonexistent",
