@@ -24,4 +24,8 @@ void reject_second_source(int argc, char** argv);
 // the option's value for a positional ("File does not exist: 5"). Throws
 // std::invalid_argument.                                           (unknown_options.cpp)
 void reject_unknown_options(CLI::App& app, int argc, char** argv);
+// A SIMT_* environment variable simt does not read (SIMT_THREADS=4) is named on
+// stderr, with the SIMT_OPTIONS spelling, instead of being ignored silently.
+//                                                                  (environment_check.cpp)
+void warn_unread_environment();
 }  // namespace simt::cli

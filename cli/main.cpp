@@ -63,6 +63,7 @@ int main(int argc, char** argv) {
   add_lab_commands(app);
   add_help_command(app);
 
+  warn_unread_environment();
   if (argc == 1) {  // no command: show them, and say it was a usage error
     fmt::print(stderr, "{}", app.help());
     return kExitUsage;
