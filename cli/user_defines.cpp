@@ -39,13 +39,18 @@ UserDefines split_user_defines(const std::vector<std::string>& defines) {
 std::string shield_includes(const std::string& text, const std::string& file, const UserDefines& defines,
                             const std::filesystem::path& include_dir) {
   if (defines.names.empty()) return text;
-  static const std::regex include(R"(^[ \t]*#[ \t]*include[ \t]*<([^>]+)>)");
+  static const std::regex include(R"re(^[ \t]*#[ \t]*include[ \t]*(<([^>]+)>|"([^"]+)"))re");
+  const std::filesystem::path beside = std::filesystem::path(file).parent_path();
   std::string out, line;
   std::istringstream in(text);
   for (std::size_t number = 1; std::getline(in, line); ++number) {
     std::smatch m;
     std::error_code ec;
-    if (!std::regex_search(line, m, include) || !std::filesystem::is_regular_file(include_dir / m[1].str(), ec)) {
+    // <H>, or "H" not beside the file (the compiler looks beside it first): simtlab's when it is in include_dir.
+    const bool quoted = std::regex_search(line, m, include) && m[3].matched;
+    const std::string header = m.empty() ? "" : quoted ? m[3].str() : m[2].str();
+    if (header.empty() || !std::filesystem::is_regular_file(include_dir / header, ec) ||
+        (quoted && std::filesystem::exists(beside / header, ec))) {
       out += line + "\n";
       continue;
     }

@@ -23,8 +23,9 @@ struct UserDefines {
 // Throws std::invalid_argument for a malformed -D (no name, a line break).
 UserDefines split_user_defines(const std::vector<std::string>& defines);
 
-// `text` (lines of `file`) with each `#include <H>` where `include_dir`/H exists wrapped
-// as above, followed by a #line that keeps the following lines' numbers.
+// `text` (lines of `file`) with each `#include <H>` (or `"H"` with no H beside `file`)
+// where `include_dir`/H exists wrapped as above, followed by a #line that keeps the
+// following lines' numbers.
 std::string shield_includes(const std::string& text, const std::string& file, const UserDefines& defines,
                             const std::filesystem::path& include_dir);
 
