@@ -38,12 +38,27 @@ inline cudaError_t cudaMemcpy2D(void* dst, std::size_t dpitch, const void* src, 
 inline cudaError_t cudaProfilerStart() { return cudaSuccess; }
 inline cudaError_t cudaProfilerStop() { return cudaSuccess; }
 
+// How many host threads may use a device (CUDA's values). A simulated device is in
+// the default mode: any number of threads and processes.
+enum cudaComputeMode {
+  cudaComputeModeDefault = 0,
+  cudaComputeModeExclusive = 1,
+  cudaComputeModeProhibited = 2,
+  cudaComputeModeExclusiveProcess = 3,
+};
+
 // The attributes real programs ask for, from the simulated device's properties.
+// CUDA 13 dropped clockRate and computeMode from cudaDeviceProp, so code asks here
+// (NVIDIA's samples' helper_cuda.h picks its device with ClockRate, ComputeMode and
+// Integrated).
 enum cudaDeviceAttr {
   cudaDevAttrMaxThreadsPerBlock = 1,
   cudaDevAttrMaxSharedMemoryPerBlock = 8,
   cudaDevAttrWarpSize = 10,
+  cudaDevAttrClockRate = 13,
   cudaDevAttrMultiProcessorCount = 16,
+  cudaDevAttrIntegrated = 18,
+  cudaDevAttrComputeMode = 20,
   cudaDevAttrL2CacheSize = 38,
   cudaDevAttrMaxThreadsPerMultiProcessor = 39,
   cudaDevAttrComputeCapabilityMajor = 75,
@@ -58,7 +73,10 @@ inline cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int d
     case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
     case cudaDevAttrMaxSharedMemoryPerBlock: *value = int(p.sharedMemPerBlock); break;
     case cudaDevAttrWarpSize: *value = p.warpSize; break;
+    case cudaDevAttrClockRate: *value = p.clockRate; break;  // kHz
     case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
+    case cudaDevAttrIntegrated: *value = 0; break;  // the simulated GPUs are discrete
+    case cudaDevAttrComputeMode: *value = cudaComputeModeDefault; break;
     case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
     case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
     case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
