@@ -31,6 +31,26 @@ inline unsigned nth_lane(unsigned mask, unsigned r) {
   for (unsigned i = 0; i < r; ++i) mask &= mask - 1;
   return mask ? unsigned(__builtin_ctz(mask)) : 32;
 }
+// A group's shuffles take any plain value, as CUDA's do: a scalar of up to 8 bytes is
+// one __shfl_*_sync; anything else (a uint4, a struct: the shfl_scan sample's
+// tile.shfl_xor of a uint4) moves in 4-byte words, one SHFL each, as CUDA's
+// cooperative groups split it. (simtlab's vector types are plain data whose copy says
+// it is one vector access, so they are not trivially copyable.)
+template <class T, class ShflWord> inline T shfl_any(const T& v, ShflWord shfl_word) {
+  static_assert(std::is_trivially_destructible_v<T> && std::is_default_constructible_v<T>,
+                "group shuffles move plain values (trivially copyable types and CUDA's vector types)");
+  if constexpr (sizeof(T) <= 8 && std::is_trivially_copyable_v<T>) {
+    return shfl_word(v);
+  } else {
+    constexpr unsigned kWords = (sizeof(T) + 3) / 4;
+    unsigned words[kWords] = {};
+    __builtin_memcpy(words, &v, sizeof(T));
+    for (unsigned i = 0; i < kWords; ++i) words[i] = shfl_word(words[i]);
+    T r;
+    __builtin_memcpy(&r, words, sizeof(T));
+    return r;
+  }
+}
 }  // namespace details
 
 // A group known at run time: a tile of a warp (mask), or the whole block.
@@ -75,7 +95,8 @@ template <unsigned int MaxBlockSize> inline thread_block this_thread_block(block
   return thread_block();
 }
 
-// N consecutive threads of one warp. Shuffles take ranks within the tile.
+// N consecutive threads of one warp (N = 1 ... 32; larger tiles below). Shuffles take
+// ranks within the tile.
 template <unsigned N, class Parent = void>
 class thread_block_tile;
 
@@ -92,8 +113,7 @@ template <unsigned N, class Parent>
 class thread_block_tile : public thread_group {
   static unsigned parent_size() { return details::tile_parent<Parent>::size(); }
 
-  static_assert(N >= 1 && N <= 32 && (N & (N - 1)) == 0,
-                "thread_block_tile<N>: simtlab supports N = 1, 2, 4, 8, 16, 32 (tiles within one warp)");
+  static_assert(N >= 1 && (N & (N - 1)) == 0, "thread_block_tile<N>: N must be a power of two");
 
  public:
   thread_block_tile() : thread_group(false, details::tile_mask(N)) {}
@@ -106,15 +126,46 @@ class thread_block_tile : public thread_group {
   static unsigned meta_group_rank() { return details::block_rank() % parent_size() / N; }
   static unsigned meta_group_size() { return (parent_size() + N - 1) / N; }
   void sync() const { __syncwarp(mask_); }
-  template <class T> T shfl(T v, int src) const { return __shfl_sync(mask_, v, src, int(N)); }
-  template <class T> T shfl_down(T v, unsigned d) const { return __shfl_down_sync(mask_, v, d, int(N)); }
-  template <class T> T shfl_up(T v, unsigned d) const { return __shfl_up_sync(mask_, v, d, int(N)); }
-  template <class T> T shfl_xor(T v, unsigned m) const { return __shfl_xor_sync(mask_, v, int(m), int(N)); }
+  template <class T> T shfl(T v, int src) const {
+    return details::shfl_any(v, [&](auto w) { return __shfl_sync(mask_, w, src, int(N)); });
+  }
+  template <class T> T shfl_down(T v, unsigned d) const {
+    return details::shfl_any(v, [&](auto w) { return __shfl_down_sync(mask_, w, d, int(N)); });
+  }
+  template <class T> T shfl_up(T v, unsigned d) const {
+    return details::shfl_any(v, [&](auto w) { return __shfl_up_sync(mask_, w, d, int(N)); });
+  }
+  template <class T> T shfl_xor(T v, unsigned m) const {
+    return details::shfl_any(v, [&](auto w) { return __shfl_xor_sync(mask_, w, int(m), int(N)); });
+  }
   int any(int p) const { return __ballot_sync(mask_, p) != 0; }
   int all(int p) const { return __ballot_sync(mask_, p) == mask_; }
   // Bits in tile-rank order (CUDA shifts the warp's ballot to the tile's first lane).
   unsigned ballot(int p) const { return __ballot_sync(mask_, p) >> (details::lane() & ~(N - 1)); }
   unsigned build_mask() const { return mask_; }
+};
+
+// A tile of 64 to 1024 threads: whole warps of the block (CUDA 13 on sm_80 and later,
+// where block_tile_memory is optional). It has CUDA's ranks, sync() and cg::reduce
+// (<cooperative_groups/reduce.h>); shuffles and votes across warps are not provided
+// (compile error). sync() is the block's barrier here, where CUDA waits for the
+// tile's own warps: the same for a kernel whose tiles all sync together (the usual
+// shape: the reduction sample's multi_warp_cg_reduce); tiles that sync at different
+// points are reported as a barrier in divergent code instead of running.
+template <unsigned N, class Parent>
+  requires(N > 32)
+class thread_block_tile<N, Parent> : public thread_group {
+  static_assert(N <= 1024 && (N & (N - 1)) == 0, "thread_block_tile<N>: N must be a power of two up to 1024");
+  static unsigned parent_size() { return details::tile_parent<Parent>::size(); }
+
+ public:
+  thread_block_tile() : thread_group(true, 0) {}
+  static constexpr unsigned num_threads() { return N; }
+  static constexpr unsigned size() { return N; }
+  static unsigned thread_rank() { return details::block_rank() % N; }
+  static unsigned meta_group_rank() { return details::block_rank() % parent_size() / N; }
+  static unsigned meta_group_size() { return (parent_size() + N - 1) / N; }
+  static void sync() { __syncthreads(); }
 };
 
 // Static partitions of the block, or of a larger tile.
@@ -137,16 +188,14 @@ class coalesced_group : public thread_group {
   unsigned meta_group_rank() const { return 0; }
   unsigned meta_group_size() const { return 1; }
   void sync() const { __syncwarp(mask_); }
-  template <class T> T shfl(T v, unsigned rank) const {
-    return __shfl_sync(mask_, v, int(details::nth_lane(mask_, rank)), 32);
-  }
+  template <class T> T shfl(T v, unsigned rank) const { return shfl_from(v, int(details::nth_lane(mask_, rank))); }
   template <class T> T shfl_down(T v, unsigned d) const {
     const unsigned r = thread_rank() + d;
-    return __shfl_sync(mask_, v, int(r < size() ? details::nth_lane(mask_, r) : details::lane()), 32);
+    return shfl_from(v, int(r < size() ? details::nth_lane(mask_, r) : details::lane()));
   }
   template <class T> T shfl_up(T v, unsigned d) const {
     const unsigned r = thread_rank();
-    return __shfl_sync(mask_, v, int(r >= d ? details::nth_lane(mask_, r - d) : details::lane()), 32);
+    return shfl_from(v, int(r >= d ? details::nth_lane(mask_, r - d) : details::lane()));
   }
   int any(int p) const { return __ballot_sync(mask_, p) != 0; }
   int all(int p) const { return __ballot_sync(mask_, p) == mask_; }
@@ -159,6 +208,11 @@ class coalesced_group : public thread_group {
     return packed;
   }
   unsigned build_mask() const { return mask_; }
+
+ private:
+  template <class T> T shfl_from(T v, int lane) const {
+    return details::shfl_any(v, [&](auto w) { return __shfl_sync(mask_, w, lane, 32); });
+  }
 };
 inline coalesced_group coalesced_threads() { return coalesced_group(__activemask()); }
 

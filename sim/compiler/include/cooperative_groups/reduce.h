@@ -44,6 +44,32 @@ inline auto reduce(const thread_block_tile<N, P>& g, T&& val, Op&& op) -> std::d
   return details::butterfly(g, std::decay_t<T>(val), op, N);
 }
 
+// A tile of several warps: each warp's butterfly, then the warps' totals meet in
+// shared memory, where the tile's first warp reduces them with a butterfly over a tile
+// of N/32 lanes and leaves the result for every thread of the tile. Two barriers (the
+// tile's sync), and the stores and loads of the exchange counted as the GPU makes them
+// (CUDA keeps the scratch in shared memory too). For integers the result is CUDA's;
+// the order across warps for floats is not yet compared with the H200.
+template <unsigned N, class P, class T, class Op>
+  requires(N > 32)
+inline auto reduce(const thread_block_tile<N, P>& g, T&& val, Op&& op) -> std::decay_t<decltype(op(val, val))> {
+  using R = std::decay_t<decltype(op(val, val))>;
+  constexpr unsigned kWarps = N / 32;
+  // 32 warp totals, then one result per tile (at most 16 tiles of 64 in a block).
+  __shared__ R scratch[32 + 16];
+  const unsigned warp = details::block_rank() / 32, tile = details::block_rank() / N;
+  const unsigned first_warp = tile * kWarps;
+  const R total = details::butterfly(thread_block_tile<32>(), R(val), op, 32);
+  if (details::lane() == 0) scratch[warp] = total;
+  g.sync();
+  if (warp == first_warp && details::lane() < kWarps) {
+    const R all = details::butterfly(thread_block_tile<kWarps>(), scratch[first_warp + details::lane()], op, kWarps);
+    if (details::lane() == 0) scratch[32 + tile] = all;
+  }
+  g.sync();
+  return scratch[32 + tile];
+}
+
 template <class T, class Op>
 inline auto reduce(const coalesced_group& g, T&& val, Op&& op) -> std::decay_t<decltype(op(val, val))> {
   using R = std::decay_t<T>;
