@@ -117,11 +117,12 @@ void complete(BlockState& b, WarpState& w, std::uint32_t group) {
     }
     switch (first.kind) {
       case Collective::Shfl: case Collective::ShflUp: case Collective::ShflDown: case Collective::ShflXor:
-        // A source lane the mask names that has exited gives 0, as measured on the H200
-        // (tests/cuda/shfl_absent_lanes.cu). One outside the mask is undefined on hardware; we
-        // return our own value.
-        if (group >> src & 1) s.result = w.slots[src].value;
-        else s.result = (first.mask >> src & 1) && (w.exited >> src & 1) ? 0 : s.value;
+        // A source lane that is not taking part gives 0: one the mask names that has
+        // exited, as measured on the H200 (tests/cuda/shfl_absent_lanes.cu), and one the
+        // mask leaves out, which is as inactive in the SHFL (PTX leaves it undefined).
+        // NVIDIA's reduction sample relies on the second: its reduce7 shuffles down
+        // within a ballot of the first few lanes, the lanes above adding 0.
+        s.result = group >> src & 1 ? w.slots[src].value : 0;
         break;
       case Collective::Ballot: s.result = votes; break;
       case Collective::Any: s.result = votes != 0; break;
