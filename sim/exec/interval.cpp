@@ -21,7 +21,9 @@ void Worker::check_pending_reads(BlockState& b) {
                                            [](const PendingRead& x, const PendingRead& y) { return x.thread < y.thread; });
   Diagnostic d = b.make_diag(
       DiagKind::UninitializedShared,
-      fmt::format("read of shared memory that no thread of this block had written ({})", shared.describe(p.addr)),
+      fmt::format("read of shared memory that no thread of this block had written ({}); a GPU reads whatever the "
+                  "memory holds: if the value is never used, SIMT_OPTIONS=uninitialized=0 lets the launch run on",
+                  shared.describe(p.addr)),
       &threads_[p.thread], p.site);
   d.address = p.addr;
   b.fail(std::move(d));

@@ -40,11 +40,13 @@ DeviceLimits& device_limits() {
 void set_worker_count(unsigned n) { g_workers = n; }
 unsigned worker_count() { return g_workers ? g_workers : default_workers(); }
 // races=off (`simt exec --no-races`) turns race detection off, and with it the race
-// shadow's memory (16 bytes per word of device memory touched).
+// shadow's memory (16 bytes per word of device memory touched); uninitialized=0
+// lets a block read shared memory it never wrote.
 Checks& checks() {
   static Checks c = [] {
     Checks init;
     init.races = runtime_options().races != RaceChecks::off;
+    init.uninitialized = runtime_options().uninitialized;
     return init;
   }();
   return c;
@@ -53,6 +55,7 @@ Checks& checks() {
 void use_core_options(const Options& o) {
   mutable_runtime_options() = o;
   checks().races = o.races != RaceChecks::off;
+  checks().uninitialized = o.uninitialized;
   g_workers = 0;
 }
 ProgressFn& progress_callback() {
