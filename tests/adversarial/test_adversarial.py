@@ -7,8 +7,10 @@ are tests/frontend's and tests/sim's.
 
 usage: test_adversarial.py SIMT SOURCE_DIR [FAMILY...]
 """
+import glob
 import json
 import os
+import string
 import subprocess
 import sys
 import tempfile
@@ -199,7 +201,32 @@ int main() {
 '''
 
 
+# Names a learner may well pass with -D: every letter and the usual words. simtlab's
+# headers use many of them for parameters and locals; none may see the macro.
+COMMON_NAMES = list(string.ascii_letters) + """size count value len length idx index data ptr src dst out in input output
+result tmp temp val res sum num mask lane warp width height offset block grid tid row col stride step BLOCK_SIZE TILE
+TILE_SIZE WARP_SIZE THREADS NUM_THREADS DIM alpha beta seed key first last op fn pred begin end tile group rank dim
+shape items bytes eps EPS MAX MIN lo hi mid left right lhs rhs acc base target expected desired old order scope Args Op
+Key It Iter InputIt OutputIt Size Count Value Type""".split()
+
+
+def every_header_source():
+    """A program including every CUDA header simtlab ships (found, not listed: a new one is covered)."""
+    inc = os.path.join(SRC, "sim", "compiler", "include")
+    patterns = ["*", "cooperative_groups/*", "thrust/*.h", "cuda/*", "cuda/std/*", "cub/cub.cuh"]
+    headers = sorted(os.path.relpath(p, inc) for pat in patterns for p in glob.glob(os.path.join(inc, pat))
+                     if os.path.isfile(p))
+    return "".join(f"#include <{h}>\n" for h in headers) + (
+        "#include <cstdio>\n__global__ void k_(float* o_) { o_[0] = 1.0f; }\n"
+        "int main() { float* o_; cudaMalloc(&o_, 4); k_<<<1, 1>>>(o_); printf(\"built\\n\"); "
+        "return cudaDeviceSynchronize(); }\n")
+
+
 def kernel_cases():
+    every = write("every_header.cu", every_header_source())
+    defines = [a for n in COMMON_NAMES for a in ("-D", f"{n}=1")]
+    check("kernels", f"every simtlab header with {len(COMMON_NAMES)} common names defined by -D",
+          simt("exec", *defines, every), 0, "built")
     k = write("defines.cu", KERNEL)
     for name in ["N", "T", "n", "i", "K", "size", "value"]:
         # The kernel uses N; the other names only must not break simtlab's headers.
