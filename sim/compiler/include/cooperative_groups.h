@@ -160,6 +160,7 @@ class thread_block_tile<N, Parent> : public thread_group {
 
  public:
   thread_block_tile() : thread_group(true, 0) {}
+  template <class P> thread_block_tile(const thread_block_tile<N, P>&) : thread_block_tile() {}
   static constexpr unsigned num_threads() { return N; }
   static constexpr unsigned size() { return N; }
   static unsigned thread_rank() { return details::block_rank() % N; }
