@@ -227,6 +227,9 @@ def kernel_cases():
     defines = [a for n in COMMON_NAMES for a in ("-D", f"{n}=1")]
     check("kernels", f"every simtlab header with {len(COMMON_NAMES)} common names defined by -D",
           simt("exec", *defines, every), 0, "built")
+    lines = write("line5.cu", "#include <cuda_fp16.h>\n#include <cstdio>\n\n\nint main() { undefined_thing(N); }\n")
+    check("kernels", "an error after a shielded include keeps its line number", simt("exec", "-D", "N=1", lines), 1,
+          "line5.cu:5:14: error: use of undeclared identifier 'undefined_thing'")
     k = write("defines.cu", KERNEL)
     for name in ["N", "T", "n", "i", "K", "size", "value"]:
         # The kernel uses N; the other names only must not break simtlab's headers.
