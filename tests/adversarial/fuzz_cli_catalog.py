@@ -11,6 +11,7 @@ import json
 import os
 import random
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -198,6 +199,7 @@ def main():
     if failures:
         print(f"{len(failures)} failures:\n" + "\n\n".join(failures[:30]))
         sys.exit(1)
+    shutil.rmtree(WORK)  # kept when a run failed: it holds the failing catalogs
     print("no crash, hang or undocumented exit code")
 
 

@@ -10,6 +10,7 @@ usage: test_adversarial.py SIMT SOURCE_DIR [FAMILY...]
 import glob
 import json
 import os
+import shutil
 import string
 import subprocess
 import sys
@@ -256,4 +257,5 @@ for family in FAMILIES or TABLES:
 if failures:
     print("\n" + "\n\n".join(failures))
     sys.exit(1)
+shutil.rmtree(WORK)  # kept when a case failed, to look at
 print(f"all adversarial cases passed ({', '.join(FAMILIES or TABLES)})")
