@@ -25,7 +25,7 @@ done
 echo "ok   examples/minitorch/minitorch_backend.cu compiles with nvcc"
 # The front-end programs that reproduce what NVIDIA's CUDA samples needed
 # (tests/frontend/test_samples_patterns.cpp; run on the H200 by cuda_samples_h200.sh).
-for src in tests/frontend/{device_attributes,cg_shfl_vector,cg_multi_warp_tile,shfl_outside_mask,uninitialized_shared_option}.cu; do
+for src in tests/frontend/{header_guards,int_mul_hi,cg_scan,device_attributes,cg_shfl_vector,cg_multi_warp_tile,shfl_outside_mask,uninitialized_shared_option}.cu; do
   "$nvcc" "${flags[@]}" "$src" -o "$work/$(basename "$src" .cu).o"
   echo "ok   $src compiles with nvcc"
 done
