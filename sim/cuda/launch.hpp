@@ -88,7 +88,7 @@ class Launcher {
     static_assert(sizeof...(A) == sizeof...(P), "wrong number of kernel arguments");
     KernelCall<P...> call(kernel_, std::tuple<std::decay_t<P>...>(kernel_argument<std::decay_t<P>>(std::forward<A>(args))...));
     const RuntimeLock lock;
-    if (!stream_is_valid(cfg_.stream)) return cudaErrorInvalidResourceHandle;  // also for cudaGetLastError
+    if (const int refused = launch_refusal(cfg_.stream)) return refused;  // also for cudaGetLastError
     const int code = execute_launch(reinterpret_cast<const void*>(kernel_), cfg_, call);
     note_launch_result(code, cfg_.stream);
     return code;
@@ -153,7 +153,7 @@ class CallLauncher {
     { auto probe = values; std::apply(f_, std::move(probe)); }
     const void* kernel = __simt_take_host_entered_kernel();
     if (!kernel) throw std::logic_error("simt::launch: the launched function did not identify itself as a kernel");
-    if (!stream_is_valid(cfg_.stream)) return;  // cudaErrorInvalidResourceHandle, for cudaGetLastError
+    if (launch_refusal(cfg_.stream)) return;  // its error is for cudaGetLastError
     note_launch_result(execute_launch(kernel, cfg_, body), cfg_.stream);
   }
 

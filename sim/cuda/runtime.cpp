@@ -9,6 +9,7 @@
 #include "sim/shortcuts/deferred_launches.hpp"
 #include "sim/shortcuts/content_memo.hpp"
 #include "sim/memory/global_memory.hpp"
+#include "sim/memory/device_heap.hpp"
 #include "sim/state/launch_record.hpp"
 #include "sim/state/diagnostic.hpp"
 
@@ -27,12 +28,31 @@ namespace {
 thread_local cudaError_t g_last_error = cudaSuccess;  // what cudaGetLastError reports, per host thread as in CUDA
 // A kernel fault, per device: reported by the next synchronising call on that device.
 std::array<cudaError_t, simt::kMaxDevices> g_pending_faults{};
+// A fault the GPU itself raises (an illegal or misaligned address, a device assert,
+// __trap) corrupts the device's context: CUDA returns it from every later call that
+// needs the device, cudaGetLastError included, until cudaDeviceReset. The
+// simulator's own findings (races, deadlocks) fail the launch without this.
+std::array<cudaError_t, simt::kMaxDevices> g_sticky{};
+std::array<std::size_t, simt::kMaxDevices> g_printf_fifo{}, g_stack_size{};
 bool g_report_faults = true;
 std::map<std::uintptr_t, std::size_t> g_pinned;  // cudaMallocHost: base -> bytes
 std::map<const void*, int> g_stream_devices;      // created streams -> their device
 std::set<std::pair<int, int>> g_peer_access;      // (device, peer) pairs enabled
 
 cudaError_t& pending_fault() { return g_pending_faults[static_cast<std::size_t>(simt::current_device())]; }
+cudaError_t& sticky() { return g_sticky[static_cast<std::size_t>(simt::current_device())]; }
+
+bool is_sticky(const simt::LaunchRecord& rec) {
+  for (const simt::Diagnostic& d : rec.diagnostics)
+    switch (d.kind) {
+      case simt::DiagKind::OutOfBoundsGlobal: case simt::DiagKind::OutOfBoundsShared:
+      case simt::DiagKind::InvalidAddress: case simt::DiagKind::Misaligned: case simt::DiagKind::DeviceAssert:
+      case simt::DiagKind::Trap: case simt::DiagKind::StackOverflow:
+        return true;
+      default: break;
+    }
+  return false;
+}
 
 // The clock of the device a stream belongs to (the legacy stream: the current device's).
 simt::DeviceClock& clock_of(const void* stream) {
@@ -45,8 +65,17 @@ cudaError_t record(cudaError_t e) {
   return e;
 }
 
+// The sticky error of the current device, reported by a call that needs the device
+// (the first such call after the fault also takes the pending fault).
+cudaError_t sticky_error() {
+  if (sticky() == cudaSuccess) return cudaSuccess;
+  pending_fault() = cudaSuccess;
+  return record(sticky());
+}
+
 // A fault surfaces at the next synchronising call, as on the GPU.
 cudaError_t take_fault() {
+  if (cudaError_t e = sticky_error()) return e;
   cudaError_t e = pending_fault();
   pending_fault() = cudaSuccess;
   return e;
@@ -165,10 +194,12 @@ void note_launch_result(int error, const void* stream) {
   } else {
     pending_fault() = static_cast<cudaError_t>(error);
     g_last_error = static_cast<cudaError_t>(error);
+    if (is_sticky(rec)) sticky() = static_cast<cudaError_t>(error);
   }
 }
 
 void set_report_faults(bool on) { g_report_faults = on; }
+void forget_sticky_error() { sticky() = cudaSuccess; }
 
 namespace {
 // Deferred launches (sim/shortcuts/deferred_launches.hpp) run when something reads what
@@ -180,6 +211,7 @@ const bool g_deferred_hooks = [] {
     if (g_report_faults)
       for (const Diagnostic& diag : rec.diagnostics) fmt::print(stderr, "{}\n", format_diagnostic(diag));
     g_pending_faults[static_cast<std::size_t>(rec.device)] = g_last_error = static_cast<cudaError_t>(rec.error);
+    if (is_sticky(rec)) g_sticky[static_cast<std::size_t>(rec.device)] = static_cast<cudaError_t>(rec.error);
   };
   d.release_held = [](void* p) { GlobalMemory::instance().release(p); };
   return true;
@@ -199,11 +231,13 @@ int stream_device(const void* stream) {
   return it == g_stream_devices.end() ? -1 : it->second;
 }
 
-// A launch goes to a stream of the current device (CUDA: invalid resource handle otherwise).
-bool stream_is_valid(const void* stream) {
-  if (DeviceClock::instance().has_stream(stream)) return true;
+// A launch goes to a stream of the current device (CUDA: invalid resource handle
+// otherwise), and not after a sticky fault.
+int launch_refusal(const void* stream) {
+  if (cudaError_t e = sticky_error()) return e;
+  if (DeviceClock::instance().has_stream(stream)) return 0;
   g_last_error = cudaErrorInvalidResourceHandle;
-  return false;
+  return cudaErrorInvalidResourceHandle;
 }
 
 void note_untracked_host_write() {
@@ -245,11 +279,13 @@ cudaError_t device_malloc(void** ptr, std::size_t bytes, bool managed) {
 
 cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
   const simt::RuntimeLock lock;
+  if (cudaError_t e = sticky_error()) return e;
   return device_malloc(ptr, bytes, false);
 }
 
 cudaError_t cudaFree(void* ptr) {
   const simt::RuntimeLock lock;
+  if (cudaError_t e = sticky_error()) return e;
   if (!ptr) return cudaSuccess;
   simt::GlobalMemory& gm = simt::GlobalMemory::instance();
   simt::DeferredLaunches& deferred = simt::DeferredLaunches::instance();
@@ -355,6 +391,7 @@ cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpy
 // The data moves now (every launch before it has completed); its time goes on `stream`.
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, cudaStream_t stream) {
   const simt::RuntimeLock lock;
+  if (cudaError_t e = sticky_error()) return e;
   if (simt::stream_device(stream) < 0) return record(cudaErrorInvalidResourceHandle);
   if (bytes == 0) return cudaSuccess;
   simt::WorkKind what{};
@@ -386,6 +423,7 @@ simt::LaunchFootprint byte_footprint(const void* p, std::size_t bytes) {
 
 cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_t stream) {
   const simt::RuntimeLock lock;
+  if (cudaError_t e = sticky_error()) return e;
   if (simt::stream_device(stream) < 0) return record(cudaErrorInvalidResourceHandle);
   if (bytes == 0) return cudaSuccess;
   if (!is_device_range(dst, bytes)) return record(cudaErrorInvalidValue);
@@ -408,6 +446,7 @@ cudaError_t cudaMemset(void* dst, int value, std::size_t bytes) { return cudaMem
 
 cudaError_t cudaMallocManaged(void** ptr, std::size_t bytes, unsigned) {
   const simt::RuntimeLock lock;
+  if (cudaError_t e = sticky_error()) return e;
   simt::DeferredLaunches::instance().run_all();  // the host reads managed memory without a call
   simt::RepeatLaunches::instance().disable_for_managed_memory();
   return device_malloc(ptr, bytes, true);
@@ -418,21 +457,33 @@ cudaError_t cudaDeviceSynchronize() {
   simt::DeviceClock::host_waits_until(simt::DeviceClock::instance().device_done());
   return record(take_fault());
 }
+// The device's context is destroyed: its memory is freed (a pointer kept from before
+// faults as a use after free), its heap and limits are CUDA's defaults again, and a
+// sticky error is cleared.
 cudaError_t cudaDeviceReset() {
   const simt::RuntimeLock lock;
   simt::DeferredLaunches::instance().run_all();
-  pending_fault() = g_last_error = cudaSuccess;
+  const int device = simt::current_device();
+  simt::GlobalMemory::instance().release_device(device);
+  simt::DeviceHeap::of(device).reset();
+  g_printf_fifo[static_cast<std::size_t>(device)] = g_stack_size[static_cast<std::size_t>(device)] = 0;
+  pending_fault() = sticky() = g_last_error = cudaSuccess;
   simt::RepeatLaunches::instance().forget();
   simt::ContentMemo::instance().forget();
   return cudaSuccess;
 }
+// A sticky error is returned again and again: only cudaDeviceReset clears it.
 cudaError_t cudaGetLastError() {
   const simt::RuntimeLock lock;
+  if (cudaError_t e = sticky()) return e;
   cudaError_t e = g_last_error;
   g_last_error = cudaSuccess;
   return e;
 }
-cudaError_t cudaPeekAtLastError() { return g_last_error; }
+cudaError_t cudaPeekAtLastError() {
+  const simt::RuntimeLock lock;
+  return sticky() ? sticky() : g_last_error;
+}
 
 const char* cudaGetErrorString(cudaError_t e) {
   switch (e) {
@@ -444,6 +495,7 @@ const char* cudaGetErrorString(cudaError_t e) {
     case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
     case cudaErrorInvalidDeviceFunction: return "invalid device function";
     case cudaErrorInvalidDevice: return "invalid device ordinal";
+    case cudaErrorUnsupportedLimit: return "unsupported limit";
     case cudaErrorPeerAccessUnsupported: return "peer access is not supported between these two devices";
     case cudaErrorPeerAccessAlreadyEnabled: return "peer access is already enabled";
     case cudaErrorPeerAccessNotEnabled: return "peer access has not been enabled";
@@ -468,6 +520,7 @@ const char* cudaGetErrorName(cudaError_t e) {
     case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
     case cudaErrorInvalidDeviceFunction: return "cudaErrorInvalidDeviceFunction";
     case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
+    case cudaErrorUnsupportedLimit: return "cudaErrorUnsupportedLimit";
     case cudaErrorPeerAccessUnsupported: return "cudaErrorPeerAccessUnsupported";
     case cudaErrorPeerAccessAlreadyEnabled: return "cudaErrorPeerAccessAlreadyEnabled";
     case cudaErrorPeerAccessNotEnabled: return "cudaErrorPeerAccessNotEnabled";
@@ -531,6 +584,52 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   return cudaSuccess;
 }
 
+cudaError_t cudaMemGetInfo(std::size_t* free, std::size_t* total) {
+  const simt::RuntimeLock lock;
+  if (cudaError_t e = sticky_error()) return e;
+  if (!free || !total) return record(cudaErrorInvalidValue);
+  const std::size_t capacity = simt::device_limits().global_memory_bytes;
+  const std::size_t used = simt::GlobalMemory::instance().bytes_in_use(simt::current_device());
+  *total = capacity;
+  *free = used < capacity ? capacity - used : 0;
+  return cudaSuccess;
+}
+
+namespace {
+// CUDA 13's defaults on the H200 (tests/cuda/runtime_errors_h200.txt).
+constexpr std::size_t kPrintfFifoDefault = 1u << 20;
+constexpr std::size_t kStackDefault = 1024;
+std::size_t or_default(std::size_t v, std::size_t d) { return v ? v : d; }
+}  // namespace
+
+cudaError_t cudaDeviceGetLimit(std::size_t* value, cudaLimit limit) {
+  const simt::RuntimeLock lock;
+  if (!value) return record(cudaErrorInvalidValue);
+  const auto d = static_cast<std::size_t>(simt::current_device());
+  switch (limit) {
+    case cudaLimitMallocHeapSize: *value = simt::DeviceHeap::of(simt::current_device()).limit(); break;
+    case cudaLimitPrintfFifoSize: *value = or_default(g_printf_fifo[d], kPrintfFifoDefault); break;
+    case cudaLimitStackSize: *value = or_default(g_stack_size[d], kStackDefault); break;
+    default: return record(cudaErrorUnsupportedLimit);
+  }
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, std::size_t value) {
+  const simt::RuntimeLock lock;
+  if (cudaError_t e = sticky_error()) return e;
+  const auto d = static_cast<std::size_t>(simt::current_device());
+  switch (limit) {
+    case cudaLimitMallocHeapSize:
+      if (!simt::DeviceHeap::of(simt::current_device()).set_limit(value)) return record(cudaErrorInvalidValue);
+      break;
+    case cudaLimitPrintfFifoSize: g_printf_fifo[d] = value; break;
+    case cudaLimitStackSize: g_stack_size[d] = value; break;
+    default: return record(cudaErrorUnsupportedLimit);
+  }
+  return cudaSuccess;
+}
+
 // Every launch and copy completes before its call returns; streams and events
 // place the work on the simulated clock (sim/clock/device_clock.hpp), where
 // cudaEventElapsedTime reads the predicted GPU time.
@@ -540,6 +639,7 @@ struct CUstream_st {
 
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned flags) {
   const simt::RuntimeLock lock;
+  if (cudaError_t e = sticky_error()) return e;
   if (!s || (flags & ~unsigned(cudaStreamNonBlocking))) return record(cudaErrorInvalidValue);
   *s = new CUstream_st{flags};
   simt::DeviceClock::instance().add_stream(*s, !(flags & cudaStreamNonBlocking));
@@ -562,6 +662,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t s) {
   const int device = simt::stream_device(s);
   if (device < 0) return record(cudaErrorInvalidResourceHandle);
   simt::DeviceClock::host_waits_until(clock_of(s).stream_done(s));
+  if (cudaError_t e = g_sticky[static_cast<std::size_t>(device)]) return record(e);
   cudaError_t& fault = g_pending_faults[static_cast<std::size_t>(device)];
   const cudaError_t e = fault;
   fault = cudaSuccess;
@@ -582,6 +683,7 @@ struct CUevent_st {
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned flags) {
   const simt::RuntimeLock lock;
+  if (cudaError_t e = sticky_error()) return e;
   if (!e) return record(cudaErrorInvalidValue);
   *e = new CUevent_st{flags, false, 0, simt::current_device()};
   return cudaSuccess;
@@ -594,6 +696,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t e) {
 }
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
   const simt::RuntimeLock lock;
+  if (cudaError_t e = sticky_error()) return e;
   const int device = simt::stream_device(s);
   if (!e || device < 0 || device != e->device) return record(cudaErrorInvalidResourceHandle);
   e->t = clock_of(s).record(s);
@@ -603,6 +706,7 @@ cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
 cudaError_t cudaEventQuery(cudaEvent_t e) { return e ? cudaSuccess : record(cudaErrorInvalidResourceHandle); }
 cudaError_t cudaEventSynchronize(cudaEvent_t e) {
   const simt::RuntimeLock lock;
+  if (cudaError_t e = sticky_error()) return e;
   if (!e) return record(cudaErrorInvalidResourceHandle);
   if (e->recorded) simt::DeviceClock::host_waits_until(e->t);
   return cudaSuccess;
@@ -610,6 +714,7 @@ cudaError_t cudaEventSynchronize(cudaEvent_t e) {
 // The event may be another device's: a stream waits for work on any GPU.
 cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned) {
   const simt::RuntimeLock lock;
+  if (cudaError_t e = sticky_error()) return e;
   if (!e || simt::stream_device(s) < 0) return record(cudaErrorInvalidResourceHandle);
   if (e->recorded) clock_of(s).stream_waits_until(s, e->t);
   return cudaSuccess;
@@ -696,6 +801,7 @@ cudaError_t check_peer_copy(void* dst, int dst_device, const void* src, int src_
 cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device, std::size_t bytes,
                                 cudaStream_t stream) {
   const simt::RuntimeLock lock;
+  if (cudaError_t e = sticky_error()) return e;
   if (simt::stream_device(stream) < 0) return record(cudaErrorInvalidResourceHandle);
   if (bytes == 0) return cudaSuccess;
   if (cudaError_t e = check_peer_copy(dst, dst_device, src, src_device, bytes)) return record(e);

@@ -87,6 +87,22 @@ cudaError_t cudaGetDeviceCount(int* n);
 cudaError_t cudaSetDevice(int d);
 cudaError_t cudaGetDevice(int* d);
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device);
+// Free and total device memory of the current GPU: total is totalGlobalMem; what the
+// program's allocations and the device heap take is not free.
+cudaError_t cudaMemGetInfo(std::size_t* free, std::size_t* total);
+enum cudaLimit {
+  cudaLimitStackSize = 0,
+  cudaLimitPrintfFifoSize = 1,
+  cudaLimitMallocHeapSize = 2,
+  cudaLimitDevRuntimeSyncDepth = 3,
+  cudaLimitDevRuntimePendingLaunchCount = 4,
+  cudaLimitMaxL2FetchGranularity = 5,
+  cudaLimitPersistingL2CacheSize = 6,
+};
+// The device heap's size (sim/memory/device_heap.hpp) is the limit that changes
+// what a kernel gets; the others are kept and reported as CUDA 13 reports them.
+cudaError_t cudaDeviceGetLimit(std::size_t* value, cudaLimit limit);
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, std::size_t value);
 // Several simulated GPUs (`simt exec --gpus N`): GPUs of one node reach each other's
 // memory once peer access is enabled; copies between them go over the node's link.
 cudaError_t cudaDeviceCanAccessPeer(int* can_access, int device, int peer_device);
@@ -147,9 +163,10 @@ int stream_device(const void* stream);
 // Called after every launch with its cudaError_t and stream: reports faults to
 // stderr when enabled and puts the launch on the simulated clock.
 void note_launch_result(int error, const void* stream);
-// False (and cudaErrorInvalidResourceHandle for cudaGetLastError) for a stream
-// that was never created or was destroyed.
-bool stream_is_valid(const void* stream);
+// Why a launch on `stream` cannot run, also kept for cudaGetLastError: the device's
+// sticky error after a fault, or cudaErrorInvalidResourceHandle for a stream that was
+// never created or was destroyed; 0 when it may run.
+int launch_refusal(const void* stream);
 // The host wrote memory kernels may read without going through a copy the
 // runtime sees (cudaMemcpyToSymbol): the next launch is never a skipped repeat.
 void note_untracked_host_write();
@@ -159,4 +176,8 @@ void note_untracked_host_write();
 const void* runtime_view(const void* p);
 inline void* runtime_view(void* p) { return const_cast<void*>(runtime_view(static_cast<const void*>(p))); }
 void set_report_faults(bool on);  // default on: a failing launch prints its diagnostic
+// Clears the current device's sticky error (an illegal address, a device assert)
+// without cudaDeviceReset's freeing of every allocation: for harnesses that plant
+// many faults in one process, as simtlab's own tests do. Programs call cudaDeviceReset.
+void forget_sticky_error();
 }  // namespace simt

@@ -49,7 +49,8 @@ void check_global_bounds(ThreadState* t, std::uintptr_t a, unsigned size, MemOp 
       std::string where =
           !near ? "no allocation"
           : a < near->base ? fmt::format("{} bytes before the start of {}", near->base - a, near->describe())
-          : !near->live    ? fmt::format("inside {}: use after cudaFree", near->describe())
+          : !near->live    ? fmt::format("inside {}: use after {}", near->describe(),
+                                         near->freed_by_reset ? "cudaDeviceReset" : "cudaFree")
                            : fmt::format("{} bytes past the end of {}", a + size - (near->base + near->size),
                                          near->describe());
       fault(DiagKind::OutOfBoundsGlobal,

@@ -2,6 +2,8 @@
 // gather the counters and the first fault into the launch's record. What decides
 // whether and when a launch runs at all is sim/shortcuts/launch.cpp's.
 #include "sim/exec/executor.hpp"
+#include "sim/memory/device_heap.hpp"
+#include "sim/exec/devices.hpp"
 #include "sim/memory/global_memory.hpp"
 #include "sim/options/runtime_options.hpp"
 #include "sim/symbols/compiler_sites.hpp"
@@ -164,6 +166,7 @@ int run_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody&
   }
   // Managed memory is device memory while the kernel runs: only its instrumented
   // accesses may reach it (they use the host mapping).
+  DeviceHeap::of(current_device()).prepare(current_device());  // before any thread may call malloc
   GlobalMemory::instance().set_launch_running(true, instrumented_kernel(kernel_fn));
   launch.blocks = {BlockSequence::Kind::All, 1, launch.nblocks};
   if (cfg.cooperative) {

@@ -7,6 +7,7 @@
 #include "sim/exec/spin_watch.hpp"
 #include "sim/state/context.hpp"
 #include "sim/options/runtime_options.hpp"
+#include "sim/memory/device_heap.hpp"
 
 #include <fmt/format.h>
 
@@ -260,6 +261,33 @@ void __assert_fail(const char* expr, const char* file, unsigned line, const char
   t->block->fail(std::move(d));
   simt::abandon_thread(t);
 }
+
+// malloc and free in device code (the pass redirects them, device_heap_calls.hpp):
+// the device heap of the GPU whose launch runs. A __host__ __device__ function
+// running on the host gets the C library's.
+void* __simt_device_malloc(std::size_t bytes) {
+  if (!simt::current_thread()) return std::malloc(bytes);
+  simt::DeviceHeap* heap = simt::DeviceHeap::running();
+  return heap ? heap->allocate(bytes) : nullptr;
+}
+
+void __simt_device_free(void* p) {
+  simt::ThreadState* t = simt::current_thread();
+  if (!t) return std::free(p);
+  if (!p) return;
+  simt::DeviceHeap* heap = simt::DeviceHeap::running();
+  if (heap && heap->release(p) == simt::DeviceHeap::Release::Done) return;
+  simt::Diagnostic d = t->block->make_diag(
+      simt::DiagKind::InvalidAddress,
+      fmt::format("free() of 0x{:x}, which device malloc did not return or which was freed already (device code's "
+                  "free takes only what its malloc gave; cudaMalloc's memory is freed by cudaFree on the host)",
+                  reinterpret_cast<std::uintptr_t>(p)),
+      t, __builtin_return_address(0));
+  d.address = reinterpret_cast<std::uintptr_t>(p);
+  throw simt::KernelFault(std::move(d));
+}
+
+void __simt_program_uses_device_heap() { simt::note_program_uses_device_heap(); }
 
 }  // extern "C"
 

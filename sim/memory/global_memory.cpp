@@ -14,7 +14,8 @@
 namespace simt {
 
 namespace {
-constexpr std::size_t kArenaBytes = 64ull << 30;  // address space only, reserved lazily
+// Address space only, reserved lazily: room for eight 141 GB GPUs filled to capacity.
+constexpr std::size_t kArenaBytes = 2ull << 40;
 constexpr std::size_t kAlignment = 256;           // cudaMalloc's alignment
 constexpr std::size_t kGuardBytes = 4096;         // unmapped gap between allocations
 
@@ -49,7 +50,9 @@ std::atomic<const GlobalMemory*> g_existing{nullptr};
 }  // namespace
 
 std::string Allocation::describe() const {
-  return fmt::format("allocation #{} ({} bytes at 0x{:x}{})", id, size, base, live ? "" : ", freed");
+  const char* state = live ? "" : freed_by_reset ? ", freed by cudaDeviceReset" : ", freed";
+  if (heap) return fmt::format("the device malloc heap ({} bytes at 0x{:x}{})", size, base, state);
+  return fmt::format("allocation #{} ({} bytes at 0x{:x}{})", id, size, base, state);
 }
 
 GlobalMemory& GlobalMemory::instance() {
@@ -150,6 +153,31 @@ void* GlobalMemory::allocate(std::size_t bytes, bool managed, int device) {
   in_use_ += bytes;
   in_use_by_device_[device] += bytes;
   return reinterpret_cast<void*>(p);
+}
+
+void* GlobalMemory::allocate_heap(std::size_t bytes, int device) {
+  void* p = allocate(bytes, false, device);
+  if (!p) return nullptr;
+  std::lock_guard lock(mutex_);
+  Allocation& a = *record_at(reinterpret_cast<std::uintptr_t>(p));
+  a.heap = true;
+  a.id = 0;
+  --allocations_made_;  // the program's own allocations keep their numbers
+  return p;
+}
+
+void GlobalMemory::release_device(int device) {
+  std::vector<void*> bases;
+  {
+    std::lock_guard lock(mutex_);
+    for (const Allocation& a : allocations_)
+      if (a.live && a.device == device) bases.push_back(reinterpret_cast<void*>(a.base));
+  }
+  for (void* p : bases) {
+    release(p);
+    std::lock_guard lock(mutex_);
+    record_at(reinterpret_cast<std::uintptr_t>(p))->freed_by_reset = true;
+  }
 }
 
 void GlobalMemory::fill_zero(std::uintptr_t addr, std::size_t bytes) {

@@ -37,6 +37,8 @@ struct Allocation {
   bool live = true;
   bool managed = false;   // cudaMallocManaged: host-accessible between launches
   int device = 0;         // the simulated GPU it was allocated on (all share one address space: UVA)
+  bool heap = false;      // the device malloc heap (sim/memory/device_heap.hpp), numbered 0
+  bool freed_by_reset = false;  // released by cudaDeviceReset, not cudaFree
   std::string describe() const;  // "allocation #3 (4096 bytes at 0x...)"
 };
 
@@ -50,6 +52,10 @@ class GlobalMemory {
   // readable in the device view while no launch runs.
   void* allocate(std::size_t bytes, bool managed = false, int device = 0);
   bool release(void* p);              // false if p is not a live allocation base
+  // The device malloc heap of a GPU: an allocation outside the program's numbering.
+  void* allocate_heap(std::size_t bytes, int device);
+  // cudaDeviceReset: every allocation of the device is released.
+  void release_device(int device);
   // A live allocation handed to a new cudaMalloc of its size and kind as it is (a free
   // the simulator had held back, sim/shortcuts/deferred_launches.hpp): it gets the next
   // allocation number.

@@ -11,6 +11,7 @@ enum cudaError_t {
   cudaErrorInvalidMemcpyDirection = 21,
   cudaErrorInvalidDeviceFunction = 98,
   cudaErrorInvalidDevice = 101,
+  cudaErrorUnsupportedLimit = 215,
   cudaErrorPeerAccessUnsupported = 217,
   cudaErrorInvalidResourceHandle = 400,
   cudaErrorNotReady = 600,

@@ -39,11 +39,13 @@ struct DeviceArray {
   DeviceArray& operator=(const DeviceArray&) = delete;
 };
 
-// Planted-bug tests: no fault printed on stderr, and no error left behind.
+// Planted-bug tests: no fault printed on stderr, and no error left behind (a fault's
+// error is sticky, as on a GPU: forgotten here so the next test starts clean).
 struct Quiet {
   Quiet() { set_report_faults(false); }
   ~Quiet() {
     set_report_faults(true);
+    forget_sticky_error();
     cudaDeviceSynchronize();
     cudaGetLastError();
   }

@@ -87,9 +87,19 @@ std::string diagnostic_text() {
   return format_diagnostic(last_launch().diagnostics.front());
 }
 
-// After any failure the simulator must still run a correct kernel.
+// After any failure the simulator must still run a correct kernel. A fault the GPU
+// raises is sticky until then, and every call returns it.
 void still_works() {
-  cudaDeviceSynchronize();  // a fault is reported once, at the next synchronising call
+  const cudaError_t synced = cudaDeviceSynchronize();  // a fault is reported at the next synchronising call
+  if (last_launch().error == cudaErrorIllegalAddress || last_launch().error == cudaErrorMisalignedAddress ||
+      last_launch().error == cudaErrorAssert) {
+    CHECK(synced == last_launch().error);
+    void* p = nullptr;
+    CHECK(cudaMalloc(&p, 16) == last_launch().error);
+    CHECK(cudaGetLastError() == last_launch().error);
+    CHECK(cudaGetLastError() == last_launch().error);  // not cleared by reading it
+    forget_sticky_error();
+  }
   DeviceArray<float> out(32);
   trivial<<<1, 32>>>(out.ptr);
   CHECK(last_launch().error == 0);

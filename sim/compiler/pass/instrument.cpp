@@ -18,6 +18,7 @@
 #include "device_code.hpp"
 #include "sites.hpp"
 #include "startup_calls.hpp"
+#include "device_heap_calls.hpp"
 #include "pass_options.hpp"
 #include "red_or_atom.hpp"
 
@@ -321,6 +322,10 @@ struct SimtInstrumentPass : PassInfoMixin<SimtInstrumentPass> {
     }
     // After the instruction estimate: the guards are the simulator's, not the kernel's.
     for (Function* f : device) guard_int_divisions(*f);
+    bool heap = false;
+    for (Function* f : device) heap |= redirect_device_heap(*f);
+    for (auto [kernel, twin] : twins) redirect_device_heap(*twin);
+    if (heap) note_device_heap_at_startup(m);
     for (auto [kernel, twin] : twins) guard_int_divisions(*twin);
     std::vector<Function*> twinned;
     for (auto [kernel, twin] : twins) {

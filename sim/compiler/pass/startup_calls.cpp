@@ -25,6 +25,10 @@ void call_at_startup(Module& m, FunctionCallee registrar, ArrayRef<Value*> args)
 
 }  // namespace
 
+void call_at_startup(Module& m, const char* registrar) {
+  call_at_startup(m, m.getOrInsertFunction(registrar, Type::getVoidTy(m.getContext())), {});
+}
+
 void register_section_at_startup(Module& m, const char* section, const char* registrar) {
   LLVMContext& c = m.getContext();
   Type* i8 = Type::getInt8Ty(c);

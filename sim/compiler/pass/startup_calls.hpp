@@ -8,6 +8,9 @@
 
 namespace simt::pass {
 
+// At load: registrar(), a function of no arguments.
+void call_at_startup(llvm::Module& m, const char* registrar);
+
 // At load: registrar(__start_SECTION, __stop_SECTION), the module's slice of a
 // section of records (the linker bounds it within each executable or library).
 void register_section_at_startup(llvm::Module& m, const char* section, const char* registrar);

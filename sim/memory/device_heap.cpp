@@ -1,0 +1,97 @@
+#include "sim/memory/device_heap.hpp"
+
+#include "sim/memory/global_memory.hpp"
+
+#include <array>
+#include <atomic>
+#include <memory>
+
+namespace simt {
+
+namespace {
+constexpr std::size_t kAlign = 16;  // device malloc's alignment
+constexpr int kHeaps = 1024;        // one per simulated GPU (sim/exec/devices.hpp, kMaxDevices)
+std::atomic<bool> g_used{false};
+DeviceHeap* g_running = nullptr;
+
+std::size_t round_up(std::size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
+}  // namespace
+
+void note_program_uses_device_heap() { g_used = true; }
+bool program_uses_device_heap() { return g_used; }
+
+DeviceHeap& DeviceHeap::of(int device) {
+  static std::array<std::unique_ptr<DeviceHeap>, kHeaps> heaps;
+  auto& h = heaps[static_cast<std::size_t>(device) % kHeaps];
+  if (!h) h = std::make_unique<DeviceHeap>();
+  return *h;
+}
+
+DeviceHeap* DeviceHeap::running() { return g_running; }
+
+bool DeviceHeap::set_limit(std::size_t bytes) {
+  std::lock_guard lock(mutex_);
+  if (base_) return false;
+  limit_ = bytes;
+  return true;
+}
+
+void DeviceHeap::prepare(int device) {
+  g_running = this;
+  std::lock_guard lock(mutex_);
+  if (base_ || !program_uses_device_heap() || limit_ == 0) return;
+  void* p = GlobalMemory::instance().allocate_heap(limit_, device);
+  if (!p) return;  // no room: every device malloc returns NULL, as from a full heap
+  base_ = reinterpret_cast<std::uintptr_t>(p);
+  free_ = {{0, limit_}};
+  blocks_.clear();
+}
+
+void* DeviceHeap::allocate(std::size_t bytes) {
+  if (bytes == 0 || bytes > limit_) return nullptr;
+  const std::size_t need = round_up(bytes);
+  std::lock_guard lock(mutex_);
+  if (!base_) return nullptr;
+  for (auto it = free_.begin(); it != free_.end(); ++it) {
+    if (it->second < need) continue;
+    const auto [offset, size] = *it;
+    free_.erase(it);
+    if (size > need) free_.emplace(offset + need, size - need);
+    blocks_.emplace(offset, need);
+    return reinterpret_cast<void*>(base_ + offset);
+  }
+  return nullptr;
+}
+
+DeviceHeap::Release DeviceHeap::release(void* p) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  std::lock_guard lock(mutex_);
+  if (!base_ || a < base_ || a >= base_ + limit_) return Release::NotFromHeap;
+  auto it = blocks_.find(a - base_);
+  if (it == blocks_.end()) return free_.count(a - base_) ? Release::Twice : Release::NotFromHeap;
+  auto [offset, size] = *it;
+  blocks_.erase(it);
+  // Merged with the free ranges beside it, so large requests fit again.
+  auto next = free_.lower_bound(offset);
+  if (next != free_.end() && next->first == offset + size) size += next->second, next = free_.erase(next);
+  if (next != free_.begin()) {
+    auto prev = std::prev(next);
+    if (prev->first + prev->second == offset) {
+      prev->second += size;
+      return Release::Done;
+    }
+  }
+  free_.emplace(offset, size);
+  return Release::Done;
+}
+
+void DeviceHeap::reset() {
+  std::lock_guard lock(mutex_);
+  base_ = 0;
+  limit_ = kDefaultLimit;
+  free_.clear();
+  blocks_.clear();
+  if (g_running == this) g_running = nullptr;
+}
+
+}  // namespace simt
