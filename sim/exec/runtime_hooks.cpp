@@ -43,7 +43,25 @@ void spin_detected(ThreadState* t, Site site, std::uintptr_t a) {
 
 const std::uint64_t g_watchdog_insts = runtime_options().watchdog_insts;
 
+void spin_wants_yield(ThreadState* t, Site site, std::uintptr_t a) {
+  t_spin = {};
+  if (t->spin_addr != a || t->spin_site != site) t->spin_yields = 0;
+  t->spin_addr = a;
+  t->spin_site = site;
+  if (++t->spin_yields >= kSpinLimit / kSpinYieldEvery) spin_detected(t, site, a);
+  if (t->yield_pending) return;
+  t->yield_pending = true;
+  t->insts_kept = t->insts_left;
+  t->insts_left = -1;  // the next basic block's count_block lands in inst_budget_exceeded
+}
+
 void inst_budget_exceeded(ThreadState* t, Site site) {
+  if (t->yield_pending) {
+    t->yield_pending = false;
+    t->insts_left = t->insts_kept;
+    yield_thread(t);  // runnable still: it continues its spin once the others have run
+    return;
+  }
   renew_inst_budget(t);
   throw KernelFault(t->block->make_diag(
       DiagKind::Deadlock,

@@ -17,23 +17,33 @@ struct SpinWatch {
   std::uint32_t repeats = 0;
 };
 inline constexpr std::uint32_t kSpinLimit = std::uint32_t(1) << 18;
+// Reads in a row after which a spinning thread lets the rest of its block run: a
+// handoff between warps through a volatile flag completes, as warps interleave on
+// the GPU. kSpinLimit reads in all, over yields, with no barrier: a deadlock.
+inline constexpr std::uint32_t kSpinYieldEvery = std::uint32_t(1) << 8;
 extern thread_local constinit SpinWatch t_spin SIMT_FAST_TLS;
 
 // Ends the block with the watchdog's diagnostic (sim/exec/runtime_hooks.cpp).
 [[noreturn]] void spin_detected(ThreadState* t, Site site, std::uintptr_t addr);
+// kSpinYieldEvery reads in a row: asks for a yield at the thread's next basic block
+// (a point between accesses), or ends the block once the yields reach kSpinLimit.
+void spin_wants_yield(ThreadState* t, Site site, std::uintptr_t addr);
 
 // Instructions a thread may run between two barriers (or warp collectives):
 // The option watchdog_insts, default 2^32 (minutes of simulation for one thread).
 extern const std::uint64_t g_watchdog_insts;
 // Ends the block with the instruction watchdog's diagnostic, at the site of the
-// basic block that crossed the budget (sim/exec/runtime_hooks.cpp).
-[[noreturn]] void inst_budget_exceeded(ThreadState* t, Site site);
+// basic block that crossed the budget (sim/exec/runtime_hooks.cpp); or, when a spin
+// asked for it, lets the block's other threads run and returns.
+void inst_budget_exceeded(ThreadState* t, Site site);
 
 // A thread's budget, renewed at each barrier and warp collective: 4 x the
 // instructions (the estimate counts quarters), bounded so that it fits.
 inline void renew_inst_budget(ThreadState* t) {
   constexpr std::uint64_t kMax = std::uint64_t(1) << 60;
   t->insts_left = std::int64_t(4 * (g_watchdog_insts < kMax ? g_watchdog_insts : kMax));
+  t->spin_yields = 0;
+  t->yield_pending = false;
 }
 
 // Inlined into kernels at the head of each group of basic blocks.
@@ -47,7 +57,7 @@ SIMT_INLINE void count_block(ThreadState* t, unsigned quarters, Site site) {
 SIMT_INLINE void watch_load(ThreadState* t, Site site, std::uintptr_t a) {
   SpinWatch& w = t_spin;
   if (w.addr == a && w.site == site && w.thread == t) {
-    if (++w.repeats == kSpinLimit) spin_detected(t, site, a);
+    if (++w.repeats == kSpinYieldEvery) spin_wants_yield(t, site, a);
     return;
   }
   w = {t, site, a, 0};

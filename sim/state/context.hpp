@@ -27,6 +27,14 @@ struct ThreadState {
   // (sim/exec/spin_watch.hpp). A countdown, so the inlined check reads nothing else.
   std::int64_t insts_left = 0;
   bool abandoned = false;  // left parked forever (see abandon_thread)
+  // A spin-wait on memory lets the block's other threads run (one of them may be the
+  // writer it waits for): the word and site it waits on, how many times it has let
+  // them run since its last barrier, and the budget kept while a yield is pending.
+  std::uintptr_t spin_addr = 0;
+  const void* spin_site = nullptr;
+  std::uint32_t spin_yields = 0;
+  bool yield_pending = false;
+  std::int64_t insts_kept = 0;
 };
 
 // Describes the launch a thread belongs to; read by threadIdx/blockIdx etc.

@@ -25,3 +25,37 @@ TEST_CASE("cudaMemset of 40 GiB to zero costs no memory, and what a kernel wrote
   CHECK(e.run.status == 0);
   CHECK(e.run.out == "after the kernel: 0 7\nafter the second memset: 0 0\npeak below 2 GiB: yes\n");
 }
+
+TEST_CASE("warps of one block hand a turn back and forth through a shared word: no deadlock, every round") {
+  auto e = exec(kTests + "warp_handoff.cu");
+  CHECK(e.run.status == 0);
+  CHECK(e.run.out == "rounds 6, cudaSuccess\n");
+  CHECK(e.stderr_.find("deadlock") == std::string::npos);
+}
+
+// The lines CUDA's documentation fixes; tests/cuda/runtime_errors_main.cu prints them
+// (and more, compared with the H200 where a run of it is recorded).
+TEST_CASE("device heap, limits, memory info, sticky errors and cudaDeviceReset as in CUDA") {
+  auto e = exec(kTests + "../cuda/runtime_errors_main.cu");
+  const std::string& out = e.run.out;
+  auto has = [&](const std::string& line) {
+    INFO(line);
+    CHECK(out.find(line + "\n") != std::string::npos);
+  };
+  has("malloc heap default 8388608");
+  has("total equals totalGlobalMem 1, free <= total 1, free > 90% of total 1");
+  has("4 GiB allocations cover 90% of free memory 1, fit in it 1");
+  has("the allocation past the capacity             2 cudaErrorMemoryAllocation");
+  has("cudaMalloc after freeing them                0 cudaSuccess");
+  has("malloc(1 TiB) is null 1");
+  has("1 MiB blocks: at least 4 1, at most 8 1");
+  has("cudaDeviceSetLimit(MallocHeapSize) after use 1 cudaErrorInvalidValue");
+  has("cudaDeviceSynchronize again                  700 cudaErrorIllegalAddress");
+  has("cudaGetLastError again                       700 cudaErrorIllegalAddress");
+  has("cudaMalloc                                   700 cudaErrorIllegalAddress");
+  has("launch after the fault                       700 cudaErrorIllegalAddress");
+  has("cudaGetDeviceCount                           0 cudaSuccess");
+  has("cudaGetLastError after the reset             0 cudaSuccess");
+  has("value after the reset 7");
+  has("== end");
+}
