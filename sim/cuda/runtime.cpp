@@ -252,6 +252,10 @@ const void* runtime_view(const void* p) { return GlobalMemory::instance().host_a
 namespace {
 cudaError_t device_malloc(void** ptr, std::size_t bytes, bool managed) {
   if (!ptr) return record(cudaErrorInvalidValue);
+  if (bytes == 0) {  // CUDA 13: success, and a null pointer
+    *ptr = nullptr;
+    return cudaSuccess;
+  }
   // A free held back for deferred launches is taken over by an allocation of the same
   // size: a launcher that allocates its temporaries every call gets the same
   // addresses, its launches repeat, and the queue need not run.
@@ -458,31 +462,39 @@ cudaError_t cudaDeviceSynchronize() {
   return record(take_fault());
 }
 // The device's context is destroyed: its memory is freed (a pointer kept from before
-// faults as a use after free), its heap and limits are CUDA's defaults again, and a
-// sticky error is cleared.
+// faults as a use after free), its heap and limits are CUDA's defaults again. After a
+// sticky fault a reset does not bring the device back (CUDA: the process must be
+// restarted): on the H200 it returns success, cudaGetLastError then returns the fault
+// once, and every later call cudaErrorDevicesUnavailable (tests/cuda/runtime_errors_h200.txt).
 cudaError_t cudaDeviceReset() {
   const simt::RuntimeLock lock;
   simt::DeferredLaunches::instance().run_all();
+  if (const cudaError_t fault = sticky(); fault != cudaSuccess) {
+    pending_fault() = cudaSuccess;
+    g_last_error = fault == cudaErrorDevicesUnavailable ? cudaSuccess : fault;
+    sticky() = cudaErrorDevicesUnavailable;
+    return cudaSuccess;
+  }
   const int device = simt::current_device();
   simt::GlobalMemory::instance().release_device(device);
   simt::DeviceHeap::of(device).reset();
   g_printf_fifo[static_cast<std::size_t>(device)] = g_stack_size[static_cast<std::size_t>(device)] = 0;
-  pending_fault() = sticky() = g_last_error = cudaSuccess;
+  pending_fault() = g_last_error = cudaSuccess;
   simt::RepeatLaunches::instance().forget();
   simt::ContentMemo::instance().forget();
   return cudaSuccess;
 }
-// A sticky error is returned again and again: only cudaDeviceReset clears it.
+// Not sticky itself, as on the H200: a sticky fault is returned once, and again by
+// every later call that needs the device (which records it anew).
 cudaError_t cudaGetLastError() {
   const simt::RuntimeLock lock;
-  if (cudaError_t e = sticky()) return e;
   cudaError_t e = g_last_error;
   g_last_error = cudaSuccess;
   return e;
 }
 cudaError_t cudaPeekAtLastError() {
   const simt::RuntimeLock lock;
-  return sticky() ? sticky() : g_last_error;
+  return g_last_error;
 }
 
 const char* cudaGetErrorString(cudaError_t e) {
@@ -492,6 +504,7 @@ const char* cudaGetErrorString(cudaError_t e) {
     case cudaErrorMemoryAllocation: return "out of memory";
     case cudaErrorInvalidConfiguration: return "invalid configuration argument";
     case cudaErrorInvalidDevicePointer: return "invalid device pointer";
+    case cudaErrorDevicesUnavailable: return "CUDA-capable device(s) is/are busy or unavailable";
     case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
     case cudaErrorInvalidDeviceFunction: return "invalid device function";
     case cudaErrorInvalidDevice: return "invalid device ordinal";
@@ -517,6 +530,7 @@ const char* cudaGetErrorName(cudaError_t e) {
     case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
     case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
     case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
+    case cudaErrorDevicesUnavailable: return "cudaErrorDevicesUnavailable";
     case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
     case cudaErrorInvalidDeviceFunction: return "cudaErrorInvalidDeviceFunction";
     case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
@@ -597,7 +611,7 @@ cudaError_t cudaMemGetInfo(std::size_t* free, std::size_t* total) {
 
 namespace {
 // CUDA 13's defaults on the H200 (tests/cuda/runtime_errors_h200.txt).
-constexpr std::size_t kPrintfFifoDefault = 1u << 20;
+constexpr std::size_t kPrintfFifoDefault = 8650752;
 constexpr std::size_t kStackDefault = 1024;
 std::size_t or_default(std::size_t v, std::size_t d) { return v ? v : d; }
 }  // namespace
@@ -684,7 +698,8 @@ struct CUevent_st {
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned flags) {
   const simt::RuntimeLock lock;
   if (cudaError_t e = sticky_error()) return e;
-  if (!e) return record(cudaErrorInvalidValue);
+  if (!e || (flags & ~unsigned(cudaEventBlockingSync | cudaEventDisableTiming | 4 /* Interprocess */)))
+    return record(cudaErrorInvalidValue);
   *e = new CUevent_st{flags, false, 0, simt::current_device()};
   return cudaSuccess;
 }
@@ -724,7 +739,8 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned) {
 // events created with cudaEventDisableTiming).
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEvent_t b) {
   const simt::RuntimeLock lock;
-  if (!ms || !a || !b) return record(cudaErrorInvalidResourceHandle);
+  if (!ms) return record(cudaErrorInvalidValue);
+  if (!a || !b) return record(cudaErrorInvalidResourceHandle);
   if (!a->recorded || !b->recorded) return record(cudaErrorInvalidResourceHandle);
   if ((a->flags | b->flags) & cudaEventDisableTiming) return record(cudaErrorInvalidResourceHandle);
   static bool warned = false;
