@@ -294,7 +294,7 @@ void __simt_device_free(void* p) {
   if (!t) return std::free(p);
   if (!p) return;
   simt::DeviceHeap* heap = simt::DeviceHeap::running();
-  if (heap && heap->release(p) == simt::DeviceHeap::Release::Done) return;
+  if (heap && heap->release(p)) return;
   simt::Diagnostic d = t->block->make_diag(
       simt::DiagKind::InvalidAddress,
       fmt::format("free() of 0x{:x}, which device malloc did not return or which was freed already (device code's "

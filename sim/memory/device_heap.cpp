@@ -63,12 +63,12 @@ void* DeviceHeap::allocate(std::size_t bytes) {
   return nullptr;
 }
 
-DeviceHeap::Release DeviceHeap::release(void* p) {
+bool DeviceHeap::release(void* p) {
   const auto a = reinterpret_cast<std::uintptr_t>(p);
   std::lock_guard lock(mutex_);
-  if (!base_ || a < base_ || a >= base_ + limit_) return Release::NotFromHeap;
+  if (!base_ || a < base_) return false;
   auto it = blocks_.find(a - base_);
-  if (it == blocks_.end()) return free_.count(a - base_) ? Release::Twice : Release::NotFromHeap;
+  if (it == blocks_.end()) return false;
   auto [offset, size] = *it;
   blocks_.erase(it);
   // Merged with the free ranges beside it, so large requests fit again.
@@ -78,11 +78,11 @@ DeviceHeap::Release DeviceHeap::release(void* p) {
     auto prev = std::prev(next);
     if (prev->first + prev->second == offset) {
       prev->second += size;
-      return Release::Done;
+      return true;
     }
   }
   free_.emplace(offset, size);
-  return Release::Done;
+  return true;
 }
 
 void DeviceHeap::reset() {

@@ -33,8 +33,8 @@ class DeviceHeap {
   void prepare(int device);
 
   void* allocate(std::size_t bytes);  // thread-safe; null when no free range fits
-  enum class Release { Done, NotFromHeap, Twice };
-  Release release(void* p);           // thread-safe
+  // False for a pointer allocate did not return, or one released already.
+  bool release(void* p);              // thread-safe
   // cudaDeviceReset: the region is gone (its allocation with the device's others)
   // and the limit is CUDA's default again.
   void reset();

@@ -59,3 +59,11 @@ TEST_CASE("device heap, limits, memory info, sticky errors and cudaDeviceReset a
   has("cudaMalloc after the reset                   46 cudaErrorDevicesUnavailable");
   has("== end");
 }
+
+TEST_CASE("a device free of a block freed already stops the block at its line, even as the kernel's last call") {
+  auto e = exec(kTests + "device_free_twice.cu");
+  CHECK(e.run.status == 1);
+  CHECK(e.run.out == "cudaErrorIllegalAddress\n");
+  CHECK(e.stderr_.find("device_free_twice.cu:13") != std::string::npos);
+  CHECK(e.stderr_.find("which device malloc did not return or which was freed already") != std::string::npos);
+}

@@ -22,6 +22,8 @@ bool redirect_device_heap(Function& f) {
     const bool is_malloc = call->getCalledFunction()->getName() == "malloc";
     call->setCalledFunction(
         m.getOrInsertFunction(is_malloc ? "__simt_device_malloc" : "__simt_device_free", call->getFunctionType()));
+    // Never a tail call: the runtime names the line of a bad free by its return address.
+    if (auto* ci = dyn_cast<CallInst>(call)) ci->setTailCallKind(CallInst::TCK_NoTail);
   }
   return !calls.empty();
 }
