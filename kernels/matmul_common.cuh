@@ -1,12 +1,31 @@
-// Matmul family: batched C[b] = A[b] @ B[b], one thread per output element.
-//   matmul_naive.cu      threadIdx.x along rows: loads of A and stores of C uncoalesced
-//   matmul_coalesced.cu  threadIdx.x along columns: coalesced, every operand from global
-//   matmul_tiled.cu      TILE x TILE shared-memory tiles (TILE 16 or 32): each global
-//                        element loaded once per tile, the inner loop in shared memory
-//   matmul_wmma.cu       fp16 inputs, tensor cores (wmma m16n16k16, fp32 accumulate):
-//                        a warp's 16x16x16 product is one mma_sync, not 4096 FFMAs
+// Matmul family: batched C[b] = A[b] @ B[b], fp32 (matmul_wmma: fp16 in, fp32 out).
+// The fp32 rungs follow Simon Boehm's "How to optimize a CUDA matmul kernel for
+// cuBLAS-like performance" (docs/kernels/gemm.md sets our table beside his).
+//   matmul_naive.cu         a thread per output, threadIdx.x along rows: loads of A and
+//                           stores of C uncoalesced (32 sectors per request)
+//   matmul_coalesced.cu     threadIdx.x along columns: coalesced, every operand from global
+//   matmul_tiled.cu         TILE x TILE shared-memory tiles (TILE 16 or 32): each global
+//                           element loaded once per tile, the inner loop in shared memory
+//   matmul_blocktile_1d.cu  64 x 64 block tiles, a thread computes a column of 8 outputs:
+//                           one shared load of B serves 8 FFMAs (9 loads per 8 FFMAs, not
+//                           16), and the wider tiles halve the global loads again
+//   matmul_blocktile_2d.cu  128 x 128 block tiles, an 8 x 8 register tile per thread (outer
+//                           products): 16 shared loads per 64 FFMAs; global loads halved again
+//   matmul_vectorized.cu    2-D tiling with A transposed in shared memory, so both register
+//                           loads are LDS.128 (4 shared load instructions per 64 FFMAs), and
+//                           float4 global loads and stores: a quarter of the instructions;
+//                           needs k % 4 == 0 and n % 4 == 0, else scalar global accesses
+//   matmul_warptile.cu      4 warps of 64 x 64 warp tiles, 8 x 16 outputs per thread: 6 LDS.128
+//                           per 128 FFMAs, conflict-free shared loads, every C sector written
+//                           once; the same float4 rule as matmul_vectorized
+//   matmul_wmma.cu          fp16 inputs, tensor cores (wmma m16n16k16, fp32 accumulate):
+//                           a warp's 16x16x16 product is one mma_sync, not 4096 FFMAs
+// Every rung handles any batch, m, n, k (tiles zero-padded past the edges, stores
+// bounds-checked) and sums each output k = 0, 1, 2, ... with fmaf, so the outputs are
+// the same floats on the simulator and on a GPU (nvcc --fmad=false).
 //
 // Run:  simt run matmul_tiled --m 256 --n 256 --k 256 --tile 16
+//       simt table matmul_tiled matmul_blocktile_1d matmul_blocktile_2d matmul_vectorized matmul_warptile
 // CPU reference: Eigen, below.
 //
 // Host side shared by the batched matmul variants: C[b] = A[b] @ B[b] with A
