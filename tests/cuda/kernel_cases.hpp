@@ -43,6 +43,10 @@ inline std::vector<KernelCase> kernel_cases() {
     cases.push_back({k, "+odd", {{"rows", "37"}, {"cols", "100"}}});
     cases.push_back({k, "+odd2", {{"rows", "11"}, {"cols", "131"}}});
   }
+  for (const char* k : {"moe_router_atomic", "moe_router_block_scan", "moe_router_cub"}) {
+    cases.push_back({k, "+odd", {{"tokens", "77"}, {"experts", "5"}, {"top-k", "3"}}});
+    cases.push_back({k, "+odd2", {{"tokens", "1000"}, {"experts", "256"}, {"top-k", "8"}}});
+  }
   return cases;
 }
 
