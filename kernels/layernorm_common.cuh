@@ -19,7 +19,26 @@
 //                            beta and out: 4x fewer memory instructions, same sectors;
 //                            cols % 4 != 0 falls back to scalar accesses
 //
+// Backward (namespace layernorm_backward below), llm.c's layernorm_backward: from x,
+// mean, rstd, gamma and the upstream gradient dy, with norm = (x - mean) * rstd and
+// dnorm = gamma * dy,
+//   dx[i][j]  = (dnorm - mean_j(dnorm) - norm * mean_j(dnorm * norm)) * rstd[i]
+//   dgamma[j] = sum_i norm[i][j] * dy[i][j],   dbeta[j] = sum_i dy[i][j]
+// dx is a row reduction, dgamma and dbeta column reductions. Versions:
+//   layernorm_backward_naive.cu  2 launches: dx with a thread per row (uncoalesced, x, dy
+//                                and gamma read twice per row), then dgamma and dbeta with
+//                                a thread per column walking all rows (coalesced, but only
+//                                cols threads, each a chain of rows loads): x and dy read
+//                                three times from global memory in all
+//   layernorm_backward_fused.cu  2 launches, llm.c style: a block per group of 8 rows
+//                                computes dx (x and dy read once, kept in shared memory)
+//                                and adds each row into the block's dgamma and dbeta in
+//                                shared memory (every column owned by one thread: no
+//                                atomics); a small second kernel adds the blocks' partials
+//                                in a fixed order. Deterministic, x and dy read once
+//
 // Run:  simt run layernorm_fused --rows 1024 --cols 768
+//       simt run layernorm_backward_fused --rows 1024 --cols 768
 // CPU reference: in double, below. nvcc builds the same files unchanged.
 #pragma once
 #include "kernels/harness.hpp"
@@ -158,3 +177,109 @@ inline constexpr std::nullptr_t check = nullptr;  // the reference runs in the s
 #endif
 
 }  // namespace layernorm
+
+// ---- Backward: dx, dgamma, dbeta from x, mean, rstd, gamma, dy ----
+namespace layernorm_backward {
+
+using namespace simt::kernels;
+
+inline std::vector<Param> params() { return layernorm::params(); }
+
+// x and gamma as the forward pass's; mean and rstd what the forward computes, here
+// in double on the host and rounded to float (IEEE operations only: both builds
+// upload the same bits); dy: test_values, multiples of 1/64 in [-1, 1).
+struct Inputs {
+  std::vector<float> x, gamma, mean, rstd, dy;
+};
+inline Inputs inputs(int rows, int cols) {
+  const layernorm::Inputs fwd = layernorm::inputs(rows, cols);
+  Inputs in{fwd.x, fwd.gamma, std::vector<float>(rows), std::vector<float>(rows),
+            test_values(std::size_t(rows) * cols, 4)};
+  for (int i = 0; i < rows; ++i) {
+    const float* xi = &in.x[std::size_t(i) * cols];
+    double sum = 0, sq = 0;
+    for (int j = 0; j < cols; ++j) sum += xi[j];
+    const double mu = sum / cols;
+    for (int j = 0; j < cols; ++j) sq += (xi[j] - mu) * (xi[j] - mu);
+    in.mean[i] = float(mu);
+    in.rstd[i] = float(1.0 / std::sqrt(sq / cols + double(kLayerNormEps)));
+  }
+  return in;
+}
+
+// launch(x, mean, rstd, gamma, dy, dx, dgamma, dbeta, rows, cols) runs one version.
+template <class Launch>
+Outputs run(const Params& p, Launch launch) {
+  const int rows = int(p.integer("rows")), cols = int(p.integer("cols"));
+  const std::size_t size = std::size_t(rows) * cols;
+  const Inputs in = inputs(rows, cols);
+  float *d_x, *d_mean, *d_rstd, *d_gamma, *d_dy, *d_dx, *d_dgamma, *d_dbeta;
+  cudaMalloc(&d_x, size * sizeof(float));
+  cudaMalloc(&d_mean, rows * sizeof(float));
+  cudaMalloc(&d_rstd, rows * sizeof(float));
+  cudaMalloc(&d_gamma, cols * sizeof(float));
+  cudaMalloc(&d_dy, size * sizeof(float));
+  cudaMalloc(&d_dx, size * sizeof(float));
+  cudaMalloc(&d_dgamma, cols * sizeof(float));
+  cudaMalloc(&d_dbeta, cols * sizeof(float));
+  cudaMemcpy(d_x, in.x.data(), size * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(d_mean, in.mean.data(), rows * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(d_rstd, in.rstd.data(), rows * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(d_gamma, in.gamma.data(), cols * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(d_dy, in.dy.data(), size * sizeof(float), cudaMemcpyHostToDevice);
+  launch(d_x, d_mean, d_rstd, d_gamma, d_dy, d_dx, d_dgamma, d_dbeta, rows, cols);
+  std::vector<float> dx(size), dgamma(cols), dbeta(cols);
+  cudaMemcpy(dx.data(), d_dx, size * sizeof(float), cudaMemcpyDeviceToHost);
+  cudaMemcpy(dgamma.data(), d_dgamma, cols * sizeof(float), cudaMemcpyDeviceToHost);
+  cudaMemcpy(dbeta.data(), d_dbeta, cols * sizeof(float), cudaMemcpyDeviceToHost);
+  for (float* d : {d_x, d_mean, d_rstd, d_gamma, d_dy, d_dx, d_dgamma, d_dbeta}) cudaFree(d);
+  return {{{"dx", dx}, {"dgamma", dgamma}, {"dbeta", dbeta}}};
+}
+
+#if !defined(__CUDACC__)
+// The reference in double from the same float inputs. Tolerances are the classic
+// bounds for float sums in any order (n terms: n * u * sum |terms|, u = 2^-24;
+// Higham, ch. 3) plus a few roundings, each against the scale of the terms:
+//   dbeta: sums of multiples of 1/64 below 2^18 in size: exact in every order, so
+//          checked bit for bit (rows * 64 < 2^24);
+//   dgamma[j]: rows products, norm itself two roundings: (rows + 4) u * sum_i |norm dy|;
+//   dx: two row sums of cols terms and four roundings after:
+//          (cols + 8) u * rstd * (|dnorm| + mean|dnorm| + |norm| mean|dnorm norm|).
+// A wrong row, column or missing term moves a value by a whole term: far outside.
+inline Check check(const Params& p, const Outputs& got) {
+  const int rows = int(p.integer("rows")), cols = int(p.integer("cols"));
+  const Inputs in = inputs(rows, cols);
+  const std::size_t size = std::size_t(rows) * cols;
+  std::vector<double> dx(size), dx_scale(size), dgamma(cols, 0.0), dgamma_scale(cols, 0.0), dbeta(cols, 0.0),
+      zero(cols, 0.0);
+  for (int i = 0; i < rows; ++i) {
+    const std::size_t row = std::size_t(i) * cols;
+    double a = 0, a_abs = 0, b = 0, b_abs = 0;
+    for (int j = 0; j < cols; ++j) {
+      const double norm = (double(in.x[row + j]) - in.mean[i]) * in.rstd[i], dnorm = double(in.gamma[j]) * in.dy[row + j];
+      a += dnorm, a_abs += std::fabs(dnorm), b += dnorm * norm, b_abs += std::fabs(dnorm * norm);
+      dgamma[j] += norm * in.dy[row + j];
+      dgamma_scale[j] += std::fabs(norm * in.dy[row + j]);
+      dbeta[j] += in.dy[row + j];
+    }
+    a /= cols, a_abs /= cols, b /= cols, b_abs /= cols;
+    for (int j = 0; j < cols; ++j) {
+      const double norm = (double(in.x[row + j]) - in.mean[i]) * in.rstd[i], dnorm = double(in.gamma[j]) * in.dy[row + j];
+      dx[row + j] = (dnorm - a - norm * b) * in.rstd[i];
+      dx_scale[row + j] = (std::fabs(dnorm) + a_abs + std::fabs(norm) * b_abs) * in.rstd[i];
+    }
+  }
+  const double u = std::ldexp(1.0, -24);
+  Check c = layernorm::compare_near(got.at("dbeta").data, dbeta, zero, 0, 0, "dbeta (exact)");
+  if (!c.ok) return c;
+  Check g = layernorm::compare_near(got.at("dgamma").data, dgamma, dgamma_scale, (rows + 4) * u, 0, "dgamma");
+  if (!g.ok) return g;
+  Check d = layernorm::compare_near(got.at("dx").data, dx, dx_scale, (cols + 8) * u, 0, "dx");
+  d.detail = c.detail + "; " + g.detail + "; " + d.detail;
+  return d;
+}
+#else
+inline constexpr std::nullptr_t check = nullptr;  // the reference runs in the simulator build only
+#endif
+
+}  // namespace layernorm_backward

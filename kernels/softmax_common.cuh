@@ -17,7 +17,18 @@
 //                             warp through shared memory; the row is kept in shared memory
 //                             on the way in, so x is read from global memory once
 //
+// Backward (namespace softmax_backward below): given y = softmax(x) and the upstream
+// gradient dy, dx[i][j] = y[i][j] * (dy[i][j] - sum_k dy[i][k] * y[i][k]): a row dot
+// product, then an elementwise pass. Versions:
+//   softmax_backward_naive.cu        2 launches: the row dot product with one thread per
+//                                    row (32 sectors per request, as softmax_naive), then
+//                                    dx with one thread per element through a global temporary
+//   softmax_backward_warp_per_row.cu 1 launch: a warp per row, lanes stride the row
+//                                    (coalesced), the dot product summed by __shfl_xor_sync;
+//                                    the dot stays in a register: no temporary, no barrier
+//
 // Run:  simt run softmax_block_per_row --rows 1024 --cols 1000 [--causal 1]
+//       simt run softmax_backward_warp_per_row --rows 1024 --cols 1000
 // CPU reference: in double, below. nvcc builds the same files unchanged.
 #pragma once
 #include "kernels/harness.hpp"
@@ -161,3 +172,104 @@ inline constexpr std::nullptr_t check = nullptr;  // the reference runs in the s
 #endif
 
 }  // namespace softmax
+
+// ---- Backward: dx = y * (dy - sum_k dy_k * y_k) per row ----
+namespace softmax_backward {
+
+using namespace simt::kernels;
+
+inline std::vector<Param> params() {
+  return {{"rows", "1024", "rows of y and dy (one softmax each)"},
+          {"cols", "1000", "columns (any positive number)"}};
+}
+
+// y: each row a probability distribution, w_j / sum_k w_k for integer weights w in
+// 1..128 (from test_values): positive, sums to 1 within rounding, computed on the host
+// with IEEE operations only, so both builds upload the same bits. dy: test_values,
+// multiples of 1/64 in [-1, 1).
+struct Inputs {
+  std::vector<float> y, dy;
+};
+inline Inputs inputs(int rows, int cols) {
+  Inputs in{test_values(std::size_t(rows) * cols, 1), test_values(std::size_t(rows) * cols, 2)};
+  for (int i = 0; i < rows; ++i) {
+    float* yi = &in.y[std::size_t(i) * cols];
+    double total = 0;
+    for (int j = 0; j < cols; ++j) total += (yi[j] = (yi[j] + 1.0f) * 64.0f + 1.0f);  // 1..128, exact
+    for (int j = 0; j < cols; ++j) yi[j] = float(double(yi[j]) / total);
+  }
+  return in;
+}
+
+// launch(d_y, d_dy, d_dx, rows, cols) runs one version; returns dx.
+template <class Launch>
+Outputs run(const Params& p, Launch launch) {
+  const int rows = int(p.integer("rows")), cols = int(p.integer("cols"));
+  const std::size_t size = std::size_t(rows) * cols;
+  const Inputs in = inputs(rows, cols);
+  float *d_y, *d_dy, *d_dx;
+  cudaMalloc(&d_y, size * sizeof(float));
+  cudaMalloc(&d_dy, size * sizeof(float));
+  cudaMalloc(&d_dx, size * sizeof(float));
+  cudaMemcpy(d_y, in.y.data(), size * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(d_dy, in.dy.data(), size * sizeof(float), cudaMemcpyHostToDevice);
+  launch(d_y, d_dy, d_dx, rows, cols);
+  std::vector<float> dx(size);
+  cudaMemcpy(dx.data(), d_dx, size * sizeof(float), cudaMemcpyDeviceToHost);
+  cudaFree(d_y);
+  cudaFree(d_dy);
+  cudaFree(d_dx);
+  return {{{"dx", dx}}};
+}
+
+#if !defined(__CUDACC__)
+// The reference in double from the same float y and dy. Tolerance: the float dot
+// product of a row is a sum of cols rounded products, in an order each version picks;
+// whatever the order its error is at most about cols * u * sum_k |dy_k y_k| (u = 2^-24,
+// Higham, Accuracy and Stability of Numerical Algorithms, ch. 3), and dy - dot and the
+// product with y add two roundings more. So each dx is checked within
+// (cols + 4) * u * y_j * (|dy_j| + sum_k |dy_k y_k|): the bound for any summation
+// order, about 6e-5 relative at 1000 columns. A wrong index or a lost term moves dx
+// by a whole term, orders of magnitude more.
+inline Check check(const Params& p, const Outputs& out) {
+  const int rows = int(p.integer("rows")), cols = int(p.integer("cols"));
+  const Inputs in = inputs(rows, cols);
+  std::vector<double> dx(in.y.size()), scale(in.y.size());
+  for (int i = 0; i < rows; ++i) {
+    const std::size_t row = std::size_t(i) * cols;
+    double dot = 0, dot_abs = 0;
+    for (int j = 0; j < cols; ++j) {
+      dot += double(in.dy[row + j]) * in.y[row + j];
+      dot_abs += std::fabs(double(in.dy[row + j]) * in.y[row + j]);
+    }
+    for (int j = 0; j < cols; ++j) {
+      dx[row + j] = in.y[row + j] * (in.dy[row + j] - dot);
+      scale[row + j] = in.y[row + j] * (std::fabs(in.dy[row + j]) + dot_abs);
+    }
+  }
+  const double rtol = (cols + 4) * std::ldexp(1.0, -24);
+  std::vector<float> got = out.at("dx").data;
+  // softmax::compare_near bounds by |want|; here by the scale of the terms.
+  Check c;
+  if (got.size() != dx.size()) {
+    c.detail = "dx: size " + std::to_string(got.size()) + " != expected " + std::to_string(dx.size());
+    return c;
+  }
+  c.ok = true;
+  for (std::size_t k = 0; c.ok && k < got.size(); ++k) {
+    const double e = std::fabs(double(got[k]) - dx[k]), bound = rtol * scale[k] + 1e-30;
+    if (!(e <= bound)) c.ok = false, c.detail = "dx[" + std::to_string(k) + "] = " + softmax::num(got[k]) +
+                                                 ", want " + softmax::num(dx[k]) + " within " + softmax::num(bound);
+    c.max_abs_err = std::max(c.max_abs_err, std::isnan(e) ? INFINITY : e);
+  }
+  c.tolerance = rtol;
+  c.detail = "dx = y * (dy - dot(dy, y)) by rows: " + std::to_string(got.size()) + " values within " +
+             softmax::num(rtol) + " * y * (|dy| + sum |dy y|)" + (c.ok ? "" : " FAILED: " + c.detail) +
+             ", max |error| " + softmax::num(c.max_abs_err);
+  return c;
+}
+#else
+inline constexpr std::nullptr_t check = nullptr;  // the reference runs in the simulator build only
+#endif
+
+}  // namespace softmax_backward
