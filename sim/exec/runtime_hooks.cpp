@@ -182,6 +182,10 @@ SIMT_FP_MARKER(fmul, FMul)
 SIMT_FP_MARKER(ffma, FFma)
 #undef SIMT_FP_MARKER
 
+// An integer or conversion instruction of simtlab's headers (simt_cuda/markers.h): the
+// instruction estimate has counted it already.
+void __simt_sass_at(Site) {}
+
 // A CUDA feature simtlab's headers know but the simulator cannot run (a grid-wide
 // barrier: blocks do not all run at once here): the launch fails, naming the line.
 void __simt_unsupported_at(const char* what, Site site) {

@@ -29,6 +29,10 @@ void __simt_site_fp_hfma2();
 void __simt_site_fp_fadd();
 void __simt_site_fp_fmul();
 void __simt_site_fp_ffma();
+// One SASS instruction of simtlab's headers that no FP counter counts (IDP4A, an
+// F2FP conversion): the instruction estimate charges it (pass/count_insts.cpp: every
+// marker call is one instruction); the runtime does nothing with it.
+void __simt_site_sass();
 // A CUDA feature the simulator cannot run: the launch fails with this message at the user's line.
 void __simt_site_unsupported(const char* what);
 }
