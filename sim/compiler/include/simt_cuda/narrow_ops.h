@@ -123,10 +123,11 @@ template <class H> inline H divide(H a, H b) {
   if (Traits<H>::format.man_bits == 10 && (q.__x & 0x7fff) != 0 && (q.__x & 0x7fff) < 0x008f) count_n(FpOp::FFma, 2);
   return q;
 }
-// Integer conversions: round in the given mode, saturate to the type's range, NaN
-// gives 0 (as the GPU's F2I does).
+// Integer conversions: round in the given mode, saturate to the type's range; NaN
+// gives 0 for 32 bits and less, 0x8000000000000000 for 64 bits (signed or not), as
+// CUDA 13 answers __half2ll_rz and __half2ull_rz (tests/cuda/fp8_conversions.cu).
 template <class I> inline I to_int(double v, Round r) {
-  if (std::isnan(v)) return 0;
+  if (std::isnan(v)) return sizeof(I) == 8 ? I(0x8000000000000000ull) : I(0);
   double t = r == Round::Nearest ? std::nearbyint(v) : r == Round::Zero ? std::trunc(v)
              : r == Round::Down  ? std::floor(v)     : std::ceil(v);
   constexpr double lo = double(std::numeric_limits<I>::min()), hi = double(std::numeric_limits<I>::max());
