@@ -4,6 +4,7 @@
 // through a marker call (simt_cuda/markers.h) what the GPU instruction would do.
 #pragma once
 #include "simt_cuda/markers.h"
+#include "simt_cuda/vector_types.h"
 #include "sim/state/context.hpp"
 
 #include <atomic>
@@ -200,6 +201,48 @@ inline long long __mul64hi(long long x, long long y) { return (long long)((__int
 inline unsigned long long __umul64hi(unsigned long long x, unsigned long long y) {
   return (unsigned long long)((unsigned __int128)(x) * y >> 64);
 }
+// sm_61's integer dot products (IDP.4A, IDP.2A: one instruction each on sm_90, counted
+// by the marker as one; no FP counter). __dp4a: the four byte products of a and b
+// (signed bytes for int, unsigned for unsigned) added to c; __dp2a_lo/_hi: the two
+// 16-bit halves of a times bytes 0, 1 (lo) or 2, 3 (hi) of b, added to c. Sums wrap
+// at 32 bits, as the GPU's. The char4/uchar4 and short2/ushort2 forms are the same
+// operation on the packed vectors.
+namespace simt::cuda {
+template <class Lane> inline std::uint32_t dot_bytes(std::uint32_t a, std::uint32_t b, std::uint32_t c, int n,
+                                                     int a_bits, int b_first) {
+  std::uint32_t sum = c;
+  for (int i = 0; i < n; ++i) {
+    const std::uint32_t ai = a >> (a_bits * i), bi = b >> (8 * (b_first + i));
+    const std::int64_t x = std::is_signed_v<Lane> ? (a_bits == 8 ? std::int64_t(std::int8_t(ai)) : std::int64_t(std::int16_t(ai)))
+                                                  : std::int64_t(a_bits == 8 ? std::uint8_t(ai) : std::uint16_t(ai));
+    const std::int64_t y = std::is_signed_v<Lane> ? std::int64_t(std::int8_t(bi)) : std::int64_t(std::uint8_t(bi));
+    sum += std::uint32_t(x * y);
+  }
+  __simt_site_sass();
+  return sum;
+}
+template <class V> inline std::uint32_t packed(const V& v) {
+  std::uint32_t r;
+  static_assert(sizeof(V) == 4);
+  std::memcpy(&r, &v, 4);
+  return r;
+}
+}  // namespace simt::cuda
+inline int __dp4a(int a, int b, int c) { return int(simt::cuda::dot_bytes<int>(a, b, c, 4, 8, 0)); }
+inline unsigned __dp4a(unsigned a, unsigned b, unsigned c) { return simt::cuda::dot_bytes<unsigned>(a, b, c, 4, 8, 0); }
+inline int __dp4a(char4 a, char4 b, int c) { return __dp4a(int(simt::cuda::packed(a)), int(simt::cuda::packed(b)), c); }
+inline unsigned __dp4a(uchar4 a, uchar4 b, unsigned c) { return __dp4a(simt::cuda::packed(a), simt::cuda::packed(b), c); }
+#define SIMT_DP2A(name, first)                                                                                      \
+  inline int name(int a, int b, int c) { return int(simt::cuda::dot_bytes<int>(a, b, c, 2, 16, first)); }         \
+  inline unsigned name(unsigned a, unsigned b, unsigned c) {                                                       \
+    return simt::cuda::dot_bytes<unsigned>(a, b, c, 2, 16, first);                                                 \
+  }                                                                                                                \
+  inline int name(short2 a, char4 b, int c) { return name(int(simt::cuda::packed(a)), int(simt::cuda::packed(b)), c); } \
+  inline unsigned name(ushort2 a, uchar4 b, unsigned c) { return name(simt::cuda::packed(a), simt::cuda::packed(b), c); }
+SIMT_DP2A(__dp2a_lo, 0)
+SIMT_DP2A(__dp2a_hi, 2)
+#undef SIMT_DP2A
+
 // The launch fails with cudaErrorLaunchFailure; the diagnostic names the caller's line.
 extern "C" [[noreturn]] void __simt_trap(const char* file, unsigned line);  // runtime_hooks.cpp
 [[noreturn]] inline void __trap(const char* file = __builtin_FILE(), unsigned line = __builtin_LINE()) {
