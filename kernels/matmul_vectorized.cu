@@ -34,20 +34,6 @@ constexpr int BM = 128, BN = 128, BK = 8, TM = 8, TN = 8;
 constexpr int kThreads = BM * BN / (TM * TN);  // 256
 static_assert(kThreads == BM * BK / 4 && kThreads == BK * BN / 4, "one float4 of each tile per thread");
 
-// The 4 floats of a row at p, zero past the matrix's last row (!row_in) or past the
-// row's end (`left` floats remain in the row from p). With kVec, p is 16-byte
-// aligned and left is 0 or at least 4.
-template <bool kVec>
-__device__ inline float4 load4(const float* p, bool row_in, int left) {
-  float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-  if (!row_in || left <= 0) return v;
-  if (kVec) return *reinterpret_cast<const float4*>(p);
-  v.x = p[0];
-  if (left > 1) v.y = p[1];
-  if (left > 2) v.z = p[2];
-  if (left > 3) v.w = p[3];
-  return v;
-}
 }  // namespace vectorized
 
 template <bool kVec>
@@ -67,13 +53,13 @@ __global__ void __launch_bounds__(vectorized::kThreads)
   float acc[TM][TN] = {};
   float a_reg[TM], b_reg[TN];
   for (int k0 = 0; k0 < k; k0 += BK) {
-    const float4 a = load4<kVec>(A + std::size_t(row0 + a_row) * k + k0 + a_col, row0 + a_row < m, k - k0 - a_col);
+    const float4 a = matmul::load4<kVec>(A + std::size_t(row0 + a_row) * k + k0 + a_col, row0 + a_row < m, k - k0 - a_col);
     As[(a_col + 0) * BM + a_row] = a.x;
     As[(a_col + 1) * BM + a_row] = a.y;
     As[(a_col + 2) * BM + a_row] = a.z;
     As[(a_col + 3) * BM + a_row] = a.w;
     *reinterpret_cast<float4*>(&Bs[b_row * BN + b_col]) =
-        load4<kVec>(B + std::size_t(k0 + b_row) * n + col0 + b_col, k0 + b_row < k, n - col0 - b_col);
+        matmul::load4<kVec>(B + std::size_t(k0 + b_row) * n + col0 + b_col, k0 + b_row < k, n - col0 - b_col);
     __syncthreads();
     for (int d = 0; d < BK; ++d) {  // k order: every output is summed k = 0, 1, 2, ...
       for (int i = 0; i < TM; i += 4) {

@@ -38,20 +38,6 @@ constexpr int WSUBM = WM / WMITER, WSUBN = WN / WNITER;    // 64 x 16
 static_assert(WSUBN / TN * (WSUBM / TM) == 32, "a sub-tile is a warp's 32 threads");
 constexpr int kPassesA = BM * BK / 4 / kThreads, kPassesB = BK * BN / 4 / kThreads;  // float4s per thread: 4, 4
 
-// The 4 floats of a row at p, zero past the matrix's last row (!row_in) or past the
-// row's end (`left` floats remain in the row from p). With kVec, p is 16-byte
-// aligned and left is 0 or at least 4.
-template <bool kVec>
-__device__ inline float4 load4(const float* p, bool row_in, int left) {
-  float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-  if (!row_in || left <= 0) return v;
-  if (kVec) return *reinterpret_cast<const float4*>(p);
-  v.x = p[0];
-  if (left > 1) v.y = p[1];
-  if (left > 2) v.z = p[2];
-  if (left > 3) v.w = p[3];
-  return v;
-}
 }  // namespace warptile
 
 template <bool kVec>
@@ -76,7 +62,7 @@ __global__ void __launch_bounds__(warptile::kThreads)
   for (int k0 = 0; k0 < k; k0 += BK) {
     for (int p = 0; p < kPassesA; ++p) {
       const int r = a_row + p * kRowsA;
-      const float4 a = load4<kVec>(A + std::size_t(row0 + r) * k + k0 + a_col, row0 + r < m, k - k0 - a_col);
+      const float4 a = matmul::load4<kVec>(A + std::size_t(row0 + r) * k + k0 + a_col, row0 + r < m, k - k0 - a_col);
       As[(a_col + 0) * BM + r] = a.x;
       As[(a_col + 1) * BM + r] = a.y;
       As[(a_col + 2) * BM + r] = a.z;
@@ -85,7 +71,7 @@ __global__ void __launch_bounds__(warptile::kThreads)
     for (int p = 0; p < kPassesB; ++p) {
       const int r = b_row + p * kRowsB;
       *reinterpret_cast<float4*>(&Bs[r * BN + b_col]) =
-          load4<kVec>(B + std::size_t(k0 + r) * n + col0 + b_col, k0 + r < k, n - col0 - b_col);
+          matmul::load4<kVec>(B + std::size_t(k0 + r) * n + col0 + b_col, k0 + r < k, n - col0 - b_col);
     }
     __syncthreads();
     for (int d = 0; d < BK; ++d) {  // k order: every output is summed k = 0, 1, 2, ...
