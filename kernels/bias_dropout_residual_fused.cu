@@ -14,13 +14,17 @@ __global__ void bias_dropout_residual_fused(const float* x, const float* bias, c
                                             int rows, int cols, unsigned long long seed, float keep, float scale) {
   const size_t n = size_t(rows) * cols, k = size_t(blockIdx.x) * blockDim.x + threadIdx.x, base = 4 * k;
   if (base >= n) return;
-  float v[4], b[4], r[4], u[4];
-  fused::load4(x, base, n, v);
-  fused::load_bias4(bias, base, n, cols, b);
-  fused::load4(residual, base, n, r);
-  fused_dropout::uniforms4(seed, k, u);
-  for (int c = 0; c < 4; ++c) v[c] = r[c] + fused_dropout::dropout(v[c] + b[c], u[c], keep, scale);
-  fused::store4(out, base, n, v);
+  using fused_dropout::dropout;
+  const float4 u = fused_dropout::uniforms4(seed, k);
+  if (fused::vec4(base, n, cols)) {
+    const float4 v = fused::load4(x, base), b = fused::load4(bias, base % cols), r = fused::load4(residual, base);
+    fused::store4(out, base,
+                  make_float4(r.x + dropout(v.x + b.x, u.x, keep, scale), r.y + dropout(v.y + b.y, u.y, keep, scale),
+                              r.z + dropout(v.z + b.z, u.z, keep, scale), r.w + dropout(v.w + b.w, u.w, keep, scale)));
+  } else {
+    for (size_t e = base; e < base + 4 && e < n; ++e)
+      out[e] = residual[e] + dropout(x[e] + bias[e % cols], fused_dropout::component(u, int(e - base)), keep, scale);
+  }
 }
 
 namespace {

@@ -15,32 +15,39 @@
 __global__ void bias_dropout_residual_separate_bias(const float* x, const float* bias, float* t, int rows, int cols) {
   const size_t n = size_t(rows) * cols, base = 4 * (size_t(blockIdx.x) * blockDim.x + threadIdx.x);
   if (base >= n) return;
-  float v[4], b[4];
-  fused::load4(x, base, n, v);
-  fused::load_bias4(bias, base, n, cols, b);
-  for (int c = 0; c < 4; ++c) v[c] = v[c] + b[c];
-  fused::store4(t, base, n, v);
+  if (fused::vec4(base, n, cols)) {
+    const float4 v = fused::load4(x, base), b = fused::load4(bias, base % cols);
+    fused::store4(t, base, make_float4(v.x + b.x, v.y + b.y, v.z + b.z, v.w + b.w));
+  } else {
+    for (size_t e = base; e < base + 4 && e < n; ++e) t[e] = x[e] + bias[e % cols];
+  }
 }
 
 __global__ void bias_dropout_residual_separate_dropout(const float* t, float* d, size_t n, unsigned long long seed,
                                                        float keep, float scale) {
   const size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x, base = 4 * k;
   if (base >= n) return;
-  float v[4], u[4];
-  fused::load4(t, base, n, v);
-  fused_dropout::uniforms4(seed, k, u);
-  for (int c = 0; c < 4; ++c) v[c] = fused_dropout::dropout(v[c], u[c], keep, scale);
-  fused::store4(d, base, n, v);
+  using fused_dropout::dropout;
+  const float4 u = fused_dropout::uniforms4(seed, k);
+  if (base + 4 <= n) {
+    const float4 v = fused::load4(t, base);
+    fused::store4(d, base, make_float4(dropout(v.x, u.x, keep, scale), dropout(v.y, u.y, keep, scale),
+                                       dropout(v.z, u.z, keep, scale), dropout(v.w, u.w, keep, scale)));
+  } else {
+    for (size_t e = base; e < base + 4 && e < n; ++e)
+      d[e] = dropout(t[e], fused_dropout::component(u, int(e - base)), keep, scale);
+  }
 }
 
 __global__ void bias_dropout_residual_separate_residual(const float* residual, const float* d, float* out, size_t n) {
   const size_t base = 4 * (size_t(blockIdx.x) * blockDim.x + threadIdx.x);
   if (base >= n) return;
-  float r[4], v[4];
-  fused::load4(residual, base, n, r);
-  fused::load4(d, base, n, v);
-  for (int c = 0; c < 4; ++c) v[c] = r[c] + v[c];
-  fused::store4(out, base, n, v);
+  if (base + 4 <= n) {
+    const float4 r = fused::load4(residual, base), v = fused::load4(d, base);
+    fused::store4(out, base, make_float4(r.x + v.x, r.y + v.y, r.z + v.z, r.w + v.w));
+  } else {
+    for (size_t e = base; e < base + 4 && e < n; ++e) out[e] = residual[e] + d[e];
+  }
 }
 
 namespace {

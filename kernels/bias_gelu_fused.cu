@@ -10,11 +10,13 @@
 __global__ void bias_gelu_fused(const float* x, const float* bias, float* y, int rows, int cols) {
   const size_t n = size_t(rows) * cols, base = 4 * (size_t(blockIdx.x) * blockDim.x + threadIdx.x);
   if (base >= n) return;
-  float v[4], b[4];
-  fused::load4(x, base, n, v);
-  fused::load_bias4(bias, base, n, cols, b);
-  for (int c = 0; c < 4; ++c) v[c] = fused_gelu::gelu(v[c] + b[c]);
-  fused::store4(y, base, n, v);
+  using fused_gelu::gelu;
+  if (fused::vec4(base, n, cols)) {
+    const float4 v = fused::load4(x, base), b = fused::load4(bias, base % cols);
+    fused::store4(y, base, make_float4(gelu(v.x + b.x), gelu(v.y + b.y), gelu(v.z + b.z), gelu(v.w + b.w)));
+  } else {
+    for (size_t e = base; e < base + 4 && e < n; ++e) y[e] = gelu(x[e] + bias[e % cols]);
+  }
 }
 
 namespace {

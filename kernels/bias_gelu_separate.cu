@@ -12,20 +12,24 @@
 __global__ void bias_gelu_separate_bias(const float* x, const float* bias, float* t, int rows, int cols) {
   const size_t n = size_t(rows) * cols, base = 4 * (size_t(blockIdx.x) * blockDim.x + threadIdx.x);
   if (base >= n) return;
-  float v[4], b[4];
-  fused::load4(x, base, n, v);
-  fused::load_bias4(bias, base, n, cols, b);
-  for (int c = 0; c < 4; ++c) v[c] = v[c] + b[c];
-  fused::store4(t, base, n, v);
+  if (fused::vec4(base, n, cols)) {
+    const float4 v = fused::load4(x, base), b = fused::load4(bias, base % cols);
+    fused::store4(t, base, make_float4(v.x + b.x, v.y + b.y, v.z + b.z, v.w + b.w));
+  } else {
+    for (size_t e = base; e < base + 4 && e < n; ++e) t[e] = x[e] + bias[e % cols];
+  }
 }
 
 __global__ void bias_gelu_separate_gelu(const float* t, float* y, int rows, int cols) {
   const size_t n = size_t(rows) * cols, base = 4 * (size_t(blockIdx.x) * blockDim.x + threadIdx.x);
   if (base >= n) return;
-  float v[4];
-  fused::load4(t, base, n, v);
-  for (int c = 0; c < 4; ++c) v[c] = fused_gelu::gelu(v[c]);
-  fused::store4(y, base, n, v);
+  using fused_gelu::gelu;
+  if (base + 4 <= n) {
+    const float4 v = fused::load4(t, base);
+    fused::store4(y, base, make_float4(gelu(v.x), gelu(v.y), gelu(v.z), gelu(v.w)));
+  } else {
+    for (size_t e = base; e < base + 4 && e < n; ++e) y[e] = gelu(t[e]);
+  }
 }
 
 namespace {

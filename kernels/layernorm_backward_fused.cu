@@ -9,8 +9,9 @@
 //      fixed order). One block reduction of the pair (warp shuffles, then one pair per
 //      warp, one barrier) gives the row means; dx is written from the shared copy.
 //      At the end the block writes its partial dgamma and dbeta to global memory.
-//   2. layernorm_backward_fused_reduce   a thread per column adds the blocks' partials
-//      in block order.
+//   2. layernorm_backward_fused_reduce   adds the blocks' partials in a fixed order: a
+//      block of 8 warps per 32 columns, each warp a strided eighth of the blocks, then
+//      the 8 warp sums through shared memory.
 // Against layernorm_backward_naive: x and dy are read from global memory once
 // (coalesced), gamma once per block, and every reduction runs in a fixed order, so the
 // result is the same bits on every run and every GPU (llm.c adds the partials with
@@ -81,12 +82,24 @@ __global__ void layernorm_backward_fused(const float* x, const float* mean, cons
   for (int j = threadIdx.x; j < cols; j += blockDim.x) pg[j] = s_dgamma[j], pb[j] = s_dbeta[j];
 }
 
+// A block of 8 warps per 32 columns: warp w adds partials w, w + 8, ... of lane's
+// column, then warp 0 adds the 8 warp sums in order. A thread per column walking all
+// blocks' partials alone would be a chain of `blocks` dependent loads per warp.
+constexpr int kReduceWarps = 8;
+
 __global__ void layernorm_backward_fused_reduce(const float* partial_dgamma, const float* partial_dbeta, float* dgamma,
                                                 float* dbeta, int blocks, int cols) {
-  const int j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (j >= cols) return;
+  __shared__ float sum_g[kReduceWarps][32], sum_b[kReduceWarps][32];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, j = blockIdx.x * 32 + lane;
   float g = 0.0f, b = 0.0f;
-  for (int k = 0; k < blocks; ++k) g += partial_dgamma[size_t(k) * cols + j], b += partial_dbeta[size_t(k) * cols + j];
+  if (j < cols)
+    for (int k = warp; k < blocks; k += kReduceWarps)
+      g += partial_dgamma[size_t(k) * cols + j], b += partial_dbeta[size_t(k) * cols + j];
+  sum_g[warp][lane] = g, sum_b[warp][lane] = b;
+  __syncthreads();
+  if (warp != 0 || j >= cols) return;
+  g = 0.0f, b = 0.0f;
+  for (int w = 0; w < kReduceWarps; ++w) g += sum_g[w][lane], b += sum_b[w][lane];
   dgamma[j] = g;
   dbeta[j] = b;
 }
@@ -105,9 +118,8 @@ void launch(const float* x, const float* mean, const float* rstd, const float* g
   const size_t shared = size_t(cached ? 5 : 3) * cols * sizeof(float);
   layernorm_backward_fused<<<blocks, kLnBwdBlock, shared>>>(x, mean, rstd, gamma, dy, dx, partial_dgamma,
                                                             partial_dbeta, rows, cols, cached);
-  constexpr int kReduceThreads = 256;
-  layernorm_backward_fused_reduce<<<(cols + kReduceThreads - 1) / kReduceThreads, kReduceThreads>>>(
-      partial_dgamma, partial_dbeta, dgamma, dbeta, blocks, cols);
+  layernorm_backward_fused_reduce<<<(cols + 31) / 32, 32 * kReduceWarps>>>(partial_dgamma, partial_dbeta, dgamma,
+                                                                           dbeta, blocks, cols);
   cudaFree(partial_dgamma);
   cudaFree(partial_dbeta);
 }

@@ -1,0 +1,125 @@
+// The backward passes of the softmax and LayerNorm ladders (kernels/softmax_common.cuh
+// and layernorm_common.cuh, namespaces softmax_backward and layernorm_backward): odd
+// shapes against the double references, and the counter facts each header claims,
+// derived by hand for the default runs: softmax 1024 x 1000 (a row 125 sectors, 32
+// warp loads of which the last is 8 lanes), LayerNorm 1024 x 768 (a row 96 sectors,
+// 24 warp loads), rows on sector boundaries.
+#include "run_kernel.hpp"
+
+using simt::Counter;
+
+namespace {
+const char* const kSoftmaxBackwards[] = {"softmax_backward_naive", "softmax_backward_warp_per_row"};
+const char* const kLayerNormBackwards[] = {"layernorm_backward_naive", "layernorm_backward_fused"};
+constexpr std::uint64_t kRows = 1024;
+constexpr std::uint64_t kSmRowSectors = 1000 * 4 / 32;
+constexpr std::uint64_t kLnCols = 768, kLnRowSectors = kLnCols * 4 / 32, kLnRowRequests = kLnCols / 32;
+}  // namespace
+
+TEST_CASE("softmax backward versions: odd shapes against the reference") {
+  for (const char* name : kSoftmaxBackwards) {
+    INFO(name);
+    require_clean_pass(run_kernel(name, {{"rows", "37"}, {"cols", "100"}}));
+    require_clean_pass(run_kernel(name, {{"rows", "3"}, {"cols", "5"}}));
+    require_clean_pass(run_kernel(name, {{"rows", "5"}, {"cols", "1"}}));  // y = 1: dx = 0
+    require_clean_pass(run_kernel(name, {{"rows", "70"}, {"cols", "33"}}));
+  }
+}
+
+TEST_CASE("softmax backward: each row of dx sums to 0 (the dot product is subtracted)") {
+  for (const char* name : kSoftmaxBackwards) {
+    INFO(name);
+    const KernelRun r = run_kernel(name, {{"rows", "37"}, {"cols", "100"}});
+    require_clean_pass(r);
+    const std::vector<float>& dx = r.outputs.at("dx").data;
+    for (int i = 0; i < 37; ++i) {
+      double sum = 0, size = 0;
+      for (int j = 0; j < 100; ++j) sum += dx[std::size_t(i) * 100 + j], size += std::fabs(dx[std::size_t(i) * 100 + j]);
+      CHECK(std::fabs(sum) <= 1e-5 * size);
+    }
+  }
+}
+
+TEST_CASE("softmax_backward_naive: 2 launches; the thread-per-row dot loads 32 sectors per request") {
+  const KernelRun& r = run_defaults("softmax_backward_naive");
+  require_clean_pass(r);
+  REQUIRE(r.launches.size() == 2);
+  // Dot: 32 warps x 1000 columns x (dy, y), each lane in its own row; each warp stores 32 dots.
+  CHECK(r.total(Counter::GlobalLdRequests, 0) == 32 * 1000 * 2);
+  CHECK(r.total(Counter::GlobalLdSectors, 0) == 32 * 32 * 1000 * 2);
+  CHECK(r.total(Counter::GlobalStSectors, 0) == 32 * 4);
+  // dx: y and dy coalesced, plus each warp's one or two row dots; dx written once.
+  CHECK(r.total(Counter::GlobalLdSectors, 1) >= 2 * kRows * kSmRowSectors + 32000);
+  CHECK(r.total(Counter::GlobalLdSectors, 1) <= 2 * kRows * kSmRowSectors + 2 * 32000);
+  CHECK(r.total(Counter::GlobalStSectors, 1) == kRows * kSmRowSectors);
+}
+
+TEST_CASE("softmax_backward_warp_per_row: 1 launch, y and dy read twice coalesced, no shared memory, no barrier") {
+  const KernelRun& r = run_defaults("softmax_backward_warp_per_row");
+  require_clean_pass(r);
+  REQUIRE(r.launches.size() == 1);
+  CHECK(r.total(Counter::GlobalLdSectors) == 4 * kRows * kSmRowSectors);
+  CHECK(r.total(Counter::GlobalLdRequests) == 4 * kRows * 32);
+  CHECK(r.total(Counter::GlobalStSectors) == kRows * kSmRowSectors);
+  CHECK(r.total(Counter::SharedLdInst) + r.total(Counter::SharedStInst) == 0);
+  CHECK(r.total(Counter::WarpBarriers) == 0);
+  CHECK(r.total(Counter::WarpCollectives) == kRows * 5);  // the butterfly: 5 shuffles per row
+}
+
+TEST_CASE("layernorm backward versions: odd shapes against the reference, dbeta exact") {
+  for (const char* name : kLayerNormBackwards) {
+    INFO(name);
+    require_clean_pass(run_kernel(name, {{"rows", "37"}, {"cols", "100"}}));
+    require_clean_pass(run_kernel(name, {{"rows", "3"}, {"cols", "5"}}));
+    require_clean_pass(run_kernel(name, {{"rows", "5"}, {"cols", "1"}}));  // variance 0: norm = 0
+    require_clean_pass(run_kernel(name, {{"rows", "11"}, {"cols", "131"}}));
+    require_clean_pass(run_kernel(name, {{"rows", "21"}, {"cols", "3001"}}));  // fused: norm not cached
+  }
+}
+
+TEST_CASE("layernorm_backward_fused: more than 4090 columns is refused, naming the limit") {
+  CHECK_THROWS_WITH_AS(run_kernel("layernorm_backward_fused", {{"rows", "2"}, {"cols", "4091"}}),
+                       doctest::Contains("4090"), std::invalid_argument);
+}
+
+TEST_CASE("layernorm_backward_naive: x and dy read three times, the dx pass a sector per lane") {
+  const KernelRun& r = run_defaults("layernorm_backward_naive");
+  require_clean_pass(r);
+  REQUIRE(r.launches.size() == 2);
+  // dx: 32 warps; each loads its rows' mean and rstd (4 sectors each), then walks the
+  // row twice loading x and dy (32 sectors: a row per lane) and gamma (1: a broadcast).
+  CHECK(r.total(Counter::GlobalLdRequests, 0) == 32 * (2 + 2 * kLnCols * 3));
+  CHECK(r.total(Counter::GlobalLdSectors, 0) == 32 * (8 + 2 * kLnCols * (32 + 32 + 1)));
+  CHECK(r.total(Counter::GlobalStSectors, 0) == 32 * kLnCols * 32);
+  // dgamma, dbeta: 24 warps of columns; per row x and dy (4 sectors each), mean and rstd (1 each).
+  CHECK(r.total(Counter::GlobalLdRequests, 1) == 24 * kRows * 4);
+  CHECK(r.total(Counter::GlobalLdSectors, 1) == 24 * kRows * 10);
+  CHECK(r.total(Counter::GlobalStSectors, 1) == 24 * 2 * 4);
+}
+
+TEST_CASE("layernorm_backward_fused: x and dy read once, deterministic partials, one barrier per row") {
+  const KernelRun& r = run_defaults("layernorm_backward_fused");
+  require_clean_pass(r);
+  REQUIRE(r.launches.size() == 2);
+  constexpr std::uint64_t blocks = kRows / 8;
+  // gamma once per block; per row x and dy (96 sectors each) and mean, rstd (one request per warp).
+  CHECK(r.total(Counter::GlobalLdSectors, 0) == blocks * kLnRowSectors + kRows * (2 * kLnRowSectors + 4 * 2));
+  CHECK(r.total(Counter::GlobalLdRequests, 0) == blocks * kLnRowRequests + kRows * (2 * kLnRowRequests + 4 * 2));
+  // dx once, and each block's partial dgamma and dbeta.
+  CHECK(r.total(Counter::GlobalStSectors, 0) == kRows * kLnRowSectors + blocks * 2 * kLnRowSectors);
+  CHECK(r.total(Counter::WarpBarriers, 0) == kRows * 4);
+  CHECK(r.total(Counter::SharedLdConflicts, 0) + r.total(Counter::SharedStConflicts, 0) == 0);
+  CHECK(r.total(Counter::GlobalAtomRequests, 0) + r.total(Counter::GlobalRedRequests, 0) == 0);
+  // The reduce reads every partial once.
+  CHECK(r.total(Counter::GlobalLdSectors, 1) == blocks * 2 * kLnRowSectors);
+  // Against naive: x and dy read once instead of three times.
+  const KernelRun& naive = run_defaults("layernorm_backward_naive");
+  CHECK(r.total(Counter::GlobalLdSectors, 0) + r.total(Counter::GlobalLdSectors, 1) <
+        (naive.total(Counter::GlobalLdSectors, 0) + naive.total(Counter::GlobalLdSectors, 1)) / 10);
+}
+
+TEST_CASE("layernorm backward versions agree on dbeta bit for bit (exact sums)") {
+  const KernelRun a = run_kernel("layernorm_backward_naive", {{"rows", "37"}, {"cols", "100"}});
+  const KernelRun b = run_kernel("layernorm_backward_fused", {{"rows", "37"}, {"cols", "100"}});
+  CHECK(a.outputs.at("dbeta").data == b.outputs.at("dbeta").data);
+}
