@@ -54,11 +54,13 @@ __global__ void __launch_bounds__(blocktile_1d::kThreads)
     __syncthreads();
     for (int d = 0; d < BK; ++d) {  // k order: every output is summed k = 0, 1, 2, ...
       const float b = Bs[d * BN + col];
+      #pragma unroll
       for (int i = 0; i < TM; ++i) acc[i] = fmaf(As[(row + i) * BK + d], b, acc[i]);
     }
     __syncthreads();  // before the next step overwrites the tiles
   }
   if (col0 + col >= n) return;
+  #pragma unroll
   for (int i = 0; i < TM; ++i)
     if (row0 + row + i < m) C[std::size_t(row0 + row + i) * n + col0 + col] = acc[i];
 }

@@ -61,15 +61,21 @@ __global__ void __launch_bounds__(blocktile_2d::kThreads)
     }
     __syncthreads();
     for (int d = 0; d < BK; ++d) {  // k order: every output is summed k = 0, 1, 2, ...
+      #pragma unroll
       for (int i = 0; i < TM; ++i) a_reg[i] = As[(row + i) * BK + d];
+      #pragma unroll
       for (int j = 0; j < TN; ++j) b_reg[j] = Bs[d * BN + col + j];
+      #pragma unroll
       for (int i = 0; i < TM; ++i)
+        #pragma unroll
         for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(a_reg[i], b_reg[j], acc[i][j]);
     }
     __syncthreads();  // before the next step overwrites the tiles
   }
+  #pragma unroll
   for (int i = 0; i < TM; ++i) {
-    if (row0 + row + i >= m) break;
+    if (row0 + row + i >= m) continue;
+    #pragma unroll
     for (int j = 0; j < TN; ++j)
       if (col0 + col + j < n) C[std::size_t(row0 + row + i) * n + col0 + col + j] = acc[i][j];
   }

@@ -62,27 +62,34 @@ __global__ void __launch_bounds__(vectorized::kThreads)
         matmul::load4<kVec>(B + std::size_t(k0 + b_row) * n + col0 + b_col, k0 + b_row < k, n - col0 - b_col);
     __syncthreads();
     for (int d = 0; d < BK; ++d) {  // k order: every output is summed k = 0, 1, 2, ...
+      #pragma unroll
       for (int i = 0; i < TM; i += 4) {
         const float4 v = *reinterpret_cast<const float4*>(&As[d * BM + row + i]);
         a_reg[i] = v.x, a_reg[i + 1] = v.y, a_reg[i + 2] = v.z, a_reg[i + 3] = v.w;
       }
+      #pragma unroll
       for (int j = 0; j < TN; j += 4) {
         const float4 v = *reinterpret_cast<const float4*>(&Bs[d * BN + col + j]);
         b_reg[j] = v.x, b_reg[j + 1] = v.y, b_reg[j + 2] = v.z, b_reg[j + 3] = v.w;
       }
+      #pragma unroll
       for (int i = 0; i < TM; ++i)
+        #pragma unroll
         for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(a_reg[i], b_reg[j], acc[i][j]);
     }
     __syncthreads();  // before the next step overwrites the tiles
   }
+  #pragma unroll
   for (int i = 0; i < TM; ++i) {
     const int r = row0 + row + i;
-    if (r >= m) break;
+    if (r >= m) continue;
     float* c = C + std::size_t(r) * n + col0 + col;
+    #pragma unroll
     for (int j = 0; j < TN; j += 4) {
       if (kVec) {
         if (col0 + col + j < n) *reinterpret_cast<float4*>(c + j) = make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]);
       } else {
+        #pragma unroll
         for (int q = j; q < j + 4; ++q)
           if (col0 + col + q < n) c[q] = acc[i][q];
       }

@@ -75,28 +75,38 @@ __global__ void __launch_bounds__(warptile::kThreads)
     }
     __syncthreads();
     for (int d = 0; d < BK; ++d) {  // k order: every output is summed k = 0, 1, 2, ...
+      #pragma unroll
       for (int s = 0; s < WMITER; ++s)
+        #pragma unroll
         for (int i = 0; i < TM; i += 4) {
           const float4 v = *reinterpret_cast<const float4*>(&As[d * BM + row + s * WSUBM + i]);
           float* a = &a_reg[s * TM + i];
           a[0] = v.x, a[1] = v.y, a[2] = v.z, a[3] = v.w;
         }
+      #pragma unroll
       for (int s = 0; s < WNITER; ++s)
+        #pragma unroll
         for (int j = 0; j < TN; j += 4) {
           const float4 v = *reinterpret_cast<const float4*>(&Bs[d * BN + col + s * WSUBN + j]);
           float* b = &b_reg[s * TN + j];
           b[0] = v.x, b[1] = v.y, b[2] = v.z, b[3] = v.w;
         }
+      #pragma unroll
       for (int i = 0; i < WMITER * TM; ++i)
+        #pragma unroll
         for (int j = 0; j < WNITER * TN; ++j) acc[i][j] = fmaf(a_reg[i], b_reg[j], acc[i][j]);
     }
     __syncthreads();  // before the next step overwrites the tiles
   }
+  #pragma unroll
   for (int s = 0; s < WMITER; ++s)
+    #pragma unroll
     for (int i = 0; i < TM; ++i) {
       const int r = row0 + row + s * WSUBM + i;
-      if (r >= m) break;
+      if (r >= m) continue;
+      #pragma unroll
       for (int u = 0; u < WNITER; ++u)
+        #pragma unroll
         for (int j = 0; j < TN; j += 4) {
           const int c = col0 + col + u * WSUBN + j;
           const float* v = &acc[s * TM + i][u * TN + j];
@@ -104,6 +114,7 @@ __global__ void __launch_bounds__(warptile::kThreads)
           if (kVec) {
             if (c < n) *reinterpret_cast<float4*>(out) = make_float4(v[0], v[1], v[2], v[3]);
           } else {
+            #pragma unroll
             for (int q = 0; q < 4; ++q)
               if (c + q < n) out[q] = v[q];
           }
