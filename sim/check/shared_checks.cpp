@@ -26,6 +26,46 @@ void shared_race(BlockState& b, const SharedAccessor& who, MemOp op, std::uintpt
   throw KernelFault(std::move(d));
 }
 
+void check_shared_bytes(BlockState& b, SharedWindows& sw, SharedWindow& win, std::uintptr_t word, MemOp op,
+                        const SharedAccessor& who, SharedCheckFlags on, unsigned bytes) {
+  SharedShadow& s = win.at(word);
+  ByteShadow& r = win.bytes_at(word);
+  const std::uint32_t now = sw.interval;
+  if (!s.split) {  // the word's history so far was whole-word: every byte inherits it
+    for (int i = 0; i < 4; ++i) {
+      r.w_interval[i] = s.w_interval, r.w_thread[i] = s.w_thread, r.w_sync[i] = s.w_sync;
+      r.r_interval[i] = s.r_interval, r.r_thread[i] = s.r_thread, r.r_sync[i] = s.r_sync;
+    }
+    s.split = true;
+  }
+  for (int i = 0; i < 4; ++i) {
+    if (!(bytes >> i & 1u)) continue;
+    if (on.races && r.w_interval[i] == now && r.w_thread[i] != who.thread &&
+        !ordered_after(who, r.w_thread[i], r.w_sync[i]))
+      shared_race(b, who, op, word, r.w_thread[i], true);
+    if (op == MemOp::Store) {
+      if (on.races && r.r_interval[i] == now && r.r_thread[i] != who.thread &&
+          !ordered_after(who, r.r_thread[i], r.r_sync[i]))
+        shared_race(b, who, op, word, r.r_thread[i], false);
+      r.w_interval[i] = now, r.w_thread[i] = who.thread, r.w_sync[i] = who.sync_count;
+    } else {
+      r.r_thread[i] = r.r_interval[i] != now ? who.thread : add_reader(r.r_thread[i], who.thread);
+      r.r_interval[i] = now, r.r_sync[i] = who.sync_count;
+    }
+  }
+  // The word's own record: what the block wrote (uninitialised reads are judged by
+  // word) and the last access.
+  if (op == MemOp::Store) {
+    if (s.w_interval < sw.block_start && sw.unwritten_words > 0) --sw.unwritten_words;
+    sw.stores_this_interval = true;
+    s.w_interval = now, s.w_thread = who.thread, s.w_sync = who.sync_count;
+  } else {
+    if (on.uninitialized && s.w_interval < sw.block_start) sw.pending.push_back({word, who.thread, who.site});
+    s.r_thread = s.r_interval != now ? who.thread : add_reader(s.r_thread, who.thread);
+    s.r_interval = now, s.r_sync = who.sync_count;
+  }
+}
+
 namespace {
 
 // One word read by the lanes in `lanes` of one instruction: the same outcome as
@@ -33,7 +73,14 @@ namespace {
 void check_shared_read(BlockState& b, SharedWindows& sw, std::uint64_t word_index, std::uint32_t lanes,
                        unsigned warp, std::uint32_t sync_count, Site site, SharedCheckFlags on) {
   const std::uintptr_t word = word_index << 2;
-  SharedShadow& s = sw.window_of(word).at(word);
+  SharedWindow& win = sw.window_of(word);
+  SharedShadow& s = win.at(word);
+  if (s.split) {  // whole words read, but their bytes have writers of their own
+    for (std::uint32_t l = lanes; l; l &= l - 1)
+      check_shared_bytes(b, sw, win, word, MemOp::Load,
+                         {static_cast<std::uint16_t>(warp * 32 + std::countr_zero(l)), sync_count, site}, on, 0xF);
+    return;
+  }
   const std::uint32_t now = sw.interval;
   const auto first = static_cast<std::uint16_t>(warp * 32 + std::countr_zero(lanes));
   if (s.w_interval < sw.block_start) {  // this block never wrote it
@@ -69,7 +116,7 @@ void check_shared_row(BlockState& b, unsigned warp, const WarpAccess& row, std::
                       SharedCheckFlags on, const SharedPattern* pattern) {
   SharedWindows& sw = *b.shared;
   if (row.op == MemOp::Load && !on.check_loads) return;
-  if (pattern && pattern->one_wavefront && row.op == MemOp::Load) {
+  if (pattern && pattern->one_wavefront && row.op == MemOp::Load && row.size >= 4) {
     const std::uint64_t base = row.addr[std::countr_zero(row.active)] >> 2;
     for (std::uint32_t i = 0; i < pattern->words; ++i)
       check_shared_read(b, sw, base + pattern->word_offset[i], pattern->lanes[i], warp, sync_count, row.site, on);

@@ -33,17 +33,28 @@ struct SharedCheckFlags {
 [[noreturn]] void shared_race(BlockState& b, const SharedAccessor& who, MemOp op, std::uintptr_t word,
                               std::uint16_t other, bool other_wrote);
 
+// Threads of one warp are ordered by any warp collective between their accesses
+// (other: a thread, or kWarpReaders | warp for several readers of one warp).
+SIMT_INLINE bool ordered_after(const SharedAccessor& who, std::uint16_t other, std::uint32_t other_sync) {
+  if (other == kManyReaders) return false;
+  const unsigned other_warp = other & kWarpReaders ? other & 0x7FFFu : other / 32u;
+  return other_warp == who.thread / 32u && who.sync_count > other_sync;
+}
+
+// The byte-by-byte check of a split word (bytes: bit i for byte i of the access).
+void check_shared_bytes(BlockState& b, SharedWindows& sw, SharedWindow& win, std::uintptr_t word, MemOp op,
+                        const SharedAccessor& who, SharedCheckFlags on, unsigned bytes);
+
 SIMT_INLINE void check_shared_word(BlockState& b, SharedWindows& sw, std::uintptr_t word, MemOp op,
-                              const SharedAccessor& who, SharedCheckFlags on) {
-  SharedShadow& s = sw.window_of(word).at(word);
+                              const SharedAccessor& who, SharedCheckFlags on, unsigned bytes = 0xF) {
+  SharedWindow& win = sw.window_of(word);
+  SharedShadow& s = win.at(word);
+  if (bytes != 0xF || s.split) [[unlikely]] {
+    check_shared_bytes(b, sw, win, word, op, who, on, bytes);
+    return;
+  }
   const std::uint32_t now = sw.interval;
-  // Threads of one warp are ordered by any warp collective between their accesses
-  // (other: a thread, or kWarpReaders | warp for several readers of one warp).
-  auto ordered = [&](std::uint16_t other, std::uint32_t other_sync) {
-    if (other == kManyReaders) return false;
-    const unsigned other_warp = other & kWarpReaders ? other & 0x7FFFu : other / 32u;
-    return other_warp == who.thread / 32u && who.sync_count > other_sync;
-  };
+  auto ordered = [&](std::uint16_t other, std::uint32_t other_sync) { return ordered_after(who, other, other_sync); };
   if (on.races && s.w_interval == now && s.w_thread != who.thread && !ordered(s.w_thread, s.w_sync))
     shared_race(b, who, op, word, s.w_thread, true);
   if (op == MemOp::Store) {
@@ -66,7 +77,10 @@ SIMT_INLINE void check_shared_word(BlockState& b, SharedWindows& sw, std::uintpt
 // Every word of one thread's shared load or store.
 SIMT_INLINE void check_shared_access(BlockState& b, SharedWindows& sw, std::uintptr_t addr, std::uint32_t size, MemOp op,
                                 const SharedAccessor& who, SharedCheckFlags on) {
-  for (std::uintptr_t w = addr & ~std::uintptr_t(3); w < addr + size; w += 4) check_shared_word(b, sw, w, op, who, on);
+  for (std::uintptr_t w = addr & ~std::uintptr_t(3); w < addr + size; w += 4) {
+    const unsigned lo = addr > w ? unsigned(addr - w) : 0, hi = addr + size < w + 4 ? unsigned(addr + size - w) : 4;
+    check_shared_word(b, sw, w, op, who, on, ((1u << hi) - 1) & ~((1u << lo) - 1));
+  }
 }
 
 // The deferred checks of one row (a convergent warp's shared load or store), given

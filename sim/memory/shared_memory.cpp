@@ -31,6 +31,7 @@ void SharedWindows::prepare(const Module& m, std::size_t dyn_bytes) {
     statics.lo = tls ? tls + m.shared_lo : 0;
     statics.hi = tls ? tls + m.shared_hi : 0;
     statics.shadow.assign((statics.hi - statics.lo + 3) / 4, SharedShadow{});
+    statics.bytes.clear();
   }
   if (dynamic.lo == 0) {
     dynamic.lo = this_workers_dynamic_buffer();
@@ -44,6 +45,8 @@ void SharedWindows::begin_block() {
   if (interval >= 0xF0000000u) {  // near wrapping: forget everything so old intervals cannot match
     std::fill(statics.shadow.begin(), statics.shadow.end(), SharedShadow{});
     std::fill(dynamic.shadow.begin(), dynamic.shadow.end(), SharedShadow{});
+    statics.bytes.clear();
+    dynamic.bytes.clear();
     interval = 0;
   }
   block_start = ++interval;

@@ -19,6 +19,18 @@ struct SharedShadow {
   std::uint32_t w_interval = 0, r_interval = 0;  // of the last write / read (0: never)
   std::uint32_t w_sync = 0, r_sync = 0;          // the accessing warp's collective count then
   std::uint16_t w_thread = 0, r_thread = 0;      // r_thread: a thread, or one of the two below
+  // A sub-word access has touched this word in this block's worker: its bytes are
+  // checked one by one (ByteShadow), and the fields above are the last access's.
+  bool split = false;
+};
+
+// Who wrote and read each byte of a split word, as SharedShadow keeps for whole
+// words: two threads storing the two halves of one word (fp16 tiles) or neighbouring
+// bytes (char counters) do not race; one reading a byte another wrote does.
+struct ByteShadow {
+  std::uint32_t w_interval[4] = {}, r_interval[4] = {};
+  std::uint32_t w_sync[4] = {}, r_sync[4] = {};
+  std::uint16_t w_thread[4] = {}, r_thread[4] = {};
 };
 // Several readers in one interval: all in one warp (kWarpReaders | warp; a collective
 // of that warp after the reads orders them before a write, as for one reader), or in
@@ -44,6 +56,12 @@ struct SharedWindow {
   std::vector<SharedShadow> shadow;
   bool contains(std::uintptr_t a) const { return a - lo < hi - lo; }
   SharedShadow& at(std::uintptr_t a) { return shadow[(a - lo) >> 2]; }
+  // Allocated at the first sub-word access: most kernels never split a word.
+  std::vector<ByteShadow> bytes;
+  ByteShadow& bytes_at(std::uintptr_t a) {
+    if (bytes.size() != shadow.size()) bytes.assign(shadow.size(), ByteShadow{});
+    return bytes[(a - lo) >> 2];
+  }
 };
 
 struct SharedWindows {
