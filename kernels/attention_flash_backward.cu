@@ -21,8 +21,11 @@
 // per head (S, dV, dP, dK in launch 2; S, dP, dQ in launch 3) where the textbook
 // backward reading a stored P does 4 (dV, dP, dQ, dK) and FlashAttention-2 5.
 // Causal: launch 2 starts at the query tile holding the key tile's first key,
-// launch 3 stops at the key tile holding the query tile's last query; masked
-// pairs inside the diagonal tiles are skipped.
+// launch 3 stops at the key tile holding the query tile's last query. Inside the
+// diagonal tiles launch 2 computes the masked pairs and zeroes their P (its lanes
+// are keys: skipping would make each lane skip different queries), launch 3 stops
+// each query's row at its own key (its lanes are queries walking the keys in
+// order, so they part only at the end).
 #include "kernels/attention_common.cuh"
 #include "kernels/attention_flash.cuh"
 #include "kernels/harness.hpp"
@@ -94,11 +97,13 @@ __global__ void attention_bwd_dkdv(const float* Q, const float* K, const float* 
     __syncthreads();
     if (t < keys)
       for (int r = 0; r < queries; ++r) {
-        if (causal && j > i0 + r) continue;
+        // Masked pairs (key after query, diagonal tiles only) are computed and given
+        // P = 0, as FlashAttention-2 masks whole tiles: every lane walks the same r,
+        // so a warp's shared reads stay one broadcast each.
         float s = 0.0f, dp = 0.0f;
         for (int c = 0; c < D; ++c) s = fmaf(Qs[r * D + c], k[c], s);
         for (int c = 0; c < D; ++c) dp = fmaf(dOs[r * D + c], v[c], dp);
-        const float p = expf(s * scale - Ls[r]);
+        const float p = causal && j > i0 + r ? 0.0f : expf(s * scale - Ls[r]);
         const float ds = p * (dp - Ds[r]);
         for (int c = 0; c < D; ++c) dv[c] = fmaf(p, dOs[r * D + c], dv[c]);
         for (int c = 0; c < D; ++c) dk[c] = fmaf(ds, Qs[r * D + c], dk[c]);
