@@ -52,6 +52,7 @@ __global__ void __launch_bounds__(blocktile_1d::kThreads)
     if (k0 + b_row < k && col0 + b_col < n) Bs[t] = B[std::size_t(k0 + b_row) * n + col0 + b_col];
     else Bs[t] = 0.0f;
     __syncthreads();
+    #pragma unroll
     for (int d = 0; d < BK; ++d) {  // k order: every output is summed k = 0, 1, 2, ...
       const float b = Bs[d * BN + col];
       #pragma unroll

@@ -60,6 +60,7 @@ __global__ void __launch_bounds__(blocktile_2d::kThreads)
       else Bs[r * BN + b_col] = 0.0f;
     }
     __syncthreads();
+    #pragma unroll
     for (int d = 0; d < BK; ++d) {  // k order: every output is summed k = 0, 1, 2, ...
       #pragma unroll
       for (int i = 0; i < TM; ++i) a_reg[i] = As[(row + i) * BK + d];

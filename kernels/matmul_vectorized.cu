@@ -61,6 +61,7 @@ __global__ void __launch_bounds__(vectorized::kThreads)
     *reinterpret_cast<float4*>(&Bs[b_row * BN + b_col]) =
         matmul::load4<kVec>(B + std::size_t(k0 + b_row) * n + col0 + b_col, k0 + b_row < k, n - col0 - b_col);
     __syncthreads();
+    #pragma unroll
     for (int d = 0; d < BK; ++d) {  // k order: every output is summed k = 0, 1, 2, ...
       #pragma unroll
       for (int i = 0; i < TM; i += 4) {

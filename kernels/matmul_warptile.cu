@@ -74,6 +74,7 @@ __global__ void __launch_bounds__(warptile::kThreads)
           matmul::load4<kVec>(B + std::size_t(k0 + r) * n + col0 + b_col, k0 + r < k, n - col0 - b_col);
     }
     __syncthreads();
+    #pragma unroll
     for (int d = 0; d < BK; ++d) {  // k order: every output is summed k = 0, 1, 2, ...
       #pragma unroll
       for (int s = 0; s < WMITER; ++s)
