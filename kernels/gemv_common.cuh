@@ -9,8 +9,9 @@
 // __shfl_xor_sync — with W in fewer bytes:
 //   gemv_fp16.cu  fp16 W and x, half2 loads: 2 bytes per weight, the baseline
 //   gemv_int8.cu  int8 W with an fp32 scale per output row (channel), x quantized to
-//                 int8 with one scale per token; __dp4a multiplies 4 packed bytes and
-//                 adds them in one instruction: 1 byte per weight, integer math exact
+//                 int8 with one scale per token by a first, one-block launch; __dp4a
+//                 multiplies 4 packed bytes and adds them in one instruction: 1 byte
+//                 per weight, integer math exact
 //   gemv_int4.cu  int4 W, GPTQ-style groups of 128 along k: 8 nibbles per uint32, an
 //                 fp16 scale and zero point per group (one half2); x fp16:
 //                 0.5 byte per weight + 4 bytes per 128 weights
@@ -19,9 +20,10 @@
 //
 // Run:  simt run gemv_int4 --rows 2048 --cols 2048
 // Defaults 2048 x 2048 (a 2048-wide layer, 4 Mi weights): seconds on the simulator.
-// Inputs and quantization: on the host, deterministic, identical in the simulator's
-// build and nvcc's (float arithmetic only; fp8 through <cuda_fp8.h>, bit-exact in
-// both, docs/validation/fp8-conversions.md). Each output's summation order is fixed
+// Inputs and the weights' quantization: on the host, deterministic, identical in the
+// simulator's build and nvcc's (float arithmetic only; fp8 through <cuda_fp8.h>,
+// bit-exact in both, docs/validation/fp8-conversions.md). int8's x is quantized on the
+// device by the same float operations as to_int8's (so the reference can use those). Each output's summation order is fixed
 // by the code, so the GPU's bits can equal the simulator's.
 // CPU reference: the dequantized product in double, below, and the error each format
 // loses against the unquantized fp32 problem (in the check's detail).

@@ -37,13 +37,20 @@ TEST_CASE("gemv versions at the defaults: bytes of W per weight 2, 1, 0.5 (+ sca
 
   const KernelRun& int8 = run_defaults("gemv_int8");
   require_clean_pass(int8);
-  // W: 1 byte per weight; x int8 once per block; w_scale[row] loaded by lane 0: one
-  // sector per row.
-  CHECK(int8.total(Counter::GlobalLdSectors) == kRows * kCols / 32 + kBlocks * kCols / 32 + kRows);
-  CHECK(int8.total(Counter::GlobalLdRequests) == kRows * (16 + 1) + kBlocks * 16);
+  REQUIRE(int8.launches.size() == 2);
+  // Launch 0 quantizes x: one block of 8 warps reads x (2 bytes x 2048 = 128 sectors,
+  // 64 bytes = 2 sectors per warp load) twice — amax, then round — and writes 2048
+  // int8 (64 sectors) and the scale (1).
+  CHECK(int8.total(Counter::GlobalLdRequests, 0) == 2 * (kCols / 256) * 8);
+  CHECK(int8.total(Counter::GlobalLdSectors, 0) == 2 * kCols * 2 / 32);
+  CHECK(int8.total(Counter::GlobalStSectors, 0) == kCols / 32 + 1);
+  // Launch 1: W at 1 byte per weight; x int8 and its scale once per block;
+  // w_scale[row] loaded by lane 0: one sector per row.
+  CHECK(int8.total(Counter::GlobalLdSectors, 1) == kRows * kCols / 32 + kBlocks * (kCols / 32 + 1) + kRows);
+  CHECK(int8.total(Counter::GlobalLdRequests, 1) == kRows * (16 + 1) + kBlocks * (16 + 1));
   // No FP in the inner loop: the __dp4a chain is integer; two FMULs per row to scale.
-  CHECK(int8.total(Counter::FFma) + int8.total(Counter::FAdd) + int8.total(Counter::HAdd) == 0);
-  CHECK(int8.total(Counter::FMul) == 2 * kRows);
+  CHECK(int8.total(Counter::FFma, 1) + int8.total(Counter::FAdd, 1) + int8.total(Counter::HAdd, 1) == 0);
+  CHECK(int8.total(Counter::FMul, 1) == 2 * kRows);
 
   const KernelRun& int4 = run_defaults("gemv_int4");
   require_clean_pass(int4);
@@ -61,7 +68,8 @@ TEST_CASE("gemv versions at the defaults: bytes of W per weight 2, 1, 0.5 (+ sca
   // The DRAM estimate counts every byte once: W, the scales, x and y.
   const std::uint64_t x_bytes = kCols * 2, y_bytes = kRows * 4;
   CHECK(fp16.total(Counter::DramReadBytes) == kRows * kCols * 2 + x_bytes);
-  CHECK(int8.total(Counter::DramReadBytes) == kRows * kCols + kCols + kRows * 4);
+  CHECK(int8.total(Counter::DramReadBytes, 0) == x_bytes);
+  CHECK(int8.total(Counter::DramReadBytes, 1) == kRows * kCols + kCols + kRows * 4 + 32);  // + x_scale's sector
   CHECK(int4.total(Counter::DramReadBytes) == kRows * kCols / 2 + kRows * (kCols / 128) * 4 + x_bytes);
   CHECK(fp8.total(Counter::DramReadBytes) == kRows * kCols + kRows * 4 + x_bytes);
   CHECK(fp16.total(Counter::DramWriteBytes) == y_bytes);
