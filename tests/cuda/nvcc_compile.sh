@@ -10,7 +10,7 @@ nvcc=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 flags=(-std=c++20 --fmad=false -arch=sm_90 -I. -c)
-for src in kernels/*.cu examples/*.cu tests/cuda/patterns_main.cu tests/cuda/time_micro_main.cu tests/cuda/wmma_probe.cu; do
+for src in kernels/*.cu examples/*.cu tests/cuda/patterns_main.cu tests/cuda/time_micro_main.cu tests/cuda/wmma_probe.cu tests/cuda/fp8_conversions.cu; do
   "$nvcc" "${flags[@]}" "$src" -o "$work/$(basename "$src" .cu).o"
   echo "ok   $src compiles with nvcc"
 done
