@@ -139,3 +139,12 @@ TEST_CASE("attention_flash_backward: forward, D, dK/dV, dQ; S and dP recomputed 
   // Deterministic: no atomics in the gradients.
   CHECK(sum_over_launches(r, Counter::GlobalAtomRequests) + sum_over_launches(r, Counter::GlobalRedRequests) == 0);
 }
+
+TEST_CASE("attention_flash_backward, causal: the diagonal tiles keep every shared read a broadcast") {
+  const KernelRun r = run_kernel("attention_flash_backward", {{"batch", "2"}, {"heads", "3"}, {"seq", "77"}, {"causal", "1"}});
+  require_clean_pass(r);
+  for (std::size_t i = 0; i < r.launches.size(); ++i) {
+    INFO("launch " << i);
+    CHECK(r.total(Counter::SharedLdConflicts, i) == 0);
+  }
+}
