@@ -30,6 +30,12 @@
 //                                (7 N x N x d products where a backward reading a stored P does
 //                                4) instead of FlashAttention-2's atomicAdd into dQ, so every
 //                                sum has one order and the bits are reproducible
+//   attention_naive_backward.cu  the textbook backward for comparison (FlashAttention's Algorithm
+//                                3): attention_naive's forward keeps P in global memory, then
+//                                dV = P^T dO, dP = dO V^T, dS = P (dP - rowsum(P dP)), dQ = dS K,
+//                                dK = dS^T Q, five launches with dP and dS going through global
+//                                memory: 4 products where the flash backward does 7, but 7 N x N
+//                                passes per head where it does none
 //
 // Run:  simt run attention_flash --batch 1 --heads 4 --seq 256 --dim 64 [--causal 1]
 // CPU reference: in double, below. nvcc builds the same files unchanged.
