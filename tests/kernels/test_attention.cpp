@@ -8,7 +8,8 @@ using simt::Counter;
 
 namespace {
 const char* const kForwards[] = {"attention_naive", "attention_flash", "attention_flash_wmma"};
-const char* const kAll[] = {"attention_naive", "attention_flash", "attention_flash_wmma", "attention_flash_backward"};
+const char* const kAll[] = {"attention_naive", "attention_flash", "attention_flash_wmma", "attention_flash_backward",
+                            "attention_naive_backward"};
 
 std::uint64_t sum_over_launches(const KernelRun& r, Counter c) {
   std::uint64_t total = 0;
@@ -147,4 +148,27 @@ TEST_CASE("attention_flash_backward, causal: the diagonal tiles keep every share
     INFO("launch " << i);
     CHECK(r.total(Counter::SharedLdConflicts, i) == 0);
   }
+}
+
+TEST_CASE("attention_naive_backward: 4 products and 7 N x N passes, against the flash backward's 7 products and none") {
+  const KernelRun& r = run_defaults("attention_naive_backward");
+  require_clean_pass(r);
+  REQUIRE(r.launches.size() == 8);  // attention_naive's 3, then dV, dP, dS, dQ, dK
+  constexpr std::uint64_t kHeads = 4, kN = 256, kD = 64;
+  // The products: N x N x d FFMAs each (N is a multiple of the 16-wide tiles).
+  for (std::size_t i : {3, 4, 6, 7}) {
+    INFO("launch " << i);
+    CHECK(r.total(Counter::FFma, i) == kHeads * kN * kN * kD);
+  }
+  // DRAM: P read for dV, dP written, P and dP read and dS written, dS read for dQ
+  // and for dK: 7 N^2 floats; dO twice, V, K, Q once, dV, dQ, dK written: 8 N d.
+  std::uint64_t bytes = 0;
+  for (std::size_t i = 3; i < 8; ++i) bytes += r.total(Counter::DramReadBytes, i) + r.total(Counter::DramWriteBytes, i);
+  CHECK(bytes == kHeads * 4 * (7 * kN * kN + 8 * kN * kD));
+  // Against the flash backward's three launches: the same gradients in a fraction of the bytes.
+  const KernelRun& flash = run_defaults("attention_flash_backward");
+  std::uint64_t flash_bytes = 0;
+  for (std::size_t i = 1; i < 4; ++i)
+    flash_bytes += flash.total(Counter::DramReadBytes, i) + flash.total(Counter::DramWriteBytes, i);
+  CHECK(2 * flash_bytes < bytes);  // 2.75x at N 256: the N d terms still weigh at this N
 }
