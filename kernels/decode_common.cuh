@@ -21,7 +21,12 @@
 //                         each K/V load depends on it; the same sectors per K/V row
 //   decode_gqa.cu         a warp per KV head serving its whole group of query heads:
 //                         each K and V row read once per group, not once per head
-// All three do the same float operations in the same order per query head: their
+//   decode_fp8_kv.cu      decode_contiguous with the cache in fp8 E4M3 (1 byte, not 4)
+//                         and an fp32 scale per KV head (vLLM's per-head scheme),
+//                         dequantized on load: a quarter of the K/V sectors, the same
+//                         requests and sum order; its quantization, driver and
+//                         reference are in its own file
+// The first three do the same float operations in the same order per query head: their
 // outputs are bit-identical (a test checks it).
 //
 // RoPE (namespace rope below, rope.cu): the rotary embedding of the new tokens' q and
