@@ -47,6 +47,43 @@ inline std::vector<KernelCase> kernel_cases() {
     cases.push_back({k, "+odd", {{"tokens", "77"}, {"experts", "5"}, {"top-k", "3"}}});
     cases.push_back({k, "+odd2", {{"tokens", "1000"}, {"experts", "256"}, {"top-k", "8"}}});
   }
+  for (const char* k : {"gemv_fp16", "gemv_int8", "gemv_int4", "gemv_fp8"}) {
+    cases.push_back({k, "+odd", {{"rows", "37"}, {"cols", "100"}}});
+    cases.push_back({k, "+odd2", {{"rows", "19"}, {"cols", "257"}}});  // a partial int4 group
+    cases.push_back({k, "+odd3", {{"rows", "3"}, {"cols", "1031"}}});
+  }
+  for (const char* k : {"attention_naive", "attention_flash", "attention_flash_wmma", "attention_naive_backward",
+                        "attention_flash_backward"}) {
+    cases.push_back({k, "+odd", {{"batch", "2"}, {"heads", "3"}, {"seq", "77"}, {"dim", "64"}, {"causal", "1"}}});
+    cases.push_back({k, "+odd2", {{"heads", "2"}, {"seq", "33"}, {"dim", "128"}, {"causal", "0"}}});
+  }
+  for (const char* k : {"attention_flash_wmma", "attention_flash_backward"})
+    cases.push_back({k, "+odd3", {{"batch", "2"}, {"heads", "3"}, {"seq", "77"}, {"dim", "128"}, {"causal", "1"}}});
+  for (const char* k : {"softmax_backward_naive", "softmax_backward_warp_per_row"}) {
+    cases.push_back({k, "+odd", {{"rows", "37"}, {"cols", "100"}}});
+    cases.push_back({k, "+odd2", {{"rows", "70"}, {"cols", "33"}}});
+  }
+  for (const char* k : {"layernorm_backward_naive", "layernorm_backward_fused"}) {
+    cases.push_back({k, "+odd", {{"rows", "37"}, {"cols", "100"}}});
+    cases.push_back({k, "+odd2", {{"rows", "21"}, {"cols", "3001"}}});  // fused: the uncached path
+  }
+  for (const char* k : {"bias_gelu_separate", "bias_gelu_fused"})
+    cases.push_back({k, "+odd", {{"rows", "7"}, {"cols", "131"}}});  // the scalar path
+  for (const char* k : {"bias_dropout_residual_separate", "bias_dropout_residual_fused"}) {
+    cases.push_back({k, "+odd", {{"rows", "11"}, {"cols", "131"}, {"p", "0.5"}, {"seed", "7"}}});
+    cases.push_back({k, "+odd2", {{"rows", "37"}, {"cols", "100"}, {"p", "0.1"}, {"seed", "7"}}});
+  }
+  for (const char* k : {"decode_contiguous", "decode_paged", "decode_gqa", "decode_fp8_kv"}) {
+    cases.push_back({k, "+odd", {{"batch", "3"}, {"seq", "37"}, {"heads", "6"}, {"kv_heads", "3"}, {"dim", "32"}}});
+    cases.push_back({k, "+odd2", {{"batch", "2"}, {"seq", "100"}, {"heads", "8"}, {"kv_heads", "1"}, {"dim", "128"}}});
+  }
+  cases.push_back({"decode_fp8_kv", "+odd3", {{"batch", "5"}, {"seq", "1"}, {"heads", "4"}, {"kv_heads", "4"}, {"dim", "96"}}});
+  cases.push_back({"decode_fp8_kv", "+odd4", {{"batch", "7"}, {"seq", "23"}, {"heads", "8"}, {"kv_heads", "2"}, {"dim", "64"}}});
+  cases.push_back({"rope", "+odd", {{"tokens", "37"}, {"heads", "3"}, {"kv_heads", "1"}, {"dim", "6"}, {"pos0", "1000"}}});
+  for (const char* k : {"matmul_blocktile_1d", "matmul_blocktile_2d", "matmul_vectorized", "matmul_warptile"}) {
+    cases.push_back({k, "+odd", {{"batch", "3"}, {"m", "37"}, {"n", "50"}, {"k", "29"}}});   // the scalar path
+    cases.push_back({k, "+odd2", {{"batch", "2"}, {"m", "37"}, {"n", "52"}, {"k", "28"}}});  // float4, partial tiles
+  }
   return cases;
 }
 

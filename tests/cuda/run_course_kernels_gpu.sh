@@ -4,7 +4,8 @@
 #   1. record the hashes of every kernel case's outputs (tests/cuda/kernel_cases.hpp)
 #      into OUTDIR/kernel_outputs_h200.txt, as run_kernel_outputs_gpu.sh does;
 #   2. profile every line of CASES ("kernel --param value ...") with ncu: the counters
-#      of tests/cuda/ncu_metrics.txt and gpu__time_duration (clocks as they are) into
+#      of tests/cuda/ncu_metrics.txt, gpu__time_duration (clocks as they are) and the
+#      executed instructions (all, and on the tensor pipe) into
 #      OUTDIR/ncu_cases.csv.
 # The simulator side of step 2 is `simt run LINE --json --no-races` per line;
 # tests/cuda/compare_ncu.py puts the two side by side.
@@ -26,6 +27,7 @@ nvcc $flags -o "$build/kernel_timing" $common "$build/tests_cuda_kernel_timing_m
   echo "# $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader); $(nvcc --version | tail -1)"
   "$build/kernel_outputs"
 } > "$out/kernel_outputs_h200.txt"
-ncu --clock-control none --csv --metrics "gpu__time_duration.sum,$(paste -sd, tests/cuda/ncu_metrics.txt)" \
+extra=gpu__time_duration.sum,smsp__inst_executed.sum,smsp__thread_inst_executed.sum,sm__inst_executed_pipe_tensor.sum
+ncu --clock-control none --csv --metrics "$extra,$(paste -sd, tests/cuda/ncu_metrics.txt)" \
   "$build/kernel_timing" "$cases" > "$out/ncu_cases.csv"
 echo "outputs: $(grep -vc '^#' "$out/kernel_outputs_h200.txt") buffers; ncu: $(grep -c gpu__time_duration "$out/ncu_cases.csv") launches"
