@@ -16,6 +16,9 @@
 //   softmax_block_per_row.cu  1 launch: one block per row, warp shuffles then one pair per
 //                             warp through shared memory; the row is kept in shared memory
 //                             on the way in, so x is read from global memory once
+//   softmax_lightseq.cu       1 launch: a block per row as LightSeq does it: the row held in
+//                             registers (a compile-time count per thread), max and sum as
+//                             two block reductions, expf once per value; no shared copy
 //
 // Backward (namespace softmax_backward below): given y = softmax(x) and the upstream
 // gradient dy, dx[i][j] = y[i][j] * (dy[i][j] - sum_k dy[i][k] * y[i][k]): a row dot
@@ -26,9 +29,15 @@
 //   softmax_backward_warp_per_row.cu 1 launch: a warp per row, lanes stride the row
 //                                    (coalesced), the dot product summed by __shfl_xor_sync;
 //                                    the dot stays in a register: no temporary, no barrier
+//   softmax_backward_lightseq.cu     1 launch: a warp per row as above, but each lane keeps
+//                                    its y and dy in registers (a compile-time count, as
+//                                    LightSeq's backward): y and dy read once, not twice
+// With --causal 1 (y from a causal softmax: 0 past the diagonal) every version reads only
+// the visible columns and writes exactly 0 for the others: about half the traffic of a
+// square score matrix, the saving a causal backward exists for.
 //
 // Run:  simt run softmax_block_per_row --rows 1024 --cols 1000 [--causal 1]
-//       simt run softmax_backward_warp_per_row --rows 1024 --cols 1000
+//       simt run softmax_backward_warp_per_row --rows 1024 --cols 1000 [--causal 1]
 // CPU reference: in double, below. nvcc builds the same files unchanged.
 #pragma once
 #include "kernels/harness.hpp"
@@ -180,40 +189,45 @@ using namespace simt::kernels;
 
 inline std::vector<Param> params() {
   return {{"rows", "1024", "rows of y and dy (one softmax each)"},
-          {"cols", "1000", "columns (any positive number)"}};
+          {"cols", "1000", "columns (any positive number)"},
+          {"causal", "0", "1: y came from a causal softmax (0 past the diagonal); dx is exactly 0 there"}};
 }
 
-// y: each row a probability distribution, w_j / sum_k w_k for integer weights w in
-// 1..128 (from test_values): positive, sums to 1 within rounding, computed on the host
-// with IEEE operations only, so both builds upload the same bits. dy: test_values,
-// multiples of 1/64 in [-1, 1).
+// y: each row a probability distribution over its visible columns, w_j / sum_k w_k for
+// integer weights w in 1..128 (from test_values), exactly 0 on masked columns: computed
+// on the host with IEEE operations only, so both builds upload the same bits. dy:
+// test_values, multiples of 1/64 in [-1, 1), on every column (the upstream gradient
+// does not know the mask).
 struct Inputs {
   std::vector<float> y, dy;
 };
-inline Inputs inputs(int rows, int cols) {
+inline Inputs inputs(int rows, int cols, bool causal) {
   Inputs in{test_values(std::size_t(rows) * cols, 1), test_values(std::size_t(rows) * cols, 2)};
   for (int i = 0; i < rows; ++i) {
     float* yi = &in.y[std::size_t(i) * cols];
+    const int visible = softmax::visible_cols(i, cols, causal);
     double total = 0;
-    for (int j = 0; j < cols; ++j) total += (yi[j] = (yi[j] + 1.0f) * 64.0f + 1.0f);  // 1..128, exact
-    for (int j = 0; j < cols; ++j) yi[j] = float(double(yi[j]) / total);
+    for (int j = 0; j < visible; ++j) total += (yi[j] = (yi[j] + 1.0f) * 64.0f + 1.0f);  // 1..128, exact
+    for (int j = 0; j < visible; ++j) yi[j] = float(double(yi[j]) / total);
+    for (int j = visible; j < cols; ++j) yi[j] = 0.0f;
   }
   return in;
 }
 
-// launch(d_y, d_dy, d_dx, rows, cols) runs one version; returns dx.
+// launch(d_y, d_dy, d_dx, rows, cols, causal) runs one version; returns dx.
 template <class Launch>
 Outputs run(const Params& p, Launch launch) {
   const int rows = int(p.integer("rows")), cols = int(p.integer("cols"));
+  const bool causal = p.integer("causal", 0, 1) != 0;
   const std::size_t size = std::size_t(rows) * cols;
-  const Inputs in = inputs(rows, cols);
+  const Inputs in = inputs(rows, cols, causal);
   float *d_y, *d_dy, *d_dx;
   cudaMalloc(&d_y, size * sizeof(float));
   cudaMalloc(&d_dy, size * sizeof(float));
   cudaMalloc(&d_dx, size * sizeof(float));
   cudaMemcpy(d_y, in.y.data(), size * sizeof(float), cudaMemcpyHostToDevice);
   cudaMemcpy(d_dy, in.dy.data(), size * sizeof(float), cudaMemcpyHostToDevice);
-  launch(d_y, d_dy, d_dx, rows, cols);
+  launch(d_y, d_dy, d_dx, rows, cols, causal);
   std::vector<float> dx(size);
   cudaMemcpy(dx.data(), d_dx, size * sizeof(float), cudaMemcpyDeviceToHost);
   cudaFree(d_y);
@@ -230,10 +244,11 @@ Outputs run(const Params& p, Launch launch) {
 // product with y add two roundings more. So each dx is checked within
 // (cols + 4) * u * y_j * (|dy_j| + sum_k |dy_k y_k|): the bound for any summation
 // order, about 6e-5 relative at 1000 columns. A wrong index or a lost term moves dx
-// by a whole term, orders of magnitude more.
+// by a whole term, orders of magnitude more. Masked columns (y = 0) must be exactly 0.
 inline Check check(const Params& p, const Outputs& out) {
   const int rows = int(p.integer("rows")), cols = int(p.integer("cols"));
-  const Inputs in = inputs(rows, cols);
+  const bool causal = p.integer("causal", 0, 1) != 0;
+  const Inputs in = inputs(rows, cols, causal);
   std::vector<double> dx(in.y.size()), scale(in.y.size());
   for (int i = 0; i < rows; ++i) {
     const std::size_t row = std::size_t(i) * cols;

@@ -35,11 +35,13 @@ inline std::vector<KernelCase> kernel_cases() {
     cases.push_back({k, "+odd", {{"n", "300001"}, {"block", "32"}}});
     cases.push_back({k, "+odd2", {{"n", "5000"}, {"block", "1024"}}});
   }
-  for (const char* k : {"softmax_naive", "softmax_online", "softmax_warp_per_row", "softmax_block_per_row"}) {
+  for (const char* k : {"softmax_naive", "softmax_online", "softmax_warp_per_row", "softmax_block_per_row",
+                        "softmax_lightseq"}) {
     cases.push_back({k, "+odd", {{"rows", "37"}, {"cols", "100"}, {"causal", "1"}}});
     cases.push_back({k, "+odd2", {{"rows", "3"}, {"cols", "5"}}});
   }
-  for (const char* k : {"layernorm_two_pass", "layernorm_welford", "layernorm_fused", "layernorm_vectorized"}) {
+  for (const char* k : {"layernorm_two_pass", "layernorm_welford", "layernorm_fused", "layernorm_vectorized",
+                        "layernorm_half2"}) {
     cases.push_back({k, "+odd", {{"rows", "37"}, {"cols", "100"}}});
     cases.push_back({k, "+odd2", {{"rows", "11"}, {"cols", "131"}}});
   }
@@ -59,10 +61,13 @@ inline std::vector<KernelCase> kernel_cases() {
   }
   for (const char* k : {"attention_flash_wmma", "attention_flash_backward"})
     cases.push_back({k, "+odd3", {{"batch", "2"}, {"heads", "3"}, {"seq", "77"}, {"dim", "128"}, {"causal", "1"}}});
-  for (const char* k : {"softmax_backward_naive", "softmax_backward_warp_per_row"}) {
+  for (const char* k : {"softmax_backward_naive", "softmax_backward_warp_per_row", "softmax_backward_lightseq"}) {
     cases.push_back({k, "+odd", {{"rows", "37"}, {"cols", "100"}}});
     cases.push_back({k, "+odd2", {{"rows", "70"}, {"cols", "33"}}});
+    cases.push_back({k, "+causal", {{"rows", "37"}, {"cols", "100"}, {"causal", "1"}}});
   }
+  cases.push_back({"softmax_lightseq", "+odd3", {{"rows", "5"}, {"cols", "3000"}, {"causal", "1"}}});
+  cases.push_back({"layernorm_half2", "+odd3", {{"rows", "3"}, {"cols", "25001"}}});  // past 48 KiB of halves
   for (const char* k : {"layernorm_backward_naive", "layernorm_backward_fused"}) {
     cases.push_back({k, "+odd", {{"rows", "37"}, {"cols", "100"}}});
     cases.push_back({k, "+odd2", {{"rows", "21"}, {"cols", "3001"}}});  // fused: the uncached path

@@ -9,7 +9,8 @@
 using simt::Counter;
 
 namespace {
-const char* const kSoftmaxBackwards[] = {"softmax_backward_naive", "softmax_backward_warp_per_row"};
+const char* const kSoftmaxBackwards[] = {"softmax_backward_naive", "softmax_backward_warp_per_row",
+                                         "softmax_backward_lightseq"};
 const char* const kLayerNormBackwards[] = {"layernorm_backward_naive", "layernorm_backward_fused"};
 constexpr std::uint64_t kRows = 1024;
 constexpr std::uint64_t kSmRowSectors = 1000 * 4 / 32;
@@ -23,7 +24,50 @@ TEST_CASE("softmax backward versions: odd shapes against the reference") {
     require_clean_pass(run_kernel(name, {{"rows", "3"}, {"cols", "5"}}));
     require_clean_pass(run_kernel(name, {{"rows", "5"}, {"cols", "1"}}));  // y = 1: dx = 0
     require_clean_pass(run_kernel(name, {{"rows", "70"}, {"cols", "33"}}));
+    for (const char* shape : {"37x100", "70x33", "5x1"}) {
+      INFO("causal " << shape);
+      const std::string s = shape;
+      const std::string rows = s.substr(0, s.find('x')), cols = s.substr(s.find('x') + 1);
+      require_clean_pass(run_kernel(name, {{"rows", rows}, {"cols", cols}, {"causal", "1"}}));
+    }
   }
+}
+
+TEST_CASE("causal softmax backward: dx is exactly 0 past the diagonal in every version") {
+  for (const char* name : kSoftmaxBackwards) {
+    INFO(name);
+    const KernelRun r = run_kernel(name, {{"rows", "37"}, {"cols", "100"}, {"causal", "1"}});
+    require_clean_pass(r);
+    const std::vector<float>& dx = r.outputs.at("dx").data;
+    for (int i = 0; i < 37; ++i)
+      for (int j = i + 1; j < 100; ++j) CHECK(dx[std::size_t(i) * 100 + j] == 0.0f);
+  }
+}
+
+TEST_CASE("causal softmax backward reads only the visible columns: about half a square matrix") {
+  // Row i reads ceil(min(i + 1, 1000) / 8) sectors of y and of dy (rows start on sectors).
+  std::uint64_t visible_sectors = 0;
+  for (std::uint64_t i = 0; i < kRows; ++i) visible_sectors += (std::min<std::uint64_t>(i + 1, 1000) + 7) / 8;
+  const KernelRun r = run_kernel("softmax_backward_warp_per_row", {{"causal", "1"}});
+  require_clean_pass(r);
+  CHECK(r.total(Counter::GlobalLdSectors) == 2 * 2 * visible_sectors);  // y and dy, twice
+  CHECK(r.total(Counter::GlobalStSectors) == kRows * kSmRowSectors);    // every dx written
+  const KernelRun l = run_kernel("softmax_backward_lightseq", {{"causal", "1"}});
+  require_clean_pass(l);
+  CHECK(l.total(Counter::GlobalLdSectors) == 2 * visible_sectors);  // y and dy, once
+}
+
+TEST_CASE("softmax_backward_lightseq: y and dy read once, from registers after that") {
+  const KernelRun& r = run_defaults("softmax_backward_lightseq");
+  require_clean_pass(r);
+  REQUIRE(r.launches.size() == 1);
+  CHECK(r.total(Counter::GlobalLdSectors) == 2 * kRows * kSmRowSectors);
+  CHECK(r.total(Counter::GlobalLdRequests) == 2 * kRows * 32);
+  CHECK(r.total(Counter::GlobalStSectors) == kRows * kSmRowSectors);
+  CHECK(r.total(Counter::SharedLdInst) + r.total(Counter::SharedStInst) == 0);
+  CHECK(r.total(Counter::WarpCollectives) == kRows * 5);
+  CHECK_THROWS_WITH_AS(run_kernel("softmax_backward_lightseq", {{"rows", "2"}, {"cols", "1025"}}),
+                       doctest::Contains("at most 1024 columns"), std::invalid_argument);
 }
 
 TEST_CASE("softmax backward: each row of dx sums to 0 (the dot product is subtracted)") {

@@ -8,7 +8,7 @@ using simt::Counter;
 
 namespace {
 const char* const kLayerNorms[] = {"layernorm_two_pass", "layernorm_welford", "layernorm_fused",
-                                   "layernorm_vectorized"};
+                                   "layernorm_vectorized", "layernorm_half2"};
 constexpr std::uint64_t kRows = 1024, kCols = 768, kRowSectors = kCols * 4 / 32, kRowRequests = kCols / 32;
 }  // namespace
 
@@ -75,6 +75,25 @@ TEST_CASE("layernorm_vectorized: fused's sectors in a quarter of the requests; s
 
   const std::map<std::string, std::string> odd = {{"rows", "37"}, {"cols", "101"}};
   const KernelRun scalar = run_kernel("layernorm_vectorized", odd);
+  require_clean_pass(scalar);
+  CHECK(scalar.total(Counter::GlobalLdRequests) == run_kernel("layernorm_fused", odd).total(Counter::GlobalLdRequests));
+}
+
+TEST_CASE("layernorm_half2: half of layernorm_vectorized's sectors and requests; scalar when cols % 8 != 0") {
+  const KernelRun& vec = run_defaults("layernorm_vectorized");
+  const KernelRun& half = run_defaults("layernorm_half2");
+  require_clean_pass(half);
+  REQUIRE(half.launches.size() == 1);
+  // x, gamma and beta: 768 halves = 48 sectors a row each, in 3 warp-wide 16-byte loads.
+  CHECK(2 * half.total(Counter::GlobalLdSectors) == vec.total(Counter::GlobalLdSectors));
+  CHECK(2 * half.total(Counter::GlobalLdRequests) == vec.total(Counter::GlobalLdRequests));
+  // out halves; mean and rstd (fp32, one sector each per row) as before.
+  CHECK(2 * (half.total(Counter::GlobalStSectors) - 2 * kRows) == vec.total(Counter::GlobalStSectors) - 2 * kRows);
+  CHECK(half.total(Counter::SharedLdConflicts) + half.total(Counter::SharedStConflicts) == 0);
+
+  require_clean_pass(run_kernel("layernorm_half2", {{"rows", "3"}, {"cols", "25001"}}));  // past 48 KiB of halves
+  const std::map<std::string, std::string> odd = {{"rows", "37"}, {"cols", "100"}};   // 100 % 8 != 0
+  const KernelRun scalar = run_kernel("layernorm_half2", odd);
   require_clean_pass(scalar);
   CHECK(scalar.total(Counter::GlobalLdRequests) == run_kernel("layernorm_fused", odd).total(Counter::GlobalLdRequests));
 }

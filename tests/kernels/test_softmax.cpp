@@ -7,7 +7,8 @@
 using simt::Counter;
 
 namespace {
-const char* const kSoftmaxes[] = {"softmax_naive", "softmax_online", "softmax_warp_per_row", "softmax_block_per_row"};
+const char* const kSoftmaxes[] = {"softmax_naive", "softmax_online", "softmax_warp_per_row", "softmax_block_per_row",
+                                  "softmax_lightseq"};
 constexpr std::uint64_t kRows = 1024, kRowSectors = 1000 * 4 / 32;
 
 std::uint64_t sum_over_launches(const KernelRun& r, Counter c) {
@@ -106,4 +107,26 @@ TEST_CASE("softmax_block_per_row: rows wider than 48 KiB of shared memory read x
   CHECK(r.total(Counter::GlobalLdSectors) == 2 * 3 * (13000 * 4 / 32));
   CHECK(r.total(Counter::SharedStInst) == 3 * 4 * 2);  // only the warp pairs
   require_clean_pass(run_kernel("softmax_block_per_row", {{"rows", "40"}, {"cols", "12289"}, {"causal", "1"}}));
+}
+
+TEST_CASE("softmax_lightseq reads x once with no shared copy of the row, and one expf per value") {
+  const KernelRun& r = run_defaults("softmax_lightseq");
+  const KernelRun& block = run_defaults("softmax_block_per_row");
+  require_clean_pass(r);
+  REQUIRE(r.launches.size() == 1);
+  CHECK(r.total(Counter::GlobalLdSectors) == kRows * kRowSectors);
+  CHECK(r.total(Counter::GlobalStSectors) == kRows * kRowSectors);
+  // Per row, two block reductions: 4 warps store a partial (4 wavefronts) and every warp
+  // reads the 4 partials as broadcasts (16), twice: 40 wavefronts, against 104 when the
+  // row itself goes through shared memory; two barriers per warp per row.
+  CHECK(r.total(Counter::SharedLdWavefronts) + r.total(Counter::SharedStWavefronts) == kRows * 40);
+  CHECK(r.total(Counter::WarpBarriers) == kRows * 4 * 2);
+  // One expf per value against two (the online pair and the output): fewer FP32 operations.
+  CHECK(r.launches[0].totals.flops() < block.launches[0].totals.flops());
+}
+
+TEST_CASE("softmax_lightseq: rows wider than its registers hold are refused, naming the limit") {
+  require_clean_pass(run_kernel("softmax_lightseq", {{"rows", "3"}, {"cols", "4096"}, {"causal", "1"}}));
+  CHECK_THROWS_WITH_AS(run_kernel("softmax_lightseq", {{"rows", "3"}, {"cols", "4097"}}),
+                       doctest::Contains("at most 4096 columns"), std::invalid_argument);
 }
