@@ -51,7 +51,7 @@ std::vector<GlobalSite> sites_from_json(const json& sites) {
     std::string op = s.at("op").get<std::string>();
     int k = op == "ld" ? 0 : op == "st" ? 1 : 2;
     out.push_back({static_cast<GlobalSite::Op>(k), s.at("requests").get<double>(), s.at("sectors").get<double>(),
-                   s.value("lanes", 32.0)});
+                   s.value("lanes", 32.0), s.value("straight_line", false)});
   }
   return out;
 }

@@ -14,6 +14,9 @@ struct GlobalSite {
   double requests = 0;  // warp-level instructions with an active lane
   double sectors = 0;   // 32-byte sectors they touched, summed
   double lanes = 32;    // average active lanes per request
+  // Every instruction of the site is outside loops (a fully unrolled loop's copies):
+  // its requests per warp are issued together, not one round trip after another.
+  bool straight_line = false;
 };
 
 struct KernelCounters {

@@ -171,7 +171,7 @@ std::vector<GlobalSite> global_sites(const KernelCounters& c) {
 double load_rounds_per_warp(const KernelCounters& c) {
   double most = 0;
   for (const GlobalSite& s : global_sites(c))
-    if (s.op == Op::Load) most = std::max(most, s.requests);
+    if (s.op == Op::Load) most = std::max(most, s.straight_line ? std::min(s.requests, c.warps()) : s.requests);
   return per(most, c.warps());
 }
 

@@ -39,7 +39,8 @@ double load_miss_fraction(const KernelCounters& c);
 // Dependent global-load rounds of one warp: the most requests any one load site
 // makes per warp. A warp issues in order, so a loop that uses each loaded value
 // before its next iteration waits one round trip per iteration; loads of different
-// sites in one iteration are in flight together.
+// sites in one iteration are in flight together. A straight-line site (the copies of
+// a fully unrolled loop) is one round however many requests it makes.
 double load_rounds_per_warp(const KernelCounters& c);
 
 std::vector<TimeTerm> memory_terms(const KernelCounters& c, const KernelRates& r, const Occupancy& o);

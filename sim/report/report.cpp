@@ -1,6 +1,7 @@
 #include "sim/report/report.hpp"
 
 #include "sim/count/metrics.hpp"
+#include "sim/symbols/compiler_sites.hpp"
 #include "sim/symbols/symbols.hpp"
 
 #include <fmt/format.h>
@@ -218,7 +219,7 @@ nlohmann::json global_sites_json(const LaunchRecord& r) {
     for (int k = 0; k < 4; ++k)
       if (c[counters[k][0]] > 0)
         out.push_back({{"op", ops[k]}, {"requests", c[counters[k][0]]}, {"sectors", c[counters[k][1]]},
-                       {"lanes", lanes}});
+                       {"lanes", lanes}, {"straight_line", straight_line_site(site)}});
   }
   return out;
 }

@@ -38,6 +38,11 @@ const CompilerSite* compiler_site(Site site) {
   return nullptr;
 }
 
+bool straight_line_site(Site site) {
+  const CompilerSite* c = compiler_site(site);
+  return c && (c->flags & kSiteStraightLine) != 0;
+}
+
 }  // namespace simt
 
 // Every translation unit of a module registers the module's whole section.

@@ -15,8 +15,13 @@ struct CompilerSite {  // the layout the pass emits
   const char* file;
   const char* function;
   std::uint32_t line, column;
+  std::uint32_t flags;  // kSiteStraightLine (sim/types/events.hpp)
+  std::uint32_t reserved;
 };
-static_assert(sizeof(CompilerSite) == 24);
+static_assert(sizeof(CompilerSite) == 32);
+
+// Whether the site is a compiler record marked straight-line.
+bool straight_line_site(Site site);
 
 // The record behind a site, if the pass made it.
 const CompilerSite* compiler_site(Site site);

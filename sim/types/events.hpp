@@ -15,6 +15,13 @@ constexpr bool is_atomic(MemOp op) { return op == MemOp::Atomic || op == MemOp::
 // operation; each site maps to one source line (sim/symbols/symbols.cpp).
 using Site = const void*;
 
+// A flag of the compiler front end's site records (sim/symbols/compiler_sites.hpp,
+// written by sim/compiler/pass/sites.cpp): every instruction of the site lies outside
+// loops of the optimised code — an access a fully unrolled loop copied (each copy runs
+// once per thread, all of them in flight together), or one that runs once. Its
+// requests per warp are not a chain of dependent rounds.
+constexpr std::uint32_t kSiteStraightLine = 1;
+
 // 16 bytes: a kernel makes many of these between two barriers. User-space
 // addresses fit in 48 bits, which leaves room for the size, operation and space.
 struct MemEvent {

@@ -381,3 +381,15 @@ TEST_CASE("a streaming loop's rounds wait for DRAM: a global round trip each, me
   CHECK(once.predicted_s == approx(1.66e-6 + once.term("latency").seconds + once.term("issue").seconds));
   CHECK(once.predicted_s < t.predicted_s);
 }
+
+TEST_CASE("a fully unrolled loop's loads are one round: straight-line sites are in flight together") {
+  KernelCounters c = matmul_loop(256, 256);
+  for (GlobalSite& s : c.sites) s.straight_line = true;  // the same requests, every copy outside loops
+  CHECK(load_rounds_per_warp(c) == approx(1));
+  const KernelTime t = kernel_time(h200_with_l2_latency(200), c);
+  CHECK(t.term("load_chain").seconds == 0);
+  CHECK(t.bound != "load_chain");
+  // One site still in a loop keeps its rounds: the longest chain decides.
+  c.sites[1].straight_line = false;
+  CHECK(load_rounds_per_warp(c) == approx(256));
+}

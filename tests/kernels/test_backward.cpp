@@ -5,6 +5,7 @@
 // warp loads of which the last is 8 lanes), LayerNorm 1024 x 768 (a row 96 sectors,
 // 24 warp loads), rows on sector boundaries.
 #include "run_kernel.hpp"
+#include "sim/report/report.hpp"
 
 using simt::Counter;
 
@@ -55,6 +56,24 @@ TEST_CASE("causal softmax backward reads only the visible columns: about half a 
   const KernelRun l = run_kernel("softmax_backward_lightseq", {{"causal", "1"}});
   require_clean_pass(l);
   CHECK(l.total(Counter::GlobalLdSectors) == 2 * visible_sectors);  // y and dy, once
+}
+
+TEST_CASE("the pass marks an unrolled loop's loads straight-line and a rolled loop's not") {
+  // softmax_backward_lightseq's loads are copies of a #pragma unroll loop: each runs once
+  // per thread, all in flight together; warp_per_row's loop issues one load per round.
+  auto load_sites = [](const KernelRun& r) {
+    std::vector<bool> straight;
+    for (const auto& s : simt::global_sites_json(r.launches.at(0)))
+      if (s.at("op") == "ld") straight.push_back(s.at("straight_line").get<bool>());
+    return straight;
+  };
+  const std::vector<bool> unrolled = load_sites(run_defaults("softmax_backward_lightseq"));
+  const std::vector<bool> rolled = load_sites(run_defaults("softmax_backward_warp_per_row"));
+  REQUIRE(unrolled.size() == 2);  // y and dy
+  CHECK(unrolled[0]);
+  CHECK(unrolled[1]);
+  REQUIRE(rolled.size() >= 2);
+  for (bool s : rolled) CHECK_FALSE(s);
 }
 
 TEST_CASE("softmax_backward_lightseq: y and dy read once, from registers after that") {

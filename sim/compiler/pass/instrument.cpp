@@ -22,7 +22,9 @@
 #include "pass_options.hpp"
 #include "red_or_atom.hpp"
 
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -115,6 +117,7 @@ class Instrumenter {
   // Device code: the user's accesses are counted and checked; those of simtlab's
   // own headers inlined here only reach memory through the host mapping.
   void run(Function& f) {
+    loop_blocks_ = blocks_in_loops(f);
     blocks_.run(f);  // the instruction estimate, before the accesses' calls are added
     std::vector<Instruction*> todo, ours;
     for (Instruction& i : instructions(f))
@@ -153,7 +156,7 @@ class Instrumenter {
     unsigned size = unsigned(m_.getDataLayout().getTypeStoreSize(type));
     FunctionCallee entry = never_local(ptr, marked_) ? access_nonlocal_ : access_;
     CallInst* call = b.CreateCall(entry, {b.CreatePointerCast(ptr, b.getInt8PtrTy()), b.getInt32(size),
-                                          b.getInt32(op), sites_.site_of(at, "mem")});
+                                          b.getInt32(op), sites_.site_of(at, "mem", in_loop(at))});
     ensure_location(*call);
     use.set(b.CreatePointerCast(call, ptr->getType()));
   }
@@ -164,7 +167,7 @@ class Instrumenter {
     IRBuilder<> b(&at);
     CallInst* call = b.CreateCall(range_, {b.CreatePointerCast(ptr, b.getInt8PtrTy()),
                                            b.CreateZExtOrTrunc(len, b.getInt64Ty()), b.getInt32(align),
-                                           b.getInt32(op), sites_.site_of(at, "mem")});
+                                           b.getInt32(op), sites_.site_of(at, "mem", in_loop(at))});
     ensure_location(*call);
     use.set(b.CreatePointerCast(call, ptr->getType()));
   }
@@ -193,6 +196,19 @@ class Instrumenter {
     ensure_location(*call);
     use.set(b.CreatePointerCast(call, ptr->getType()));
   }
+  bool in_loop(const Instruction& at) const { return loop_blocks_.count(at.getParent()) != 0; }
+  // The basic blocks of f inside a loop of its (optimised) control flow: an access
+  // outside them runs at most once per thread, so a fully unrolled loop's copies
+  // are marked straight-line in their site record (sites.hpp).
+  static std::set<const BasicBlock*> blocks_in_loops(Function& f) {
+    std::set<const BasicBlock*> in;
+    if (f.isDeclaration()) return in;
+    DominatorTree dt(f);
+    LoopInfo loops(dt);
+    for (const BasicBlock& bb : f)
+      if (loops.getLoopFor(&bb)) in.insert(&bb);
+    return in;
+  }
   void instrument(Instruction& i);
   void translate(Instruction& i, bool dram);
   void refuse(Instruction& at, const GlobalVariable& gv) {
@@ -208,6 +224,7 @@ class Instrumenter {
   const RuntimeFiles& runtime_;
   const Annotated& marked_;
   SiteTable sites_;
+  std::set<const BasicBlock*> loop_blocks_;  // of the function run() is instrumenting
   BlockCounter blocks_;
   FunctionCallee access_, access_nonlocal_, translate_, translate_dram_, translate_dram_range_, range_;
 };

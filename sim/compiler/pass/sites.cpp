@@ -2,6 +2,8 @@
 
 #include "startup_calls.hpp"
 
+#include "sim/types/events.hpp"
+
 #include <llvm/IR/Constants.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Transforms/Utils/ModuleUtils.h>
@@ -67,27 +69,41 @@ Constant* SiteTable::string_constant(const std::string& s) {
   return it->second;
 }
 
-// { const char* file; const char* function; uint32 line; uint32 column; } = 24 bytes,
-// 8-aligned, so the section is an array of records (sim/symbols/compiler_sites.hpp).
-Constant* SiteTable::make_record(const std::string& file, const std::string& function, unsigned line,
-                                 unsigned column) {
+// { const char* file; const char* function; uint32 line, column, flags, reserved } =
+// 32 bytes, 8-aligned, so the section is an array of records
+// (sim/symbols/compiler_sites.hpp).
+SiteTable::Record SiteTable::make_record(const std::string& file, const std::string& function, unsigned line,
+                                         unsigned column, bool in_loop) {
   LLVMContext& c = m_.getContext();
   Type* i8p = Type::getInt8PtrTy(c);
   Type* i32 = Type::getInt32Ty(c);
-  StructType* ty = StructType::get(c, {i8p, i8p, i32, i32});
+  StructType* ty = StructType::get(c, {i8p, i8p, i32, i32, i32, i32});
+  const unsigned flags = in_loop ? 0 : kSiteStraightLine;
   Constant* init = ConstantStruct::get(ty, {string_constant(file), string_constant(function),
-                                            ConstantInt::get(i32, line), ConstantInt::get(i32, column)});
+                                            ConstantInt::get(i32, line), ConstantInt::get(i32, column),
+                                            ConstantInt::get(i32, flags), ConstantInt::get(i32, 0)});
   auto* gv = new GlobalVariable(m_, ty, true, GlobalValue::PrivateLinkage, init, "simt.site");
   gv->setSection("simt_sites");
   gv->setAlignment(Align(8));
   appendToCompilerUsed(m_, {gv});
-  return ConstantExpr::getPointerCast(gv, i8p);
+  return {gv, ConstantExpr::getPointerCast(gv, i8p), in_loop};
+}
+
+// A later instruction of the site is in a loop: the record loses its straight-line mark.
+void SiteTable::set_in_loop(Record& r) {
+  if (r.in_loop) return;
+  r.in_loop = true;
+  auto* init = cast<ConstantStruct>(r.variable->getInitializer());
+  std::vector<Constant*> fields;
+  for (unsigned i = 0; i < init->getNumOperands(); ++i) fields.push_back(init->getOperand(i));
+  fields[4] = ConstantInt::get(fields[4]->getType(), 0);
+  r.variable->setInitializer(ConstantStruct::get(init->getType(), fields));
 }
 
 // The key is the user's frames of the inlining chain (innermost first), so a call
 // site that the compiler duplicated stays one site, while one helper inlined at two
 // call sites gives two (as nvcc's two copies are two instructions).
-Constant* SiteTable::site_of(const Instruction& inst, const std::string& kind) {
+Constant* SiteTable::site_of(const Instruction& inst, const std::string& kind, bool in_loop) {
   const DILocation* loc = runtime_.user_frame(inst.getDebugLoc().get());
   std::string key = kind;
   // Every frame, simtlab's too: two accesses inside one CUB call (its shared store
@@ -95,17 +111,20 @@ Constant* SiteTable::site_of(const Instruction& inst, const std::string& kind) {
   for (const DILocation* l = inst.getDebugLoc().get(); l; l = l->getInlinedAt())
     key += "|" + path_of(l->getScope()) + ":" + std::to_string(l->getLine()) + ":" + std::to_string(l->getColumn());
   if (!loc) key += "|?" + std::string(inst.getFunction()->getName());
-  auto [it, fresh] = sites_.try_emplace(key, nullptr);
-  if (fresh) {
+  auto it = sites_.find(key);
+  if (it == sites_.end()) {
     // No user frame: an FP operation of counted library code, counted before
     // inlining (count_fp.cpp), so its caller is not known yet. Name the library's
     // own line (e.g. cuda/std/functional for CUB's adds) rather than nothing.
     const DILocation* own = inst.getDebugLoc().get();
     if (!loc && own) loc = own;
-    it->second = loc ? make_record(path_of(loc->getScope()), function_of(loc), loc->getLine(), loc->getColumn())
-                     : make_record("?", std::string(inst.getFunction()->getName()), 0, 0);
+    Record r = loc ? make_record(path_of(loc->getScope()), function_of(loc), loc->getLine(), loc->getColumn(), in_loop)
+                   : make_record("?", std::string(inst.getFunction()->getName()), 0, 0, in_loop);
+    it = sites_.emplace(key, r).first;
+  } else if (in_loop) {
+    set_in_loop(it->second);
   }
-  return it->second;
+  return it->second.address;
 }
 
 // A constructor that hands the runtime this module's slice of simt_sites; the

@@ -40,17 +40,27 @@ class SiteTable {
   SiteTable(llvm::Module& m, const RuntimeFiles& runtime) : m_(m), runtime_(runtime) {}
   // The site of an instruction; `kind` separates records of different operations at
   // one location (a macro's expansion gives all its operations one location).
-  llvm::Constant* site_of(const llvm::Instruction& inst, const std::string& kind);
+  // `in_loop`: whether the instruction sits in a loop of the optimised code (when not
+  // known, true). A record all of whose instructions are outside loops is marked
+  // straight-line (kSiteStraightLine): the copies of a fully unrolled loop.
+  llvm::Constant* site_of(const llvm::Instruction& inst, const std::string& kind, bool in_loop = true);
   void emit_registration();
   std::size_t size() const { return sites_.size(); }
 
  private:
-  llvm::Constant* make_record(const std::string& file, const std::string& function, unsigned line, unsigned column);
+  struct Record {
+    llvm::GlobalVariable* variable;
+    llvm::Constant* address;
+    bool in_loop;
+  };
+  Record make_record(const std::string& file, const std::string& function, unsigned line, unsigned column,
+                     bool in_loop);
+  static void set_in_loop(Record& r);
   llvm::Constant* string_constant(const std::string& s);
 
   llvm::Module& m_;
   const RuntimeFiles& runtime_;
-  std::map<std::string, llvm::Constant*> sites_;
+  std::map<std::string, Record> sites_;
   std::map<std::string, llvm::Constant*> strings_;
 };
 
