@@ -13,6 +13,8 @@
 #include "sim/state/launch_record.hpp"
 #include "sim/state/diagnostic.hpp"
 
+#include "util/host_memory.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -407,6 +409,20 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaM
 }
 
 namespace {
+// Non-zero bytes of simulated device memory are this machine's memory: a write of more
+// than it has left would grow the process until the kernel kills it. Refused instead,
+// loudly, with the error CUDA gives for memory it cannot provide.
+bool host_can_hold(std::size_t bytes, const char* call) {
+  const std::uint64_t available = simt::available_host_bytes();
+  if (available == 0 || bytes <= available) return true;
+  fmt::print(stderr,
+             "simt: {} of {:.1f} GiB to a non-zero value needs that much of this machine's memory, which has "
+             "{:.1f} GiB available: refused with cudaErrorMemoryAllocation (a GPU would take it; a value of 0 "
+             "costs nothing here)\n",
+             call, bytes / double(1ull << 30), available / double(1ull << 30));
+  return false;
+}
+
 // A cudaMemset into sectors deferred launches touch: it runs in its turn, after them.
 class DeferredMemset final : public simt::DeferredWork {
  public:
@@ -431,6 +447,7 @@ cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_
   if (simt::stream_device(stream) < 0) return record(cudaErrorInvalidResourceHandle);
   if (bytes == 0) return cudaSuccess;
   if (!is_device_range(dst, bytes)) return record(cudaErrorInvalidValue);
+  if ((value & 0xff) != 0 && !host_can_hold(bytes, "cudaMemset")) return record(cudaErrorMemoryAllocation);
   simt::RepeatLaunches::instance().host_wrote(dst, bytes);
   place_transfer(simt::WorkKind::Memset, bytes, stream, "cudaMemset");
   simt::DeferredLaunches& deferred = simt::DeferredLaunches::instance();
@@ -440,8 +457,11 @@ cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_
   }
   simt::GlobalMemory& gm = simt::GlobalMemory::instance();
   const auto a = reinterpret_cast<std::uintptr_t>(dst);
-  if ((value & 0xff) == 0) gm.fill_zero(a, bytes);
-  else std::memset(reinterpret_cast<void*>(gm.host_address(a)), value, bytes);
+  if ((value & 0xff) == 0) {
+    gm.fill_zero(a, bytes);
+    return cudaSuccess;
+  }
+  std::memset(reinterpret_cast<void*>(gm.host_address(a)), value, bytes);
   return cudaSuccess;
 }
 

@@ -5,6 +5,8 @@
 // would take too long (sampling.hpp), through the core's run_launch.
 #include "sim/shortcuts/launch.hpp"
 
+#include "util/host_memory.hpp"
+
 #include "sim/exec/device_output.hpp"
 #include "sim/exec/executor.hpp"
 #include "sim/memory/global_memory.hpp"
@@ -15,6 +17,7 @@
 #include "sim/shortcuts/repeat_launch.hpp"
 #include "sim/shortcuts/sampling.hpp"
 #include "sim/symbols/compiler_sites.hpp"
+#include "util/host_memory.hpp"
 
 #include <fmt/format.h>
 
@@ -160,16 +163,7 @@ class DeferredKernel final : public DeferredWork {
 
 // A snapshot of device memory costs a copy of it: taken only while the machine has
 // room for it twice over (otherwise the queue runs, and the launch after it).
-bool snapshot_affordable() {
-  std::uint64_t available_kb = 0;
-  if (std::FILE* f = std::fopen("/proc/meminfo", "r")) {
-    char line[256];
-    while (std::fgets(line, sizeof line, f))
-      if (std::sscanf(line, "MemAvailable: %" SCNu64 " kB", &available_kb) == 1) break;
-    std::fclose(f);
-  }
-  return GlobalMemory::instance().bytes_in_use() <= available_kb * 1024 / 2;
-}
+bool snapshot_affordable() { return GlobalMemory::instance().bytes_in_use() <= available_host_bytes() / 2; }
 
 // A new launch while work is deferred: run it on memory as it is, for its counters.
 // If it neither reads what the queue writes nor writes what the queue touches, it is

@@ -26,6 +26,14 @@ TEST_CASE("cudaMemset of 40 GiB to zero costs no memory, and what a kernel wrote
   CHECK(e.run.out == "after the kernel: 0 7\nafter the second memset: 0 0\npeak below 2 GiB: yes\n");
 }
 
+TEST_CASE("cudaMemset to a non-zero value past the machine's memory is refused, naming why") {
+  auto e = exec(kTests + "memset_nonzero_huge.cu", "--no-races");
+  CHECK(e.run.status == 0);
+  if (e.run.out.rfind("skipped", 0) == 0) return;  // a machine larger than the device
+  CHECK(e.run.out == "non-zero: out of memory\nzero: no error\nsmall non-zero: no error\nwritten: 1\n");
+  CHECK(e.stderr_.find("needs that much of this machine's memory") != std::string::npos);
+}
+
 TEST_CASE("warps of one block hand a turn back and forth through a shared word: no deadlock, every round") {
   auto e = exec(kTests + "warp_handoff.cu");
   CHECK(e.run.status == 0);
