@@ -3,7 +3,7 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "options.hpp"
-#include "progress.hpp"
+#include "sim/report/launch_progress.hpp"
 #include "run_options.hpp"
 #include "timing/simulated_device.hpp"
 #include "timing/time_model_io.hpp"
@@ -109,7 +109,7 @@ int run_kernel(const RunOptions& o) {
   const cost::DeviceSpec& dev = cost::Catalog::builtin().device(runtime_options().device);
   device_limits() = timing::simulated_device_limits(dev.name);
   set_report_faults(false);
-  if (!o.json) show_progress_on_terminal();
+  if (!o.json) show_launch_progress();
   clear_launch_records();
 
   kernels::Outputs out = spec.run(params);

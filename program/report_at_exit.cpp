@@ -11,6 +11,7 @@
 #include "sim/exec/executor.hpp"
 #include "sim/options/runtime_options.hpp"
 #include "sim/state/launch_record.hpp"
+#include "sim/report/launch_progress.hpp"
 #include "sim/report/report.hpp"
 #include "timing/simulated_device.hpp"
 
@@ -113,6 +114,7 @@ thread_local Reporter t_reporter;
 struct ArmAtStartup {
   ArmAtStartup() {
     apply_device();
+    simt::show_launch_progress();  // a long launch says how far it is and how long the rest takes
     t_reporter.armed = true;  // constructs the main thread's Reporter now
   }
 };
