@@ -34,10 +34,10 @@ fi
 for d in /usr/local/cuda/include /usr/include; do [ -z "$inc" ] && [ -f $d/nccl.h ] && inc=$d; done
 [ -n "$lib" ] && [ -n "$inc" ] || { echo "no NCCL found (wheel dir '$nccl_dir')" | tee "$res/env.txt"; exit 1; }
 export LD_LIBRARY_PATH=$(dirname "$lib")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+mkdir -p "$work/nccl_link" && ln -sf "$lib" "$work/nccl_link/libnccl.so"  # the wheel has only libnccl.so.2; nvcc wants -lnccl
 
 {
   echo "# date: $(date -u +%FT%TZ)  smoke: $smoke  ranks: $ranks  sweep to $max"
-  echo "# repo commit: $(git rev-parse HEAD 2>/dev/null)"
   nvidia-smi --query-gpu=index,name,memory.total,driver_version,clocks.sm,clocks.max.sm --format=csv
   nvidia-smi topo -m
   nvcc --version | tail -2
@@ -45,13 +45,14 @@ export LD_LIBRARY_PATH=$(dirname "$lib")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   echo "NCCL lib: $lib"; echo "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"
   [ -n "$nccl_dir" ] && find "$nccl_dir" -maxdepth 2 | head -20
   python3 -m pip show nvidia-nccl-cu13 2>/dev/null | grep -i '^version'
+  echo "system NCCL: $(ldconfig -p | grep -o '/[^ ]*libnccl\.so[^ ]*' | tr '\n' ' ')"
   env | grep -E '^(NCCL|NVSHMEM|TORCH_SYMM|CUDA_VISIBLE)' | sort
 } > "$res/env.txt" 2>&1
 cat "$res/env.txt"
 
 # Build everything at once (cores are plenty here).
 nv="nvcc -arch=sm_90 -I$inc"
-build() { name=$1; shift; $nv "$@" -o "$bin/$name" "$lib" -lpthread > "$res/build_$name.txt" 2>&1 || echo "NOT BUILT: $name" | tee -a "$res/build_$name.txt"; }
+build() { name=$1; shift; $nv "$@" -o "$bin/$name" -L"$work/nccl_link" -lnccl -lpthread > "$res/build_$name.txt" 2>&1 || echo "NOT BUILT: $name" | tee -a "$res/build_$name.txt"; }
 build nccl_sweep -std=c++17 -O2 tests/cuda/nccl_sweep.cu &
 build nccl_collectives -std=c++17 -O2 tests/multigpu/nccl_collectives.cu &
 for src in ddp pipeline tensor_parallel zero moe; do
