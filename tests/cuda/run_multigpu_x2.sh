@@ -9,6 +9,8 @@
 # them at the sizes tests/cuda/run_multigpu_sim.sh runs them on the simulator, and puts
 # everything (env, sweep CSV, NCCL's tuning log, program outputs, exit codes and wall
 # times) into $OUT/multigpu_x2_gpu.tar.gz (OUT defaults to /tmp/out).
+# The archive is rewritten after every step, so a run cut short still brings back what ran.
+# NCCL_FROM=system uses the image's own libnccl (2.28.3 there, the calibration's) instead.
 # Then, here: tests/cuda/compare_multigpu_x2.py SIM_DIR GPU_DIR.
 # No MPI, no Nsight Systems needed. NVLink multicast stays off (NCCL_NVLS_ENABLE=0) and
 # every variable the machine sets (TORCH_SYMM_MEM_DISABLE_MULTICAST, NVSHMEM_DISABLE_NVLS)
@@ -24,7 +26,8 @@ mkdir -p "$out" "$res" "$bin"
 export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0}
 
 # NCCL: the wheel's include/ and lib/, found defensively (a namespace package has no __file__).
-nccl_dir=$(python3 -c 'import nvidia.nccl as m, os; p = list(getattr(m, "__path__", [])); print(p[0] if p else os.path.dirname(m.__file__))' 2>/dev/null)
+nccl_dir=""
+[ "${NCCL_FROM:-wheel}" = system ] || nccl_dir=$(python3 -c 'import nvidia.nccl as m, os; p = list(getattr(m, "__path__", [])); print(p[0] if p else os.path.dirname(m.__file__))' 2>/dev/null)
 inc=""; lib=""
 if [ -n "$nccl_dir" ] && [ -d "$nccl_dir" ]; then
   h=$(find "$nccl_dir" -name nccl.h | head -1); [ -n "$h" ] && inc=$(dirname "$h")
@@ -49,6 +52,7 @@ mkdir -p "$work/nccl_link" && ln -sf "$lib" "$work/nccl_link/libnccl.so"  # the 
   env | grep -E '^(NCCL|NVSHMEM|TORCH_SYMM|CUDA_VISIBLE)' | sort
 } > "$res/env.txt" 2>&1
 cat "$res/env.txt"
+tar czf "$out/multigpu_x2_gpu.tar.gz" -C "$work" gpu
 
 # Build everything at once (cores are plenty here).
 nv="nvcc -arch=sm_90 -I$inc"
@@ -68,18 +72,18 @@ run() {
   rc=$?
   printf '%-20s exit %3d  wall_s %8.2f\n' "$name" $rc "$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { print e - s }')" \
     | tee -a "$res/status.txt"
+  tar czf "$out/multigpu_x2_gpu.tar.gz" -C "$work" gpu
 }
-run sweep 900 "$bin/nccl_sweep" --ranks $ranks --max-bytes $max --iters $iters
+run sweep 420 "$bin/nccl_sweep" --ranks $ranks --max-bytes $max --iters $iters
 # NCCL's own account of what it picked (algorithm, protocol, channels), one call per point.
-run sweep_tuning 600 env NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,TUNING,GRAPH "$bin/nccl_sweep" --ranks $ranks --max-bytes $max --iters 1 --warmup 0 --no-check --no-peer
-run nccl_collectives 300 "$bin/nccl_collectives"
+run sweep_tuning 150 env NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,TUNING,GRAPH "$bin/nccl_sweep" --ranks $ranks --max-bytes $max --iters 1 --warmup 0 --no-check --no-peer
+run nccl_collectives 60 "$bin/nccl_collectives"
 grep -v '^#' tests/cuda/multigpu_x2_programs.txt | while IFS='|' read -r name src args; do
   name=$(echo $name); src=$(basename $(echo $src) .cu)
   [ -n "$name" ] || continue
-  run "prog_$name" 300 "$bin/$src" --ranks $ranks $args
+  run "prog_$name" 60 "$bin/$src" --ranks $ranks $args
 done
 
-tar czf "$out/multigpu_x2_gpu.tar.gz" -C "$work" gpu
 cp "$res/status.txt" "$out/status.txt"
 grep -E '^[a-z_0-9]+,' "$res/sweep.txt" | head -3
 echo "archive: $out/multigpu_x2_gpu.tar.gz ($(du -h "$out/multigpu_x2_gpu.tar.gz" | cut -f1))"
