@@ -62,21 +62,36 @@ struct RaceScope {
   bool ordered(std::uint32_t thread, std::uint32_t other, std::uint16_t other_epoch) const {
     if (other == kManyBlocks) return false;
     const std::uint64_t other_block = other / L.threads_per_block;
-    if (other_block == b.linear) return (other_epoch & 0x7FFF) != epoch;
+    if (other_block == b.linear)  // one reader of this block: a flag handoff may order it
+      return (other_epoch & 0x7FFF) != epoch ||
+             (!(other_epoch & 0x8000) && flag_ordered(b, thread, unsigned(other % L.threads_per_block / 32)));
     return ordered_by_release(b, thread, other_block, std::uint16_t(other_epoch & 0x7FFF));
   }
 };
 
-[[noreturn]] __attribute__((noinline, cold)) void write_conflict(const RaceScope& c, std::uint32_t thread, MemOp op,
-                                                                 Site site, std::uintptr_t a, Stamp w) {
+// The warp of another access's thread, if in this block; -1 for another block's or
+// several threads'.
+int warp_in_block(const RaceScope& c, std::uint32_t other, bool several) {
+  if (other == kManyBlocks || several || other / c.L.threads_per_block != c.b.linear) return -1;
+  return int(other % c.L.threads_per_block / 32);
+}
+
+// Both return when the conflict is no data race after all (volatile accesses of
+// different warps or blocks: sim/check/release_acquire.hpp).
+__attribute__((noinline, cold)) void write_conflict(const RaceScope& c, std::uint32_t thread, MemOp op, Site site,
+                                                    std::uintptr_t a, Stamp w) {
+  if (excused_conflict(c.b, thread, site, warp_in_block(c, w.thread, false))) return;
   fault(fmt::format("data race on global memory: this {} conflicts with a write by block {} {} in the same launch "
                     "(no barrier orders them, nor a __threadfence() before an atomic this block synchronised through)",
                     op_name(op), w.thread / c.L.threads_per_block, c.b.thread_name(w.thread % c.L.threads_per_block)),
         &c.b.threads[thread], site, a);
 }
 
-[[noreturn]] __attribute__((noinline, cold)) void read_conflict(const RaceScope& c, std::uint32_t thread, Site site,
-                                                                std::uintptr_t a, Stamp r) {
+__attribute__((noinline, cold)) void read_conflict(const RaceScope& c, std::uint32_t thread, Site site,
+                                                   std::uintptr_t a, Stamp r) {
+  const bool several = (r.epoch & 0x8000) && r.thread / c.L.threads_per_block == c.b.linear &&
+                       r.thread % c.L.threads_per_block / 32 != thread / 32;
+  if (excused_conflict(c.b, thread, site, warp_in_block(c, r.thread, several))) return;
   fault(fmt::format("data race on global memory: this write conflicts with a read by {} in the same launch",
                     r.thread == kManyBlocks ? std::string("threads of other blocks")
                                             : fmt::format("block {} {}", r.thread / c.L.threads_per_block,
@@ -104,7 +119,8 @@ inline __attribute__((always_inline)) void check_lane(const RaceScope& c, std::u
       Stamp n{tag, c.epoch, me};
       if (r.tag == tag && r.thread != me) {
         if (r.thread == kManyBlocks || r.thread / c.L.threads_per_block != c.b.linear) n.thread = kManyBlocks;
-        else if ((r.epoch & 0x7FFF) == c.epoch) n = {tag, std::uint16_t(c.epoch | 0x8000), r.thread};
+        else if ((r.epoch & 0x7FFF) == c.epoch && !c.ordered(thread, r.thread, r.epoch))  // a flag handoff's
+          n = {tag, std::uint16_t(c.epoch | 0x8000), r.thread};  // later reader replaces the earlier one
       } else if (r.tag == tag && r.thread == me && (r.epoch & 0x7FFF) == c.epoch) {
         n = r;
       }

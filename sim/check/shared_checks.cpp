@@ -9,6 +9,8 @@ namespace simt {
 
 void shared_race(BlockState& b, const SharedAccessor& who, MemOp op, std::uintptr_t word, std::uint16_t other,
                  bool other_wrote) {
+  const int other_warp = other == kManyReaders ? -1 : other & kWarpReaders ? int(other & 0x7FFF) : int(other / 32);
+  if (excused_conflict(b, who.thread, who.site, other_warp)) return;
   const std::string place = b.shared->describe(word);
   const std::string message =
       other_wrote
@@ -49,7 +51,7 @@ void check_shared_bytes(BlockState& b, SharedWindows& sw, SharedWindow& win, std
         shared_race(b, who, op, word, r.r_thread[i], false);
       r.w_interval[i] = now, r.w_thread[i] = who.thread, r.w_sync[i] = who.sync_count;
     } else {
-      r.r_thread[i] = r.r_interval[i] != now ? who.thread : add_reader(r.r_thread[i], who.thread);
+      r.r_thread[i] = r.r_interval[i] != now ? who.thread : next_readers(b, r.r_thread[i], who.thread);
       r.r_interval[i] = now, r.r_sync[i] = who.sync_count;
     }
   }
@@ -61,7 +63,7 @@ void check_shared_bytes(BlockState& b, SharedWindows& sw, SharedWindow& win, std
     s.w_interval = now, s.w_thread = who.thread, s.w_sync = who.sync_count;
   } else {
     if (on.uninitialized && s.w_interval < sw.block_start) sw.pending.push_back({word, who.thread, who.site});
-    s.r_thread = s.r_interval != now ? who.thread : add_reader(s.r_thread, who.thread);
+    s.r_thread = s.r_interval != now ? who.thread : next_readers(b, s.r_thread, who.thread);
     s.r_interval = now, s.r_sync = who.sync_count;
   }
 }

@@ -5,6 +5,7 @@
 // check_shared_word once per access. Bounds are never deferred (sim/exec/access.cpp).
 #pragma once
 #include "sim/state/block.hpp"
+#include "sim/check/release_acquire.hpp"
 #include "sim/count/shared_patterns.hpp"
 #include "sim/state/warp_log.hpp"
 
@@ -29,9 +30,21 @@ struct SharedCheckFlags {
   bool check_loads = true;
 };
 
-// Builds the diagnostic and throws KernelFault.
-[[noreturn]] void shared_race(BlockState& b, const SharedAccessor& who, MemOp op, std::uintptr_t word,
-                              std::uint16_t other, bool other_wrote);
+// Builds the diagnostic and throws KernelFault; returns when the conflict is no data
+// race after all (volatile accesses of different warps, a flag handoff between warps:
+// sim/check/release_acquire.hpp).
+void shared_race(BlockState& b, const SharedAccessor& who, MemOp op, std::uintptr_t word, std::uint16_t other,
+                 bool other_wrote);
+
+// The readers of a word after `thread` reads it too (readers: a thread, kWarpReaders |
+// warp, kManyReaders). A read that a flag handoff orders after the earlier ones
+// replaces them: a write ordered after it is ordered after them.
+SIMT_INLINE std::uint16_t next_readers(const BlockState& b, std::uint16_t readers, std::uint16_t thread) {
+  if (readers != kManyReaders && readers != thread &&
+      flag_ordered(b, thread, readers & kWarpReaders ? readers & 0x7FFFu : readers / 32u)) [[unlikely]]
+    return thread;
+  return add_reader(readers, thread);
+}
 
 // Threads of one warp are ordered by any warp collective between their accesses
 // (other: a thread, or kWarpReaders | warp for several readers of one warp).
@@ -68,7 +81,7 @@ SIMT_INLINE void check_shared_word(BlockState& b, SharedWindows& sw, std::uintpt
   } else {
     if (on.uninitialized && s.w_interval < sw.block_start) sw.pending.push_back({word, who.thread, who.site});
     if (s.r_interval != now) s.r_thread = who.thread;
-    else s.r_thread = add_reader(s.r_thread, who.thread);
+    else s.r_thread = next_readers(b, s.r_thread, who.thread);
     s.r_interval = now;
     s.r_sync = who.sync_count;
   }

@@ -8,6 +8,7 @@
 #include "sim/state/context.hpp"
 #include "sim/options/runtime_options.hpp"
 #include "sim/memory/device_heap.hpp"
+#include "sim/exec/worker.hpp"
 
 #include <fmt/format.h>
 
@@ -72,6 +73,27 @@ void inst_budget_exceeded(ThreadState* t, Site site) {
       t, site));
 }
 
+// A fence within the block (sim/check/release_acquire.hpp): a thread that observed
+// another warp's release through a flag takes it here. The first time in an interval,
+// every warp's accesses so far get their deferred checks (before the ordering exists)
+// and the warps go on checked as they run, so that an access is ordered by the
+// releases its thread had taken when it ran.
+void block_fence(ThreadState* t) {
+  note_block_fence(t);
+  if (!flag_acquire_pending(t)) return;
+  BlockState& b = *t->block;
+  if (!b.flag_ordering()) {
+    const AddressMap& m = t_address_map;
+    const SharedCheckFlags on{m.races, m.uninitialized};
+    for (unsigned w = 0; w < b.nwarps; ++w)
+      if (!b.logs[w].divergent()) {
+        b.worker->process_rows(b, w, on, false);
+        b.logs[w].diverge();
+      }
+  }
+  flag_acquire(t);
+}
+
 }  // namespace simt
 
 using simt::MemOp;
@@ -103,6 +125,18 @@ void* __simt_access(const void* p, unsigned size, unsigned op, Site site) {
   if (simt::detail::record_fast(a, size, MemOp(op), site, at)) return reinterpret_cast<void*>(at);
   simt::detail::on_access(p, size, MemOp(op), site);
   return reinterpret_cast<void*>(simt::detail::host_address(a));
+}
+
+// A volatile load or store (pass/instrument.cpp): an access as any other, and a flag
+// for the race check's ordering between warps of a block (sim/check/release_acquire.hpp).
+void* __simt_access_volatile(const void* p, unsigned size, unsigned op, Site site) {
+  void* at = __simt_access(p, size, op, site);
+  simt::ThreadState* t = simt::t_thread;
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  if (!t || a - simt::t_stack_lo < simt::t_stack_size) return at;
+  if (MemOp(op) == MemOp::Store) simt::flag_store(t, a);
+  else if (MemOp(op) == MemOp::Load) simt::flag_load(t, a);
+  return at;
 }
 
 // The out-of-line copy of simt_cuda/hooks.h's __simt_access_nonlocal_inline: the
@@ -231,7 +265,15 @@ std::uint64_t __simt_collective_at(int kind, std::uint32_t mask, std::uint64_t v
 // blocks publishing to each other (sim/check/release_acquire.hpp).
 void __simt_threadfence() {
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (simt::ThreadState* t = simt::t_thread) simt::note_fence(t);
+  if (simt::ThreadState* t = simt::t_thread) {
+    simt::note_fence(t);
+    simt::block_fence(t);
+  }
+}
+// __threadfence_block(): ordering within the block only.
+void __simt_threadfence_block() {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (simt::ThreadState* t = simt::t_thread) simt::block_fence(t);
 }
 void __simt_atomic_begin(const void* word) {
   if (simt::ThreadState* t = simt::t_thread) simt::before_atomic(t, reinterpret_cast<std::uintptr_t>(word));
@@ -241,6 +283,8 @@ void __simt_atomic_end(const void* word, int changed) {
   if (!t) return;
   const auto a = reinterpret_cast<std::uintptr_t>(word);
   simt::after_atomic(t, a);
+  simt::flag_load(t, a);  // the atomic read the word: it observes what the word published
+  if (changed) simt::flag_store(t, a);
   // An atomic that leaves the word as it was only reads it: repeated, a spin.
   if (!changed) simt::watch_atomic(t, a);
   else if (simt::t_spin.addr == a) simt::t_spin = {};

@@ -190,6 +190,7 @@ void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
     ts.ops.bind(&warp_ops_[ts.warp], ts.lane);
     renew_inst_budget(&ts);
     ts.abandoned = false;
+    ts.flag_epoch = 0;
     b.warps[ts.warp].present |= 1u << ts.lane;
   }
   started_.assign(b.nthreads, 0);

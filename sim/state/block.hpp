@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace simt {
@@ -77,6 +78,14 @@ struct BlockState {
   std::uintptr_t released_word = 0;
   std::uint32_t released_epoch = 0;
   std::vector<Acquired> acquired;
+  // Flag handoffs between warps of the block (sim/check/release_acquire.hpp), for the
+  // interval `flags_epoch` - 1: per flag word, the warps its fenced stores published;
+  // and whether thread-level ordering is in force (every warp's accesses are then
+  // checked as they run, in the order they ran).
+  std::uint32_t flags_epoch = 0;
+  std::vector<std::pair<std::uintptr_t, std::uint32_t>> flag_words;
+  bool flag_order = false;
+  bool flag_ordering() const { return flag_order && flags_epoch == epoch + 1; }
 
   void fail(Diagnostic d);               // record the block's first fault
   Diagnostic make_diag(DiagKind k, std::string msg, const ThreadState* t, Site site) const;

@@ -35,6 +35,14 @@ struct ThreadState {
   std::uint32_t spin_yields = 0;
   bool yield_pending = false;
   std::int64_t insts_kept = 0;
+  // Thread-level ordering within the block (sim/check/release_acquire.hpp), for the
+  // barrier interval `flag_epoch` - 1 (0: none yet): whether the thread has fenced,
+  // the warps whose releases it observed through a flag and has not yet taken with a
+  // fence, and those it took (every access they made in the interval is ordered before
+  // this thread's accesses from then on).
+  std::uint32_t flag_epoch = 0;
+  bool fenced = false;
+  std::uint32_t observed_warps = 0, acquired_warps = 0;
 };
 
 // Describes the launch a thread belongs to; read by threadIdx/blockIdx etc.

@@ -21,6 +21,11 @@ using Site = const void*;
 // once per thread, all of them in flight together), or one that runs once. Its
 // requests per warp are not a chain of dependent rounds.
 constexpr std::uint32_t kSiteStraightLine = 1;
+// A flag of the same records: a `volatile` load or store (a flag polled by another
+// warp). Two threads of different warps may access one word through volatile accesses
+// between barriers: relaxed operations, as PTX's memory model treats them, not a data
+// race (sim/check/release_acquire.hpp).
+constexpr std::uint32_t kSiteVolatile = 2;
 
 // 16 bytes: a kernel makes many of these between two barriers. User-space
 // addresses fit in 48 bits, which leaves room for the size, operation and space.

@@ -41,6 +41,53 @@ TEST_CASE("warps of one block hand a turn back and forth through a shared word: 
   CHECK(e.stderr_.find("deadlock") == std::string::npos);
 }
 
+TEST_CASE("a handoff between warps through a volatile flag with fences is no race; without them it is") {
+  auto e = exec(kTests + "volatile_shared_handoff.cu");
+  CHECK(e.run.status == 0);
+  CHECK(e.run.out == "global 46, shared 496 31: cudaSuccess, cudaSuccess\n");
+  REQUIRE(e.launches.size() == 2);
+  CHECK(e.launches[0]["diagnostics"].empty());
+  CHECK(e.launches[1]["diagnostics"].empty());
+
+  // Volatile flag, no fences: the data's read is not ordered after its write.
+  auto unfenced = exec(kTests + "volatile_shared_handoff.cu", "-D NO_FENCE=1");
+  CHECK(unfenced.run.status != 0);
+  REQUIRE(unfenced.launches.size() == 2);
+  REQUIRE(unfenced.launches[0]["diagnostics"].size() == 1);
+  CHECK(unfenced.launches[0]["diagnostics"][0]["kind"] == "global-memory race");
+  REQUIRE(unfenced.launches[1]["diagnostics"].size() == 1);
+  CHECK(unfenced.launches[1]["diagnostics"][0]["kind"] == "shared-memory race");
+  CHECK(unfenced.stderr_.find("volatile_shared_handoff.cu:38") != std::string::npos);  // the consumer's read
+  CHECK(unfenced.stderr_.find("volatile_shared_handoff.cu:51") != std::string::npos);  // the producer's write
+
+  // A plain flag: a race on the flag itself, or a spin on a register that never ends.
+  auto plain = exec(kTests + "volatile_shared_handoff.cu", "-D NO_VOLATILE=1", "SIMT_OPTIONS=watchdog_insts=1000000");
+  CHECK(plain.run.status != 0);
+  REQUIRE(plain.launches.size() == 2);
+  REQUIRE(plain.launches[0]["diagnostics"].size() == 1);
+  CHECK(plain.launches[0]["diagnostics"][0]["kind"] == "global-memory race");
+  CHECK(plain.stderr_.find("volatile_shared_handoff.cu:35") != std::string::npos);  // the flag's read
+  CHECK(plain.stderr_.find("watchdog") != std::string::npos);
+}
+
+TEST_CASE("a fenced spin lock between warps of one block is no race and counts every increment; unfenced it races") {
+  auto e = exec(kTests + "fenced_spin_lock_block.cu");
+  CHECK(e.run.status == 0);
+  CHECK(e.run.out == "global counter 200, shared counter 200 (of 200): cudaSuccess, cudaSuccess\n");
+  REQUIRE(e.launches.size() == 2);
+  CHECK(e.launches[0]["diagnostics"].empty());
+  CHECK(e.launches[1]["diagnostics"].empty());
+
+  auto unfenced = exec(kTests + "fenced_spin_lock_block.cu", "-D NO_FENCE=1");
+  CHECK(unfenced.run.status != 0);
+  REQUIRE(unfenced.launches.size() == 2);
+  REQUIRE(unfenced.launches[0]["diagnostics"].size() == 1);
+  CHECK(unfenced.launches[0]["diagnostics"][0]["kind"] == "global-memory race");
+  REQUIRE(unfenced.launches[1]["diagnostics"].size() == 1);
+  CHECK(unfenced.launches[1]["diagnostics"][0]["kind"] == "shared-memory race");
+  CHECK(unfenced.stderr_.find("fenced_spin_lock_block.cu:28") != std::string::npos);  // the counter's read
+}
+
 // Lines of tests/cuda/runtime_errors_main.cu as CUDA 13 printed them on the H200
 // (tests/cuda/runtime_errors_h200.txt; docs/validation/h200-runtime-errors.md).
 TEST_CASE("device heap, limits, memory info, sticky errors and cudaDeviceReset as in CUDA") {

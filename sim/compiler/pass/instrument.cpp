@@ -22,6 +22,8 @@
 #include "pass_options.hpp"
 #include "red_or_atom.hpp"
 
+#include "sim/types/events.hpp"
+
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Dominators.h>
@@ -111,6 +113,7 @@ class Instrumenter {
     translate_dram_ = entry_point(m, "__simt_translate_dram", FunctionType::get(i8p, {i8p, i32, i32}, false));
     translate_dram_range_ = m.getOrInsertFunction("__simt_translate_dram_range", i8p, i8p, i64, i32);
     range_ = m.getOrInsertFunction("__simt_access_range", i8p, i8p, i64, i32, i32, i8p);
+    access_volatile_ = m.getOrInsertFunction("__simt_access_volatile", i8p, i8p, i32, i32, i8p);
     (void)v;
   }
 
@@ -148,15 +151,20 @@ class Instrumenter {
   // The instruction's pointer operand `use` goes through the runtime's call, and the
   // access uses what the call returns: the host mapping of a device address. The
   // pointer itself (the device view) is never dereferenced by compiled code.
-  void access(Instruction& at, Use& use, Type* type, unsigned op) {
+  // `is_volatile`: a volatile load or store, which another warp may poll or set between
+  // barriers (a flag): its own entry point, which also tells the race check's
+  // thread-level ordering (sim/check/release_acquire.hpp), and a site marked volatile.
+  void access(Instruction& at, Use& use, Type* type, unsigned op, bool is_volatile = false) {
     Value* ptr = use.get();
     if (const GlobalVariable* gv = device_variable(ptr, marked_)) return refuse(at, *gv);
     if (statically_private(ptr, marked_) || runtime_state(ptr)) return;
     IRBuilder<> b(&at);
     unsigned size = unsigned(m_.getDataLayout().getTypeStoreSize(type));
-    FunctionCallee entry = never_local(ptr, marked_) ? access_nonlocal_ : access_;
+    FunctionCallee entry = is_volatile ? access_volatile_ : never_local(ptr, marked_) ? access_nonlocal_ : access_;
+    Constant* site = is_volatile ? sites_.site_of(at, "vmem", in_loop(at), kSiteVolatile)
+                                 : sites_.site_of(at, "mem", in_loop(at));
     CallInst* call = b.CreateCall(entry, {b.CreatePointerCast(ptr, b.getInt8PtrTy()), b.getInt32(size),
-                                          b.getInt32(op), sites_.site_of(at, "mem", in_loop(at))});
+                                          b.getInt32(op), site});
     ensure_location(*call);
     use.set(b.CreatePointerCast(call, ptr->getType()));
   }
@@ -226,13 +234,13 @@ class Instrumenter {
   SiteTable sites_;
   std::set<const BasicBlock*> loop_blocks_;  // of the function run() is instrumenting
   BlockCounter blocks_;
-  FunctionCallee access_, access_nonlocal_, translate_, translate_dram_, translate_dram_range_, range_;
+  FunctionCallee access_, access_nonlocal_, translate_, translate_dram_, translate_dram_range_, range_, access_volatile_;
 };
 
 void Instrumenter::instrument(Instruction& i) {
-  if (auto* ld = dyn_cast<LoadInst>(&i)) return access(i, ld->getOperandUse(0), ld->getType(), Load);
+  if (auto* ld = dyn_cast<LoadInst>(&i)) return access(i, ld->getOperandUse(0), ld->getType(), Load, ld->isVolatile());
   if (auto* st = dyn_cast<StoreInst>(&i))
-    return access(i, st->getOperandUse(1), st->getValueOperand()->getType(), Store);
+    return access(i, st->getOperandUse(1), st->getValueOperand()->getType(), Store, st->isVolatile());
   if (auto* rmw = dyn_cast<AtomicRMWInst>(&i)) {  // an unused result is a RED on the GPU (red_or_atom.hpp)
     const bool red = rmw->use_empty() && rmw->getOperation() != AtomicRMWInst::Xchg;
     return access(i, rmw->getOperandUse(0), rmw->getValOperand()->getType(), red ? Reduction : Atomic);

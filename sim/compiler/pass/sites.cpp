@@ -73,12 +73,12 @@ Constant* SiteTable::string_constant(const std::string& s) {
 // 32 bytes, 8-aligned, so the section is an array of records
 // (sim/symbols/compiler_sites.hpp).
 SiteTable::Record SiteTable::make_record(const std::string& file, const std::string& function, unsigned line,
-                                         unsigned column, bool in_loop) {
+                                         unsigned column, bool in_loop, unsigned more_flags) {
   LLVMContext& c = m_.getContext();
   Type* i8p = Type::getInt8PtrTy(c);
   Type* i32 = Type::getInt32Ty(c);
   StructType* ty = StructType::get(c, {i8p, i8p, i32, i32, i32, i32});
-  const unsigned flags = in_loop ? 0 : kSiteStraightLine;
+  const unsigned flags = (in_loop ? 0 : kSiteStraightLine) | more_flags;
   Constant* init = ConstantStruct::get(ty, {string_constant(file), string_constant(function),
                                             ConstantInt::get(i32, line), ConstantInt::get(i32, column),
                                             ConstantInt::get(i32, flags), ConstantInt::get(i32, 0)});
@@ -96,14 +96,15 @@ void SiteTable::set_in_loop(Record& r) {
   auto* init = cast<ConstantStruct>(r.variable->getInitializer());
   std::vector<Constant*> fields;
   for (unsigned i = 0; i < init->getNumOperands(); ++i) fields.push_back(init->getOperand(i));
-  fields[4] = ConstantInt::get(fields[4]->getType(), 0);
+  const auto flags = cast<ConstantInt>(fields[4])->getZExtValue() & ~std::uint64_t(kSiteStraightLine);
+  fields[4] = ConstantInt::get(fields[4]->getType(), flags);
   r.variable->setInitializer(ConstantStruct::get(init->getType(), fields));
 }
 
 // The key is the user's frames of the inlining chain (innermost first), so a call
 // site that the compiler duplicated stays one site, while one helper inlined at two
 // call sites gives two (as nvcc's two copies are two instructions).
-Constant* SiteTable::site_of(const Instruction& inst, const std::string& kind, bool in_loop) {
+Constant* SiteTable::site_of(const Instruction& inst, const std::string& kind, bool in_loop, unsigned flags) {
   const DILocation* loc = runtime_.user_frame(inst.getDebugLoc().get());
   std::string key = kind;
   // Every frame, simtlab's too: two accesses inside one CUB call (its shared store
@@ -118,8 +119,9 @@ Constant* SiteTable::site_of(const Instruction& inst, const std::string& kind, b
     // own line (e.g. cuda/std/functional for CUB's adds) rather than nothing.
     const DILocation* own = inst.getDebugLoc().get();
     if (!loc && own) loc = own;
-    Record r = loc ? make_record(path_of(loc->getScope()), function_of(loc), loc->getLine(), loc->getColumn(), in_loop)
-                   : make_record("?", std::string(inst.getFunction()->getName()), 0, 0, in_loop);
+    Record r = loc ? make_record(path_of(loc->getScope()), function_of(loc), loc->getLine(), loc->getColumn(), in_loop,
+                                 flags)
+                   : make_record("?", std::string(inst.getFunction()->getName()), 0, 0, in_loop, flags);
     it = sites_.emplace(key, r).first;
   } else if (in_loop) {
     set_in_loop(it->second);

@@ -43,7 +43,9 @@ class SiteTable {
   // `in_loop`: whether the instruction sits in a loop of the optimised code (when not
   // known, true). A record all of whose instructions are outside loops is marked
   // straight-line (kSiteStraightLine): the copies of a fully unrolled loop.
-  llvm::Constant* site_of(const llvm::Instruction& inst, const std::string& kind, bool in_loop = true);
+  // `flags`: more of the record's flags (kSiteVolatile); give them a `kind` of their own.
+  llvm::Constant* site_of(const llvm::Instruction& inst, const std::string& kind, bool in_loop = true,
+                          unsigned flags = 0);
   void emit_registration();
   std::size_t size() const { return sites_.size(); }
 
@@ -54,7 +56,7 @@ class SiteTable {
     bool in_loop;
   };
   Record make_record(const std::string& file, const std::string& function, unsigned line, unsigned column,
-                     bool in_loop);
+                     bool in_loop, unsigned flags);
   static void set_in_loop(Record& r);
   llvm::Constant* string_constant(const std::string& s);
 

@@ -13,6 +13,7 @@
 
 extern "C" {  // sim/exec/runtime_hooks.cpp
 void __simt_threadfence();
+void __simt_threadfence_block();
 void __simt_atomic_begin(const void* word);
 void __simt_atomic_end(const void* word, int changed);
 }
@@ -250,7 +251,7 @@ extern "C" [[noreturn]] void __simt_trap(const char* file, unsigned line);  // r
 }
 inline void __threadfence() { __simt_threadfence(); }
 inline void __threadfence_system() { __simt_threadfence(); }
-inline void __threadfence_block() {}
+inline void __threadfence_block() { __simt_threadfence_block(); }
 
 #define SIMT_ATOMIC(name, expr, red)                                                     \
   template <class T> inline T name(T* a, std::type_identity_t<T> v) {                    \
