@@ -14,6 +14,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -26,7 +27,9 @@ namespace simt::cli {
 namespace {
 
 struct ExecArgs {
-  std::string file, device, json, timeline, sample_budget, watchdog_insts;
+  std::string file;                  // the first source: it names the program
+  std::vector<std::string> sources;  // the others (simt exec main.cpp kernels.cu)
+  std::string device, json, timeline, sample_budget, watchdog_insts;
   std::string gpus, nodes, link, inter_link;
   CompileArgs compile;
   bool json_flag = false;
@@ -38,9 +41,20 @@ struct ExecArgs {
 
 struct CcArgs {
   std::string file, output;
+  std::vector<std::string> sources;  // the others
   CompileArgs compile;
   bool shared = false;
 };
+
+std::vector<std::string> all_sources(const std::string& first, const std::vector<std::string>& more) {
+  std::vector<std::string> all = {first};
+  all.insert(all.end(), more.begin(), more.end());
+  return all;
+}
+
+// Arguments of simt exec after `--`: CLI11 puts them in the same list as those before,
+// and only those before are sources (note_exec_arguments).
+std::size_t g_args_after_dashes = 0;
 
 // `-o` naming the input would destroy the learner's only copy of their code.
 void refuse_overwriting(const std::string& input, const std::string& output) {
@@ -106,16 +120,20 @@ Options exec_options(const ExecArgs& a, const std::string& report, const std::st
 }
 
 int run_exec(const ExecArgs& a) {
+  const BuildRequest request = build_request(a.file, false, a.compile, a.sources);
+  check_sources(request);  // a missing or repeated source: refused before anything runs
   const bool to_file = a.json_flag && a.json != "-";
-  if (to_file) check_writable_output(a.file, a.json, "--json");
-  if (!a.timeline.empty()) check_writable_output(a.file, a.timeline, "--timeline");
+  for (const std::string& source : all_sources(a.file, a.sources)) {
+    if (to_file) check_writable_output(source, a.json, "--json");
+    if (!a.timeline.empty()) check_writable_output(source, a.timeline, "--timeline");
+  }
   const auto temp = std::filesystem::temp_directory_path();
   const std::string report = to_file ? a.json : (temp / fmt::format("simt-exec-{}.json", getpid())).string();
   const std::string timeline =
       !a.timeline.empty() ? a.timeline : (temp / fmt::format("simt-timeline-{}.json", getpid())).string();
   const Options o = exec_options(a, report, timeline);
   export_options(o);  // before the build: the compiler pass reads its switches there
-  BuildProduct p = build_program(build_request(a.file, false, a.compile));
+  BuildProduct p = build_program(request);
   int status = run_program(p.path, a.program_args);
   const std::size_t failed_launches = launches_with_errors(report);
   report_kernel_times(report, timeline, o.device, a.json_flag && a.json == "-");
@@ -125,8 +143,10 @@ int run_exec(const ExecArgs& a) {
 }
 
 int run_cc(const CcArgs& a) {
-  refuse_overwriting(a.file, a.output);
-  BuildProduct p = build_program(build_request(a.file, a.shared, a.compile));
+  const BuildRequest request = build_request(a.file, a.shared, a.compile, a.sources);
+  check_sources(request);
+  for (const std::string& source : all_sources(a.file, a.sources)) refuse_overwriting(source, a.output);
+  BuildProduct p = build_program(request);
   std::error_code ec;
   std::filesystem::copy_file(p.path, a.output, std::filesystem::copy_options::overwrite_existing, ec);
   if (ec) throw std::runtime_error("cannot write " + a.output + ": " + ec.message());
@@ -139,26 +159,22 @@ int run_cc(const CcArgs& a) {
 
 }  // namespace
 
-void reject_second_source(int argc, char** argv) {
-  if (argc < 2 || (std::strcmp(argv[1], "exec") != 0 && std::strcmp(argv[1], "cc") != 0)) return;
-  int sources = 0;
-  for (int i = 2; i < argc && std::strcmp(argv[i], "--") != 0; ++i) {
-    const std::string a = argv[i];
-    // The value of an option (`-o x.cu`, `--timeline x.cu`) is not a source: that
-    // mistake has its own message (refuse_overwriting).
-    const bool option_value = argv[i - 1][0] == '-' && i > 2;
-    if (a.size() > 3 && a.compare(a.size() - 3, 3, ".cu") == 0 && a[0] != '-' && !option_value && ++sources == 2)
-      throw std::invalid_argument(fmt::format(
-          "simt {} builds one .cu file; {} would be passed to the program as an argument: put it after -- "
-          "(simt exec prog.cu -- {}) or build one file that includes the other",
-          argv[1], a, a));
-  }
+void note_exec_arguments(int argc, char** argv) {
+  if (argc < 2 || std::strcmp(argv[1], "exec") != 0) return;
+  for (int i = 2; i < argc; ++i)
+    if (std::strcmp(argv[i], "--") == 0) {
+      g_args_after_dashes = std::size_t(argc - i - 1);
+      return;
+    }
 }
 
 void add_program_commands(CLI::App& app) {
   auto exec_args = std::make_shared<ExecArgs>();
   CLI::App* exec = app.add_subcommand("exec", "Build a CUDA program against the simulator, run it, report every launch");
-  exec->add_option("file", exec_args->file, "the .cu file")->required()->check(CLI::ExistingFile);
+  exec->add_option("file", exec_args->file,
+                   "the .cu file; with more sources (main.cpp a.cu b.cu), the first names the program")
+      ->required()
+      ->check(CLI::ExistingFile);
   add_device_option(exec, exec_args->device, "simulated device from the catalog (simt devices)");
   // A flag that takes its value only as --json=PATH, so `--json prog.cu` stays unambiguous.
   exec->add_flag("--json{-}", exec_args->json, "launch reports as JSON: --json (stderr) or --json=PATH");
@@ -196,11 +212,19 @@ void add_program_commands(CLI::App& app) {
                    "H100/H200)");
   exec->add_option("--inter-link", exec_args->inter_link,
                    "the network between nodes, one NIC per GPU (default: the device's server's, IB-NDR for H100/H200)");
-  exec->add_option("args", exec_args->program_args, "arguments for the program (after --)");
+  exec->add_option("args", exec_args->program_args,
+                   "more sources of the program (.cu through the compiler pass; .cpp, .cc, .cxx as host C++), then "
+                   "the program's arguments (after --, or any argument that is no source's name)");
   exec->footer(options_help());
   exec->callback([exec_args, exec] {
     ExecArgs& a = *exec_args;
     a.json_flag = !a.json.empty();
+    // Before `--`, a .cu or C++ file's name is one of the program's sources.
+    std::vector<std::string> program_args;
+    const std::size_t before = a.program_args.size() - std::min(g_args_after_dashes, a.program_args.size());
+    for (std::size_t i = 0; i < a.program_args.size(); ++i)
+      (i < before && is_source_name(a.program_args[i]) ? a.sources : program_args).push_back(a.program_args[i]);
+    a.program_args = std::move(program_args);
     add_if_given(a.flags, exec, "--device", "device", a.device);
     add_if_given(a.flags, exec, "--no-skip-repeats", "skip_repeats", "none");
     add_if_given(a.flags, exec, "--no-defer-repeats", "skip_repeats", "pure");
@@ -218,7 +242,11 @@ void add_program_commands(CLI::App& app) {
 
   auto cc_args = std::make_shared<CcArgs>();
   CLI::App* cc = app.add_subcommand("cc", "Build a CUDA program or shared library against the simulator");
-  cc->add_option("file", cc_args->file, "the .cu file")->required()->check(CLI::ExistingFile);
+  cc->add_option("file", cc_args->file, "the .cu file; with more sources, the first names the product")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cc->add_option("sources", cc_args->sources,
+                 "more sources of the program or library (.cu through the compiler pass; .cpp, .cc, .cxx as host C++)");
   cc->add_flag("--shared", cc_args->shared, "a shared library (e.g. for Python ctypes)");
   add_compile_options(cc, cc_args->compile);
   cc->add_option("-o,--output", cc_args->output, "the executable or .so to write")->required();

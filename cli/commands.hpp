@@ -16,10 +16,9 @@ void add_program_commands(CLI::App& app); // exec, cc             (cmd_program.c
 void add_validate_command(CLI::App& app); // validate              (cmd_validate.cpp)
 void add_table_commands(CLI::App& app);   // table, compare                 (cmd_table.cpp)
 void add_lab_commands(CLI::App& app);    // lab list/show/start/check/hint (cmd_lab.cpp)
-// `simt exec a.cu b.cu`: a second source before `--` is a mistake, not an argument for
-// the program (CLI11 cannot tell, since arguments after `--` land in the same list).
-// Throws std::invalid_argument.                                    (cmd_program.cpp)
-void reject_second_source(int argc, char** argv);
+// `simt exec main.cpp a.cu -- b.cu`: sources before `--`, the program's arguments after
+// it. CLI11 puts both in one list; this notes how many came after.  (cmd_program.cpp)
+void note_exec_arguments(int argc, char** argv);
 // An option name the command it follows does not have, named before CLI11 can take
 // the option's value for a positional ("File does not exist: 5"). Throws
 // std::invalid_argument.                                           (unknown_options.cpp)

@@ -10,8 +10,9 @@ void add_compile_options(CLI::App* cmd, CompileArgs& c) {
       ->allow_extra_args(false);
 }
 
-BuildRequest build_request(const std::string& file, bool shared, const CompileArgs& c) {
-  return {file, shared, c.include_dirs, c.defines};
+BuildRequest build_request(const std::string& file, bool shared, const CompileArgs& c,
+                           const std::vector<std::string>& more_sources) {
+  return {file, shared, c.include_dirs, c.defines, more_sources};
 }
 
 }  // namespace simt::cli

@@ -15,6 +15,8 @@ struct CompileArgs {
 };
 
 void add_compile_options(CLI::App* cmd, CompileArgs& c);
-BuildRequest build_request(const std::string& file, bool shared, const CompileArgs& c);
+// `more_sources`: the program's other sources (simt exec main.cpp kernels.cu).
+BuildRequest build_request(const std::string& file, bool shared, const CompileArgs& c,
+                           const std::vector<std::string>& more_sources = {});
 
 }  // namespace simt::cli

@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
     }
   }
   try {
-    reject_second_source(argc, argv);
+    note_exec_arguments(argc, argv);
     reject_unknown_options(app, argc, argv);
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& e) {  // a command's own result: the message is already out

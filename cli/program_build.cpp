@@ -267,66 +267,166 @@ std::string cache_root() {
   return (kBinaryDir / "program-cache").string();
 }
 
-BuildProduct build_program(const BuildRequest& req) {
-  fs::path source = fs::absolute(req.source);
-  if (!fs::is_regular_file(source)) throw std::runtime_error(fmt::format("no such file: {}", req.source));
-  std::string text = syntax_text(source);
-  const UserDefines defines = split_user_defines(req.defines);
-  // #line keeps every diagnostic and debug line on the user's file and line.
-  std::string unit = fmt::format("{}#line 1 \"{}\"\n{}", defines.unit_lines, source.string(),
-                                 shield_includes(text, source.string(), defines, frontend_include()));
+bool is_cuda_source_name(const std::string& path) { return fs::path(path).extension() == ".cu"; }
 
-  fs::path cache = cache_root();
-  std::error_code ec;
-  fs::create_directories(cache, ec);
-  if (ec) throw std::runtime_error(fmt::format("cannot create the build cache {}: {}", cache.string(), ec.message()));
-  std::string fingerprint = toolchain_fingerprint();
+bool is_source_name(const std::string& path) {
+  const std::string ext = fs::path(path).extension().string();
+  return ext == ".cu" || ext == ".cpp" || ext == ".cc" || ext == ".cxx" || ext == ".c++";
+}
+
+void check_sources(const BuildRequest& req) {
+  std::vector<std::string> all = {req.source};
+  all.insert(all.end(), req.more_sources.begin(), req.more_sources.end());
+  std::map<fs::path, std::string> seen;
+  for (const std::string& s : all) {
+    std::error_code ec;
+    if (!fs::is_regular_file(s, ec)) throw std::invalid_argument(fmt::format("{}: no such file", s));
+    const auto [it, fresh] = seen.emplace(fs::weakly_canonical(fs::absolute(s)), s);
+    if (!fresh)
+      throw std::invalid_argument(it->second == s
+                                      ? fmt::format("{} is given twice: each source is built once", s)
+                                      : fmt::format("{} and {} are the same file: each source is built once", it->second, s));
+  }
+}
+
+namespace {
+
+// One source of the program, ready to compile: its build unit, its own headers
+// (through the syntax step) and the key of its object in the cache.
+struct Unit {
+  std::string given;  // as the user named it, for messages
+  fs::path source;    // absolute
+  bool cuda = true;   // through the pass with cuda_runtime.h first; else host C++
+  std::string unit;   // the text compiled
   LocalHeaders headers;
-  add_local_headers(fs::weakly_canonical(source.parent_path()), fs::weakly_canonical(source), text, defines, headers);
-  const std::vector<std::string> user_flags = user_compile_flags(req, defines);
+  bool openmp = false;
+  std::string key;
+};
+
+Unit prepare_unit(const std::string& given, bool cuda, const BuildRequest& req, const UserDefines& defines,
+                  const std::vector<std::string>& user_flags, const std::string& fingerprint) {
+  Unit u;
+  u.given = given;
+  u.source = fs::absolute(given);
+  u.cuda = cuda;
+  // The syntax step changes only what C++ cannot parse, so a host file (which cannot
+  // contain it) is unchanged by it; its headers may be shared with the .cu files.
+  std::string text = syntax_text(u.source);
+  // #line keeps every diagnostic and debug line on the user's file and line.
+  u.unit = fmt::format("{}#line 1 \"{}\"\n{}", defines.unit_lines, u.source.string(),
+                       shield_includes(text, u.source.string(), defines, frontend_include()));
+  add_local_headers(fs::weakly_canonical(u.source.parent_path()), fs::weakly_canonical(u.source), text, defines,
+                    u.headers);
+  u.openmp = uses_openmp(text, u.headers);
   Hash key_hash;
-  key_hash.add(unit).add(fingerprint).add(req.shared ? "shared" : "exe");
-  for (const auto& [rel, header_text] : headers) key_hash.add(rel.string()).add(header_text);
+  key_hash.add(u.unit).add(fingerprint).add(cuda ? "cuda" : "host");
+  for (const auto& [rel, header_text] : u.headers) key_hash.add(rel.string()).add(header_text);
   for (const auto& f : user_flags) key_hash.add(f);
   for (const auto& f : cuda_flags()) key_hash.add(f);
   key_hash.add(pass_options_text(runtime_options()));  // the pass's switches change what it builds
   std::set<fs::path> seen_headers;
   hash_headers_in_include_dirs(text, req.include_dirs, key_hash, seen_headers);
-  std::string key = key_hash.hex();
-  fs::path dir = cache / key;
-  fs::path product = dir / (source.stem().string() + (req.shared ? ".so" : ""));
-  if (fs::exists(product)) return {product.string(), true};
+  u.key = key_hash.hex();
+  return u;
+}
 
+// The unit's object, compiled into the cache unless it is there already.
+fs::path unit_object(const Unit& u, const fs::path& cache, const std::vector<std::string>& user_flags) {
+  const fs::path dir = cache / ("unit-" + u.key);
+  const fs::path object = dir / (u.source.stem().string() + ".o");
+  if (fs::exists(object)) return object;
   fs::create_directories(dir);
-  fs::path unit_path = dir / "source.cpp";
-  write_file(unit_path, unit);
-  for (const auto& [rel, header_text] : headers) {
+  const fs::path unit_path = dir / "source.cpp";
+  write_file(unit_path, u.unit);
+  for (const auto& [rel, header_text] : u.headers) {
     fs::create_directories((dir / rel).parent_path());
     write_file(dir / rel, header_text);
   }
+  fs::path tmp = object;
+  tmp += fmt::format(".{}.tmp", getpid());
+  std::vector<std::string> cmd = {clang_compiler()};
+  for (auto& f : cuda_flags()) cmd.push_back(f);
+  cmd.push_back("-I");
+  cmd.push_back(frontend_include().string());
+  // Like nvcc, every .cu starts with cuda_runtime.h included, so a file (or a header
+  // it includes) may use __global__ and threadIdx without including anything. Host
+  // files get nothing: they include cuda_runtime.h when they call the runtime. Both go
+  // through the pass, which instruments device code only and binds the markers of
+  // simtlab's headers in host code (a host loop over __half values).
+  if (u.cuda)
+    for (std::string f : {"-include", "cuda_runtime.h"}) cmd.push_back(f);
+  cmd.push_back("-fpass-plugin=" + pass_plugin().string());
+  for (const auto& f : user_flags) cmd.push_back(f);
+  if (u.openmp) cmd.push_back("-fopenmp");
+  for (std::string f : std::initializer_list<std::string>{"-iquote", u.source.parent_path().string(), "-c",
+                                                           unit_path.string(), "-o", tmp.string()})
+    cmd.push_back(f);
+  if (spawn_and_wait(cmd) != 0) {
+    std::error_code ec;
+    fs::remove(tmp, ec);
+    throw std::runtime_error(fmt::format("{} did not compile (see the compiler's messages above)", u.given));
+  }
+  fs::rename(tmp, object);
+  return object;
+}
+
+}  // namespace
+
+BuildProduct build_program(const BuildRequest& req) {
+  if (!fs::is_regular_file(fs::absolute(req.source))) throw std::runtime_error(fmt::format("no such file: {}", req.source));
+  check_sources(req);
+  const UserDefines defines = split_user_defines(req.defines);
+
+  fs::path cache = cache_root();
+  std::error_code ec;
+  fs::create_directories(cache, ec);
+  if (ec) throw std::runtime_error(fmt::format("cannot create the build cache {}: {}", cache.string(), ec.message()));
+  const std::string fingerprint = toolchain_fingerprint();
+  const std::vector<std::string> user_flags = user_compile_flags(req, defines);
+  // A lone source is CUDA whatever its name (as before); among several, .cu files are.
+  const bool several = !req.more_sources.empty();
+  std::vector<Unit> units;
+  units.push_back(prepare_unit(req.source, !several || is_cuda_source_name(req.source), req, defines, user_flags,
+                               fingerprint));
+  for (const std::string& s : req.more_sources)
+    units.push_back(prepare_unit(s, is_cuda_source_name(s), req, defines, user_flags, fingerprint));
+
+  Hash key_hash;
+  key_hash.add(fingerprint).add(req.shared ? "shared" : "exe");
+  bool openmp = false;
+  for (const Unit& u : units) {
+    key_hash.add(u.key);
+    openmp |= u.openmp;
+  }
+  const fs::path dir = cache / key_hash.hex();
+  const fs::path product = dir / (units.front().source.stem().string() + (req.shared ? ".so" : ""));
+  if (fs::exists(product)) return {product.string(), true};
+
+  std::vector<fs::path> objects;
+  for (const Unit& u : units) objects.push_back(unit_object(u, cache, user_flags));
+  fs::create_directories(dir);
   fs::path tmp = product;
   tmp += fmt::format(".{}.tmp", getpid());
   std::vector<std::string> cmd = {clang_compiler()};
   for (auto& f : cuda_flags()) cmd.push_back(f);
-  // Our CUDA headers first. Like nvcc, every .cu starts with cuda_runtime.h
-  // included, so a file (or a header it includes) may use __global__ and threadIdx
-  // without including anything.
-  for (std::string f : std::initializer_list<std::string>{"-I", frontend_include().string(), "-include", "cuda_runtime.h",
-                                                           "-fpass-plugin=" + pass_plugin().string()})
-    cmd.push_back(f);
-  for (const auto& f : user_flags) cmd.push_back(f);
-  if (uses_openmp(text, headers)) cmd.push_back("-fopenmp");
+  for (const fs::path& o : objects) cmd.push_back(o.string());
+  if (openmp) cmd.push_back("-fopenmp");
   fs::path lib_dir = sim_library().parent_path(), timing_dir = timing_library().parent_path();
   // Device printf goes through libsimt_sim.so's counting wrappers (sim/exec/device_output.hpp).
-  for (std::string f : std::initializer_list<std::string>{"-iquote", source.parent_path().string(), unit_path.string(),
-                        report_object(cache, fingerprint).string(), kStdioWraps, "-L", lib_dir.string(), "-L", timing_dir.string(),
-                        "-lsimt_timing", "-lsimt_sim", "-Wl,-rpath," + lib_dir.string(),
-                        "-Wl,-rpath," + timing_dir.string(), "-o", tmp.string()})
+  for (std::string f : std::initializer_list<std::string>{report_object(cache, fingerprint).string(), kStdioWraps, "-L",
+                        lib_dir.string(), "-L", timing_dir.string(), "-lsimt_timing", "-lsimt_sim",
+                        "-Wl,-rpath," + lib_dir.string(), "-Wl,-rpath," + timing_dir.string(), "-o", tmp.string()})
     cmd.push_back(f);
   if (req.shared) cmd.push_back("-shared");
   if (spawn_and_wait(cmd) != 0) {
     fs::remove(tmp, ec);
-    throw std::runtime_error(fmt::format("{} did not compile (see the compiler's messages above)", req.source));
+    if (!several)
+      throw std::runtime_error(fmt::format("{} did not compile (see the compiler's messages above)", req.source));
+    throw std::runtime_error(fmt::format(
+        "{} and its {} other source{} did not link (see the linker's messages above: a function used in one file "
+        "must be defined in exactly one of the files given here, __device__ functions included: the .cu files are "
+        "linked as nvcc -rdc=true links them)",
+        req.source, req.more_sources.size(), req.more_sources.size() == 1 ? "" : "s"));
   }
   fs::rename(tmp, product);
   return {product.string(), false};

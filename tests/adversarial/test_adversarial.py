@@ -72,7 +72,7 @@ def cli_cases():
           "without a SIMT model")
     check("cli", "device show of an unknown name is a usage error", simt("device", "show", "TPU-v9"), 2,
           "unknown device 'TPU-v9'")
-    check("cli", "a second .cu before -- is refused", simt("exec", p, p), 2, "builds one .cu file")
+    check("cli", "a source given twice before -- is refused", simt("exec", p, p), 2, "is given twice")
     check("cli", "--json=/nonexistent/x.json is refused before the build", simt("exec", "--json=/nonexistent/x.json", p),
           2, "/nonexistent")
     check("cli", "--timeline into a missing folder is refused", simt("exec", "--timeline", "/nonexistent/t.json", p), 2,
