@@ -38,8 +38,7 @@ run() {
     | tee -a "$res/status.txt"
 }
 [ "${SWEEP:-1}" = 1 ] && run sweep tests/cuda/nccl_sweep.cu --ranks $gpus --max-bytes $max --iters $iters  # SWEEP=0: programs only
-"$simt" exec $flags tests/multigpu/nccl_collectives.cu < /dev/null > "$res/nccl_collectives.txt" 2> /dev/null
-echo "nccl_collectives     exit $?" | tee -a "$res/status.txt"
+run nccl_collectives tests/multigpu/nccl_collectives.cu
 grep -v '^#' tests/cuda/multigpu_x2_programs.txt | while IFS='|' read -r name src args; do
   name=$(echo $name); src=$(echo $src)
   [ -n "$name" ] || continue
