@@ -15,7 +15,7 @@ __global__ void decode_contiguous(const float* q, const float* k, const float* v
   if (pair >= batch * heads) return;  // whole warps leave together
   const int b = pair / heads, h = pair % heads, kvh = h / (heads / kv_heads);
   const decode::ContiguousRows rows{(size_t(b) * kv_heads + kvh) * seq * dim, dim};
-  decode::attend(q + size_t(pair) * dim, 1, lens[b], dim, scale, rows, k, v, o + size_t(pair) * dim);
+  decode::attend<1>(q + size_t(pair) * dim, lens[b], dim, scale, rows, k, v, o + size_t(pair) * dim);
 }
 
 namespace {

@@ -27,27 +27,35 @@
 #include <cuda_fp8.h>
 #include <cuda_runtime.h>
 
+// kPerLane = dim / 32, a compile-time count so that q, the accumulator and each
+// token's dequantized rows stay in registers (decode_common.cuh's attend_fixed says why).
+template <int kPerLane>
 __global__ void decode_fp8_kv(const float* q, const __nv_fp8_e4m3* k, const __nv_fp8_e4m3* v, const float* k_scale,
                               const float* v_scale, const int* lens, float* o, int batch, int seq, int heads,
                               int kv_heads, int dim, float scale) {
   const int pair = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
   if (pair >= batch * heads) return;  // whole warps leave together
   const int b = pair / heads, h = pair % heads, kvh = h / (heads / kv_heads);
-  const int lane = threadIdx.x % 32, per_lane = dim / 32, len = lens[b];
+  const int lane = threadIdx.x % 32, len = lens[b];
   const float ks = k_scale[kvh], vs = v_scale[kvh];  // every lane the same word: 1 sector each
   const size_t base = (size_t(b) * kv_heads + kvh) * seq * dim;
-  float qr[decode::kMaxPerLane], acc[decode::kMaxPerLane], m = -INFINITY, l = 0.0f;
-  for (int i = 0; i < per_lane; ++i) qr[i] = q[size_t(pair) * dim + lane + 32 * i], acc[i] = 0.0f;
+  float qr[kPerLane], acc[kPerLane], m = -INFINITY, l = 0.0f;
+#pragma unroll
+  for (int i = 0; i < kPerLane; ++i) qr[i] = q[size_t(pair) * dim + lane + 32 * i], acc[i] = 0.0f;
   for (int t = 0; t < len; ++t) {
     const size_t row = base + size_t(t) * dim;
-    float kk[decode::kMaxPerLane], vv[decode::kMaxPerLane];
-    for (int i = 0; i < per_lane; ++i) kk[i] = static_cast<float>(k[row + lane + 32 * i]) * ks;
-    for (int i = 0; i < per_lane; ++i) vv[i] = static_cast<float>(v[row + lane + 32 * i]) * vs;
+    float kk[kPerLane], vv[kPerLane];
+#pragma unroll
+    for (int i = 0; i < kPerLane; ++i) kk[i] = static_cast<float>(k[row + lane + 32 * i]) * ks;
+#pragma unroll
+    for (int i = 0; i < kPerLane; ++i) vv[i] = static_cast<float>(v[row + lane + 32 * i]) * vs;
     float partial = 0.0f;
-    for (int i = 0; i < per_lane; ++i) partial += qr[i] * kk[i];
-    decode::online_step(decode::warp_sum(partial) * scale, m, l, acc, vv, per_lane);
+#pragma unroll
+    for (int i = 0; i < kPerLane; ++i) partial += qr[i] * kk[i];
+    decode::online_step<kPerLane>(decode::warp_sum(partial) * scale, m, l, acc, vv);
   }
-  for (int i = 0; i < per_lane; ++i) o[size_t(pair) * dim + lane + 32 * i] = acc[i] / l;
+#pragma unroll
+  for (int i = 0; i < kPerLane; ++i) o[size_t(pair) * dim + lane + 32 * i] = acc[i] / l;
 }
 
 namespace {
@@ -105,8 +113,15 @@ Outputs run(const Params& p) {
   float* o;
   cudaMalloc(&o, out_size * sizeof(float));
   const int warps = s.batch * s.heads;
-  decode_fp8_kv<<<(warps + decode::kWarpsPerBlock - 1) / decode::kWarpsPerBlock, 32 * decode::kWarpsPerBlock>>>(
-      q, k, v, ks, vs, lens, o, s.batch, s.seq, s.heads, s.kv_heads, s.dim, 1.0f / std::sqrt(float(s.dim)));
+  const dim3 grid((warps + decode::kWarpsPerBlock - 1) / decode::kWarpsPerBlock), block(32 * decode::kWarpsPerBlock);
+  const float sc = 1.0f / std::sqrt(float(s.dim));
+  const int b = s.batch, n = s.seq, h = s.heads, kvh = s.kv_heads, d = s.dim;
+  switch (d / 32) {  // kPerLane as a compile-time count
+    case 1: decode_fp8_kv<1><<<grid, block>>>(q, k, v, ks, vs, lens, o, b, n, h, kvh, d, sc); break;
+    case 2: decode_fp8_kv<2><<<grid, block>>>(q, k, v, ks, vs, lens, o, b, n, h, kvh, d, sc); break;
+    case 3: decode_fp8_kv<3><<<grid, block>>>(q, k, v, ks, vs, lens, o, b, n, h, kvh, d, sc); break;
+    default: decode_fp8_kv<decode::kMaxPerLane><<<grid, block>>>(q, k, v, ks, vs, lens, o, b, n, h, kvh, d, sc);
+  }
   std::vector<float> out(out_size);
   cudaMemcpy(out.data(), o, out_size * sizeof(float), cudaMemcpyDeviceToHost);
   cudaFree(o);

@@ -17,7 +17,7 @@ __global__ void decode_gqa(const float* q, const float* k, const float* v, const
   const int b = pair / kv_heads, kvh = pair % kv_heads, group = heads / kv_heads;
   const decode::ContiguousRows rows{(size_t(b) * kv_heads + kvh) * seq * dim, dim};
   const size_t first_head = size_t(b) * heads + size_t(kvh) * group;  // the group's query heads are consecutive
-  decode::attend(q + first_head * dim, group, lens[b], dim, scale, rows, k, v, o + first_head * dim);
+  decode::attend_group(q + first_head * dim, group, lens[b], dim, scale, rows, k, v, o + first_head * dim);
 }
 
 namespace {

@@ -32,7 +32,7 @@ __global__ void decode_paged(const float* q, const float* k_pool, const float* v
   if (pair >= batch * heads) return;  // whole warps leave together
   const int b = pair / heads, h = pair % heads, kvh = h / (heads / kv_heads);
   const PagedRows rows{block_table + size_t(b) * max_blocks, kv_heads, kvh, dim, 0};
-  decode::attend(q + size_t(pair) * dim, 1, lens[b], dim, scale, rows, k_pool, v_pool, o + size_t(pair) * dim);
+  decode::attend<1>(q + size_t(pair) * dim, lens[b], dim, scale, rows, k_pool, v_pool, o + size_t(pair) * dim);
 }
 
 namespace {

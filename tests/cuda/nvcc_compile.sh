@@ -2,30 +2,50 @@
 # Where nvcc exists (CI, no GPU needed): every CUDA file simtlab ships as plain CUDA
 # must compile with nvcc unchanged, the same text simtlab builds through clang and
 # its pass: the course kernels, the examples and the ctypes backend, and the GPU
-# sides of the pattern validation and the time model's calibration.
+# sides of the pattern validation and the time model's calibration. The compiles run
+# in parallel, one per core (nvcc takes seconds to a minute a file: the templated
+# kernels are the slow ones).
 # usage: nvcc_compile.sh NVCC
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 nvcc=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-flags=(-std=c++20 --fmad=false -arch=sm_90 -I. -c)
+flags="-std=c++20 --fmad=false -arch=sm_90 -I. -c"
+jobs=$work/jobs
+: > "$jobs"
+# One line per compile: the source, then the extra flags.
 for src in kernels/*.cu examples/*.cu tests/cuda/patterns_main.cu tests/cuda/time_micro_main.cu tests/cuda/wmma_probe.cu tests/cuda/fp8_conversions.cu; do
-  "$nvcc" "${flags[@]}" "$src" -o "$work/$(basename "$src" .cu).o"
-  echo "ok   $src compiles with nvcc"
+  echo "$src" >> "$jobs"
 done
 # The labs: each starter and solution with its lab's harness (labs/README.md).
 for lab in labs/[0-9]*/; do
   for src in $(python3 -c "import json,sys; c=json.load(open(sys.argv[1])); print(c['starter'], c['solution']) if c.get('kind','kernel')!='answers' else None" "$lab/checks.json"); do
-    "$nvcc" "${flags[@]}" -Xcompiler -fPIC -I labs/common -I "$lab" "$lab/$src" -o "$work/lab.o"
-    echo "ok   $lab$src compiles with nvcc"
+    echo "$lab$src -Xcompiler -fPIC -I labs/common -I $lab" >> "$jobs"
   done
 done
-"$nvcc" "${flags[@]}" -Xcompiler -fPIC examples/minitorch/minitorch_backend.cu -o "$work/minitorch_backend.o"
-echo "ok   examples/minitorch/minitorch_backend.cu compiles with nvcc"
+echo "examples/minitorch/minitorch_backend.cu -Xcompiler -fPIC" >> "$jobs"
 # The front-end programs that reproduce what NVIDIA's CUDA samples needed
 # (tests/frontend/test_samples_patterns.cpp; run on the H200 by cuda_samples_h200.sh).
 for src in tests/frontend/{header_guards,int_mul_hi,cg_scan,device_attributes,cg_shfl_vector,cg_multi_warp_tile,shfl_outside_mask,uninitialized_shared_option}.cu; do
-  "$nvcc" "${flags[@]}" "$src" -o "$work/$(basename "$src" .cu).o"
-  echo "ok   $src compiles with nvcc"
+  echo "$src" >> "$jobs"
 done
+# Each job prints "ok   FILE compiles with nvcc", or nvcc's messages and "FAILED FILE".
+export nvcc flags work
+compile() {
+  set -- $1
+  src=$1; shift
+  obj=$work/$(echo "$src" | tr / _).o
+  if "$nvcc" $flags "$@" "$src" -o "$obj" > "$obj.log" 2>&1; then
+    echo "ok   $src compiles with nvcc"
+  else
+    cat "$obj.log"; echo "FAILED $src"
+  fi
+}
+export -f compile
+xargs -P "$(nproc)" -I{} bash -c 'compile "$@"' _ {} < "$jobs" | tee "$work/results"
+if grep -q '^FAILED' "$work/results"; then
+  echo "$(grep -c '^FAILED' "$work/results") of $(wc -l < "$jobs") files did not compile with nvcc"
+  exit 1
+fi
+echo "all $(wc -l < "$jobs") files compile with nvcc"
