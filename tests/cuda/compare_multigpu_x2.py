@@ -52,10 +52,12 @@ def sweep(d):
 
 
 def tuning(d):
-    """NCCL's choice per (op, bytes) where sweep_tuning.txt logs one (NCCL_DEBUG_SUBSYS=TUNING)."""
+    """NCCL's choice per (func, bytes) from sweep_tuning.txt (NCCL_DEBUG_SUBSYS=TUNING, rank 0's lines:
+    "AllReduce: 4194304 Bytes -> Algo RING proto SIMPLE channel{Lo..Hi}=..."; bytes = count x type size,
+    the per-rank count for AllGather and ReduceScatter). The first line of a key wins (the float pass)."""
     got = {}
     for l in read(d, "sweep_tuning.txt").splitlines():
-        m = re.search(r"(AllReduce|AllGather|ReduceScatter|Broadcast|Reduce|SendRecv|Send|Recv)\S*:?\s+(?:opCount \S+ )?.*?(\d+) Bytes.*?[Aa]lgo (\w+).*?[Pp]roto (\w+)", l)
+        m = re.search(r"NCCL INFO (\w+): (\d+) Bytes -> Algo (\w+) proto (\w+)", l)
         if m:
             got.setdefault((m.group(1), int(m.group(2))), (m.group(3), m.group(4)))
     return got
@@ -116,7 +118,8 @@ def report_sweep(sim, gpu, tol):
             r = p / m if m > 0 else float("nan")
             ok = abs(r - 1) <= tol
             within.setdefault(op if not op.startswith("peer") else "peer_copy", []).append(ok)
-            algo = tun.get((name.get(op, ""), k[2]))
+            per_rank = k[2] // int(g[k]["ranks"]) if op in ("all_gather", "reduce_scatter") else k[2]
+            algo = tun.get((name.get(op, ""), per_rank))
             print(f"  {fmt_bytes(k[2]):>6} {p:10.2f} {m:10.2f} {r:6.2f}{'*' if ok else ' '}  {float(s[k]['busbw_GBs']):10.1f}"
                   f" {float(g[k]['busbw_GBs']):9.1f}  {'/'.join(algo) if algo else ''}")
     allp = [x for v in within.values() for x in v]
