@@ -37,13 +37,34 @@ extern const std::uint64_t g_watchdog_insts;
 // asked for it, lets the block's other threads run and returns.
 void inst_budget_exceeded(ThreadState* t, Site site);
 
+// The thread's estimated instructions (x 4) since its block began, read off the
+// watchdog's countdown (no extra work per basic block): what the budget has counted
+// down since it was last renewed, plus `clock_base`'s record of what came before.
+// Device clock64() reads it (sim/exec/device_clock_hooks.cpp, docs/exec.md).
+inline std::int64_t thread_quarters(const ThreadState* t) {
+  return t->clock_base - (t->yield_pending ? t->insts_kept : t->insts_left);
+}
+inline void set_thread_quarters(ThreadState* t, std::int64_t quarters) {
+  t->clock_base = quarters + (t->yield_pending ? t->insts_kept : t->insts_left);
+}
+
 // A thread's budget, renewed at each barrier and warp collective: 4 x the
-// instructions (the estimate counts quarters), bounded so that it fits.
+// instructions (the estimate counts quarters), bounded so that it fits. The count
+// since the block began carries over.
 inline void renew_inst_budget(ThreadState* t) {
   constexpr std::uint64_t kMax = std::uint64_t(1) << 60;
+  const std::int64_t quarters = thread_quarters(t);
   t->insts_left = std::int64_t(4 * (g_watchdog_insts < kMax ? g_watchdog_insts : kMax));
   t->spin_yields = 0;
   t->yield_pending = false;
+  set_thread_quarters(t, quarters);
+}
+
+// A thread starting in a block: its budget, and its count at 0.
+inline void start_inst_count(ThreadState* t) {
+  t->clock_base = t->insts_left = 0;
+  t->yield_pending = false;
+  renew_inst_budget(t);
 }
 
 // Inlined into kernels at the head of each group of basic blocks.

@@ -2,9 +2,11 @@
 // A thread parks (fiber switch) only here; everything else runs straight through.
 #include "sim/state/block.hpp"
 #include "sim/exec/worker.hpp"
+#include "sim/exec/spin_watch.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <map>
 
@@ -144,8 +146,15 @@ void complete(BlockState& b, WarpState& w, std::uint32_t group) {
   w.waiting &= ~group;
   const unsigned warp_index = static_cast<unsigned>(&w - b.warps.data());
   ++b.logs[warp_index].sync_count;
+  // The lanes leave the collective together: device clock64() reads the latest's count.
+  std::int64_t latest = 0;
   for (int l = 0; l < 32; ++l)
-    if (group >> l & 1) b.run[warp_index * 32 + l] = Run::Runnable;
+    if (group >> l & 1) latest = std::max(latest, thread_quarters(&b.threads[warp_index * 32 + l]));
+  for (int l = 0; l < 32; ++l)
+    if (group >> l & 1) {
+      b.run[warp_index * 32 + l] = Run::Runnable;
+      set_thread_quarters(&b.threads[warp_index * 32 + l], latest);
+    }
 }
 
 // A warp collective whose mask names lanes that have exited: every other lane of the
@@ -392,8 +401,16 @@ void Worker::release_barrier(BlockState& b) {
   site_counters(site)[Counter::WarpBarriers] += warps;
   ++b.epoch;
   b.shared->next_interval();
+  // Every thread leaves the barrier when the last arrives: device clock64() reads the
+  // latest arrival's count in each (docs/exec.md, "Device clock").
+  std::int64_t latest = 0;
   for (unsigned t = 0; t < b.nthreads; ++t)
-    if (b.run[t] != Run::Done) b.run[t] = Run::Runnable;  // exited threads stay exited
+    if (b.run[t] != Run::Done) latest = std::max(latest, thread_quarters(&b.threads[t]));
+  for (unsigned t = 0; t < b.nthreads; ++t)
+    if (b.run[t] != Run::Done) {
+      b.run[t] = Run::Runnable;  // exited threads stay exited
+      set_thread_quarters(&b.threads[t], latest);
+    }
 }
 
 // Every remaining thread of the block waits at grid.sync(): close the interval as at

@@ -188,7 +188,7 @@ void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
     ts.stack_size = kStackBytes;
     ts.log = &logs_[ts.warp];
     ts.ops.bind(&warp_ops_[ts.warp], ts.lane);
-    renew_inst_budget(&ts);
+    start_inst_count(&ts);
     ts.abandoned = false;
     ts.flag_epoch = 0;
     b.warps[ts.warp].present |= 1u << ts.lane;

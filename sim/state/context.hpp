@@ -35,6 +35,10 @@ struct ThreadState {
   std::uint32_t spin_yields = 0;
   bool yield_pending = false;
   std::int64_t insts_kept = 0;
+  // With insts_left, the thread's estimated instructions (x 4) since its block began:
+  // clock_base - insts_left (sim/exec/spin_watch.hpp, thread_quarters), what device
+  // clock64() reads.
+  std::int64_t clock_base = 0;
   // Thread-level ordering within the block (sim/check/release_acquire.hpp), for the
   // barrier interval `flag_epoch` - 1 (0: none yet): whether the thread has fenced,
   // the warps whose releases it observed through a flag and has not yet taken with a

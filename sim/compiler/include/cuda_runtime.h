@@ -59,6 +59,7 @@ extern "C" __attribute__((weak, used)) const char __simt_runtime_header[] = __FI
 #define __managed__
 
 #include "simt_cuda/device_builtins.h"
+#include "simt_cuda/device_clock.h"
 #include "simt_cuda/hooks.h"
 #include "simt_cuda/device_math.h"
 #include "simt_cuda/runtime_extras.h"
