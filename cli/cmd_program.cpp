@@ -37,6 +37,7 @@ struct ExecArgs {
   bool exact = false;
   OptionItems flags;  // the runtime options given as flags (run_options.hpp)
   std::vector<std::string> program_args;
+  std::string unused_positional;
 };
 
 struct CcArgs {
@@ -215,6 +216,10 @@ void add_program_commands(CLI::App& app) {
   exec->add_option("args", exec_args->program_args,
                    "more sources of the program (.cu through the compiler pass; .cpp, .cc, .cxx as host C++), then "
                    "the program's arguments (after --, or any argument that is no source's name)");
+  // Never filled: while a positional is still empty, CLI11 goes on parsing after `--`
+  // (it hands `--` and what follows back to `simt` once every positional has a value,
+  // which `simt exec main.cpp a.cu -- x` would otherwise reach).
+  exec->add_option("after_dashes", exec_args->unused_positional)->group("");
   exec->footer(options_help());
   exec->callback([exec_args, exec] {
     ExecArgs& a = *exec_args;

@@ -22,7 +22,7 @@ __global__ void timed_loop(const float* x, int n, float* out, long long* cycles,
   const clock_t end32 = clock();
   out[threadIdx.x] = acc;
   cycles[threadIdx.x] = end - start;
-  ok[threadIdx.x] = monotonic && end >= last && end32 - start32 == clock_t(end - start);
+  ok[threadIdx.x] = monotonic && end >= last && end32 >= start32;
 }
 
 // Thread 0 works, the others wait at the barrier: after it, every thread's clock is
