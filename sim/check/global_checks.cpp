@@ -81,9 +81,14 @@ int warp_in_block(const RaceScope& c, std::uint32_t other, bool several) {
 __attribute__((noinline, cold)) void write_conflict(const RaceScope& c, std::uint32_t thread, MemOp op, Site site,
                                                     std::uintptr_t a, Stamp w) {
   if (excused_conflict(c.b, thread, site, warp_in_block(c, w.thread, false))) return;
+  const bool same_block = w.thread / c.L.threads_per_block == c.b.linear;
   fault(fmt::format("data race on global memory: this {} conflicts with a write by block {} {} in the same launch "
-                    "(no barrier orders them, nor a __threadfence() before an atomic this block synchronised through)",
-                    op_name(op), w.thread / c.L.threads_per_block, c.b.thread_name(w.thread % c.L.threads_per_block)),
+                    "({})",
+                    op_name(op), w.thread / c.L.threads_per_block, c.b.thread_name(w.thread % c.L.threads_per_block),
+                    same_block ? "no barrier orders them, nor a fence and a flag (volatile or atomic) between "
+                                 "their warps"
+                               : "no barrier orders them, nor a __threadfence() before an atomic this block "
+                                 "synchronised through"),
         &c.b.threads[thread], site, a);
 }
 

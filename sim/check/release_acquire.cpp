@@ -56,7 +56,7 @@ ThreadState& flag_state(ThreadState* t) {
   return *t;
 }
 
-std::vector<std::pair<std::uintptr_t, std::uint32_t>>& flag_words(BlockState& b) {
+std::unordered_map<std::uintptr_t, std::uint32_t>& flag_words(BlockState& b) {
   if (b.flags_epoch != b.epoch + 1) {
     b.flags_epoch = b.epoch + 1;
     b.flag_words.clear();
@@ -77,24 +77,16 @@ void flag_store(ThreadState* t, std::uintptr_t word) {
   const ThreadState& s = flag_state(t);
   if (!s.fenced) return;
   const std::uint32_t published = 1u << s.warp | s.acquired_warps;
-  auto& words = flag_words(b);
-  for (auto& [w, warps] : words)
-    if (w == word) {
-      warps |= published;
-      return;
-    }
-  words.push_back({word, published});
+  flag_words(b)[word] |= published;
 }
 
 void flag_load(ThreadState* t, std::uintptr_t word) {
   BlockState& b = *t->block;
   if (b.nwarps < 2 || b.flags_epoch != b.epoch + 1) return;
-  for (const auto& [w, warps] : b.flag_words)
-    if (w == word) {
-      ThreadState& s = flag_state(t);
-      s.observed_warps |= warps & ~(1u << s.warp) & ~s.acquired_warps;
-      return;
-    }
+  const auto it = b.flag_words.find(word);
+  if (it == b.flag_words.end()) return;
+  ThreadState& s = flag_state(t);
+  s.observed_warps |= it->second & ~(1u << s.warp) & ~s.acquired_warps;
 }
 
 bool flag_acquire_pending(const ThreadState* t) {

@@ -10,7 +10,7 @@
 
 #include <array>
 #include <cstdint>
-#include <utility>
+#include <unordered_map>
 #include <vector>
 
 namespace simt {
@@ -83,7 +83,7 @@ struct BlockState {
   // and whether thread-level ordering is in force (every warp's accesses are then
   // checked as they run, in the order they ran).
   std::uint32_t flags_epoch = 0;
-  std::vector<std::pair<std::uintptr_t, std::uint32_t>> flag_words;
+  std::unordered_map<std::uintptr_t, std::uint32_t> flag_words;
   bool flag_order = false;
   bool flag_ordering() const { return flag_order && flags_epoch == epoch + 1; }
 

@@ -86,6 +86,7 @@ TEST_CASE("a fenced spin lock between warps of one block is no race and counts e
   REQUIRE(unfenced.launches[1]["diagnostics"].size() == 1);
   CHECK(unfenced.launches[1]["diagnostics"][0]["kind"] == "shared-memory race");
   CHECK(unfenced.stderr_.find("fenced_spin_lock_block.cu:28") != std::string::npos);  // the counter's read
+  CHECK(unfenced.stderr_.find("nor a fence and a flag (volatile or atomic) between their warps") != std::string::npos);
 }
 
 // Lines of tests/cuda/runtime_errors_main.cu as CUDA 13 printed them on the H200
