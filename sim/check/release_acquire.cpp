@@ -73,11 +73,8 @@ void note_block_fence(ThreadState* t) {
 
 void flag_store(ThreadState* t, std::uintptr_t word) {
   BlockState& b = *t->block;
-  if (b.nwarps < 2) return;
-  const ThreadState& s = flag_state(t);
-  if (!s.fenced) return;
-  const std::uint32_t published = 1u << s.warp | s.acquired_warps;
-  flag_words(b)[word] |= published;
+  if (b.nwarps < 2 || t->flag_epoch != b.epoch + 1 || !t->fenced) return;  // not fenced in this interval
+  flag_words(b)[word] |= 1u << t->warp | t->acquired_warps;
 }
 
 void flag_load(ThreadState* t, std::uintptr_t word) {
