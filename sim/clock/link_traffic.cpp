@@ -1,5 +1,7 @@
 #include "sim/clock/link_traffic.hpp"
 
+#include "sim/exec/devices.hpp"
+
 #include <mutex>
 
 namespace simt {
@@ -19,8 +21,13 @@ void add_link_bytes(int from_device, int to_device, double bytes) {
 }
 
 std::map<std::pair<int, int>, double> link_bytes() {
-  std::lock_guard lock(g_mutex);
-  return traffic();
+  std::map<std::pair<int, int>, double> out;
+  {
+    std::lock_guard lock(g_mutex);
+    out = traffic();
+  }
+  for (const auto& [pair, bytes] : kernel_peer_bytes()) out[pair] += double(bytes);  // kernels' peer accesses
+  return out;
 }
 
 }  // namespace simt

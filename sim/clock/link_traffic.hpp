@@ -1,6 +1,6 @@
-// Bytes each link between simulated GPUs carried: peer copies and the steps of
-// NCCL's collectives (a ring all-reduce of S bytes over n GPUs sends 2(n-1)/n x S
-// from every GPU to the next). `simt exec --gpus N` prints them at exit.
+// Bytes each link between simulated GPUs carried: peer copies, kernels' accesses to a
+// peer GPU's memory (sim/exec/devices.hpp) and the steps of NCCL's collectives (a ring
+// all-reduce of S bytes over n GPUs sends 2(n-1)/n x S from every GPU to the next). `simt exec --gpus N` prints them at exit.
 #pragma once
 #include <map>
 #include <utility>

@@ -39,7 +39,6 @@ std::array<std::size_t, simt::kMaxDevices> g_printf_fifo{}, g_stack_size{};
 bool g_report_faults = true;
 std::map<std::uintptr_t, std::size_t> g_pinned;  // cudaMallocHost: base -> bytes
 std::map<const void*, int> g_stream_devices;      // created streams -> their device
-std::set<std::pair<int, int>> g_peer_access;      // (device, peer) pairs enabled
 
 cudaError_t& pending_fault() { return g_pending_faults[static_cast<std::size_t>(simt::current_device())]; }
 cudaError_t& sticky() { return g_sticky[static_cast<std::size_t>(simt::current_device())]; }
@@ -813,14 +812,14 @@ cudaError_t cudaDeviceEnablePeerAccess(int peer_device, unsigned flags) {
   const int device = simt::current_device();
   if (!simt::valid_device(peer_device) || peer_device == device) return record(cudaErrorInvalidDevice);
   if (simt::node_of(device) != simt::node_of(peer_device)) return record(cudaErrorPeerAccessUnsupported);
-  if (!g_peer_access.insert({device, peer_device}).second) return record(cudaErrorPeerAccessAlreadyEnabled);
+  if (!simt::set_peer_access(device, peer_device, true)) return record(cudaErrorPeerAccessAlreadyEnabled);
   return cudaSuccess;
 }
 
 cudaError_t cudaDeviceDisablePeerAccess(int peer_device) {
   const simt::RuntimeLock lock;
   if (!simt::valid_device(peer_device)) return record(cudaErrorInvalidDevice);
-  if (!g_peer_access.erase({simt::current_device(), peer_device})) return record(cudaErrorPeerAccessNotEnabled);
+  if (!simt::set_peer_access(simt::current_device(), peer_device, false)) return record(cudaErrorPeerAccessNotEnabled);
   return cudaSuccess;
 }
 

@@ -9,6 +9,8 @@
 #include "sim/check/shared_checks.hpp"
 #include "sim/exec/worker.hpp"
 #include "sim/count/dram_estimate.hpp"
+#include "sim/exec/devices.hpp"
+#include "sim/state/launch_context.hpp"
 
 #include <fmt/format.h>
 
@@ -34,7 +36,26 @@ const char* op_name(MemOp op) { return op == MemOp::Load ? "read" : op == MemOp:
   throw KernelFault(std::move(d));
 }
 
-// Bounds: the address must lie in a live allocation (faults otherwise).
+// Another GPU's memory (one address space for all GPUs, as under UVA). A GPU reaches
+// it only after cudaDeviceEnablePeerAccess from the GPU the kernel runs on to the
+// owner, and faults otherwise (an illegal address, sticky: cudaErrorIllegalAddress);
+// with peer access the bytes cross the link between the two GPUs.
+__attribute__((noinline)) void access_peer(ThreadState* t, const Allocation* al, std::uintptr_t a, unsigned size,
+                                           MemOp op, Site site) {
+  const int here = t->block->launch->device, owner = al->device;
+  if (!peer_access_enabled(here, owner))
+    fault(DiagKind::InvalidAddress,
+          fmt::format("{} of {} bytes at 0x{:x} in {}, which is GPU {}'s memory: this kernel runs on GPU {}, which has "
+                      "not enabled peer access to GPU {} (cudaSetDevice({}); cudaDeviceEnablePeerAccess({}, 0) before "
+                      "the launch); a GPU faults here with cudaErrorIllegalAddress",
+                      op_name(op), size, a, al->describe(), owner, here, owner, here, owner),
+          t, site, a, al->describe());
+  if (op != MemOp::Store) add_kernel_peer_bytes(owner, here, size);  // what is read comes back
+  if (op != MemOp::Load) add_kernel_peer_bytes(here, owner, size);   // what is written goes there
+}
+
+// Bounds: the address must lie in a live allocation (faults otherwise), and one of
+// the launch's GPU or managed memory unless peer access allows it.
 void check_global_bounds(ThreadState* t, std::uintptr_t a, unsigned size, MemOp op, Site site) {
   Worker& w = *t->block->worker;
   auto fits = [&](const Allocation* al) {
@@ -60,6 +81,7 @@ void check_global_bounds(ThreadState* t, std::uintptr_t a, unsigned size, MemOp 
     w.recent_allocations[1] = w.recent_allocations[0];
     w.recent_allocations[0] = alloc;
   }
+  if (alloc->device != t->block->launch->device && !alloc->managed) access_peer(t, alloc, a, size, op, site);
 }
 
 // A divergent warp: per-lane logs, and the checks rows would get at the barrier done now.

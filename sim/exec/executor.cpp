@@ -149,6 +149,8 @@ int run_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody&
   launch.threads_per_block = static_cast<unsigned>(volume(cfg.block));
   launch.serial = serial = next_serial();
   launch.tag = static_cast<std::uint16_t>(launch.serial % 65535 + 1);
+  launch.device = current_device();
+  if (device_count() > 1) launch.global_pages = GlobalMemory::instance().page_bytes(launch.device);
   launch.tally_threads = runtime_options().thread_accesses;
   launch.trace_warps = static_cast<unsigned>(std::min<std::uint64_t>(runtime_options().trace_warps, 1u << 20));
   launch.trace.set_per_site(launch.trace_warps);

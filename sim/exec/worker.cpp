@@ -64,6 +64,7 @@ void Worker::begin_launch(LaunchContext& launch) {
   shared.prepare(*launch.module, launch.cfg.dynamic_shared);
   shared.set_kernel(launch.full_name);
   map_addresses();
+  if (launch.global_pages) t_address_map.global_page_bytes = launch.global_pages;  // another GPU's memory: slow path
   t_address_map.serial = launch.serial;
   t_geometry = &launch.geometry;
   recent_allocations[0] = recent_allocations[1] = nullptr;

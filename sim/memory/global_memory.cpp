@@ -109,11 +109,40 @@ void GlobalMemory::set_launch_running(bool running, bool instrumented) {
     if (a.live && a.managed) protect_view(a);
 }
 
-void GlobalMemory::mark_pages(std::uintptr_t base, std::size_t bytes, bool live) {
-  constexpr std::size_t kPage = std::size_t(1) << kPageShift;
-  std::uint16_t* page = page_bytes_ + ((base - base_) >> kPageShift);  // base is page-aligned
+namespace {
+void fill_pages(std::uint16_t* table, std::uintptr_t offset, std::size_t bytes, bool live) {
+  constexpr std::size_t kPage = std::size_t(1) << GlobalMemory::kPageShift;
+  std::uint16_t* page = table + (offset >> GlobalMemory::kPageShift);  // allocations are page-aligned
   for (std::size_t done = 0; done < bytes; done += kPage)
     *page++ = live ? static_cast<std::uint16_t>(std::min(kPage, bytes - done)) : 0;
+}
+}  // namespace
+
+// The pages of the allocation at `base`, in the table of every GPU (page_bytes()) and
+// in the per-GPU tables of the GPUs that reach it: its own, and every GPU for managed memory.
+void GlobalMemory::mark_pages(std::uintptr_t base, std::size_t bytes, bool live) {
+  fill_pages(page_bytes_, base - base_, bytes, live);
+  if (device_pages_.empty()) return;
+  const Allocation& a = *record_at(base);
+  for (std::size_t d = 0; d < device_pages_.size(); ++d)
+    if (device_pages_[d] && (a.managed || a.device == static_cast<int>(d)))
+      fill_pages(device_pages_[d], base - base_, bytes, live);
+}
+
+const std::uint16_t* GlobalMemory::page_bytes(int device) {
+  std::lock_guard lock(mutex_);
+  const auto d = static_cast<std::size_t>(device);
+  if (d >= device_pages_.size()) device_pages_.resize(d + 1, nullptr);
+  std::uint16_t*& table = device_pages_[d];
+  if (!table) {  // the live pages it reaches, as the table of every GPU has them
+    table = static_cast<std::uint16_t*>(reserve((size_ >> kPageShift) * 2, PROT_READ | PROT_WRITE));
+    for (const Allocation& a : allocations_)
+      if (a.live && (a.managed || a.device == device)) {
+        const std::size_t first = (a.base - base_) >> kPageShift;
+        std::copy_n(page_bytes_ + first, span_of(a) >> kPageShift, table + first);
+      }
+  }
+  return table;
 }
 
 // The allocation record at or after base p (allocations_ is sorted by base).

@@ -105,6 +105,11 @@ class GlobalMemory {
   // a live allocation (allocations start on a page). Lets the inlined access path
   // settle global bounds with one lookup; only faults take the full path.
   const std::uint16_t* page_bytes() const { return page_bytes_; }
+  // The same table for kernels of one GPU among several: only the pages of its own
+  // allocations and of managed memory. Another GPU's memory reads as no live bytes, so
+  // the inlined path sends such an access to the slow path, which checks peer access
+  // (sim/exec/access.cpp). Made at the first call for the device.
+  const std::uint16_t* page_bytes(int device);
   static constexpr unsigned kPageShift = 12;
 
   std::uint32_t* sector_shadow(std::uintptr_t addr) const {
@@ -139,6 +144,7 @@ class GlobalMemory {
   std::map<int, std::size_t> in_use_by_device_;
   void protect_view(const Allocation& a) const;  // the view's protection for a's state
   void mark_pages(std::uintptr_t base, std::size_t bytes, bool live);
+  std::vector<std::uint16_t*> device_pages_;  // per device, null until its first page_bytes(device)
   std::vector<Allocation>::iterator record_at(std::uintptr_t p);
   std::vector<Allocation> allocations_;  // sorted by base; one per range, the latest allocation there
   std::set<std::pair<std::size_t, std::uintptr_t>> free_ranges_;  // (page span, base) of freed ranges

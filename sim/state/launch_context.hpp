@@ -47,6 +47,10 @@ struct LaunchContext {
   unsigned threads_per_block = 0;
   std::uint32_t serial = 0;      // launch number, for global shadows
   std::uint16_t tag = 0;         // serial folded to 16 bits, never 0
+  int device = 0;                // the simulated GPU it runs on
+  // With several GPUs, the pages this GPU's kernels reach inline (GlobalMemory::page_bytes(device)):
+  // another GPU's memory takes the slow path, which checks peer access. Null with one GPU.
+  const std::uint16_t* global_pages = nullptr;
   // Workers take the blocks of `blocks` in order, counting through next_block: all of
   // them, or one part of a sampled launch (sim/shortcuts/sampling.hpp), whose blocks in
   // the part `uncounted` run their kernel's plain twin.

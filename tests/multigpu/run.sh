@@ -30,3 +30,10 @@ for run in 1 2 3; do
   "$simt" exec "$here/host_threads.cu" > out.txt 2> err.txt || { cat out.txt err.txt; exit 1; }
 done
 echo "four host threads launching at once: right results, 3 runs of 3"
+"$simt" exec --gpus 2 "$here/peer_access.cu" > out.txt 2> err.txt && { echo "peer_access.cu exited 0 after a fault"; exit 1; }
+grep -q "^PASS" out.txt || { cat out.txt err.txt; exit 1; }
+grep -q "in allocation #1 (4096 bytes at 0x[0-9a-f]*), which is GPU 1's memory: this kernel runs on GPU 0, which has not enabled peer access to GPU 1" err.txt \
+  || { echo "no diagnostic naming the owner and peer access"; cat err.txt; exit 1; }
+grep -q "in kernel copy, block (0,0,0), thread (0,0,0), at .*peer_access.cu:13" err.txt || { echo "the fault names no kernel, thread and line"; cat err.txt; exit 1; }
+grep -q "GPU 1 -> GPU 0  4096 bytes" err.txt || { echo "the peer reads are not on the link"; cat err.txt; exit 1; }
+echo "another GPU's memory: read with peer access (4096 bytes over the link), an illegal address without, managed memory from both"
