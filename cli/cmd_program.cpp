@@ -1,6 +1,7 @@
 // simt exec / cc: plain CUDA programs in, simulated runs and libraries out.
 // The work is in program_build.cpp (the compiler front end: compile, cache, run).
 #include "commands.hpp"
+#include "exec_ranks.hpp"
 #include "exec_times.hpp"
 #include "exit_codes.hpp"
 #include "launch_errors.hpp"
@@ -31,6 +32,8 @@ struct ExecArgs {
   std::vector<std::string> sources;  // the others (simt exec main.cpp kernels.cu)
   std::string device, json, timeline, sample_budget, watchdog_insts;
   std::string gpus, nodes, link, inter_link;
+  int ranks = 0;         // one process per rank (mpirun); 0: one process
+  std::string hostfile;  // mpirun --hostfile
   CompileArgs compile;
   bool json_flag = false;
   bool no_skip_repeats = false, no_defer_repeats = false, skip_all_repeats = false, no_races = false;
@@ -120,7 +123,10 @@ Options exec_options(const ExecArgs& a, const std::string& report, const std::st
   return o;
 }
 
+int run_exec_ranks(const ExecArgs& a, const BuildRequest& request, Options o);
+
 int run_exec(const ExecArgs& a) {
+  if (!a.hostfile.empty() && a.ranks == 0) throw std::invalid_argument("--hostfile needs --ranks N");
   const BuildRequest request = build_request(a.file, false, a.compile, a.sources);
   check_sources(request);  // a missing or repeated source: refused before anything runs
   const bool to_file = a.json_flag && a.json != "-";
@@ -132,7 +138,8 @@ int run_exec(const ExecArgs& a) {
   const std::string report = to_file ? a.json : (temp / fmt::format("simt-exec-{}.json", getpid())).string();
   const std::string timeline =
       !a.timeline.empty() ? a.timeline : (temp / fmt::format("simt-timeline-{}.json", getpid())).string();
-  const Options o = exec_options(a, report, timeline);
+  Options o = exec_options(a, report, timeline);
+  if (a.ranks > 0) return run_exec_ranks(a, request, o);
   export_options(o);  // before the build: the compiler pass reads its switches there
   BuildProduct p = build_program(request);
   int status = run_program(p.path, a.program_args);
@@ -140,6 +147,29 @@ int run_exec(const ExecArgs& a) {
   report_kernel_times(report, timeline, o.device, a.json_flag && a.json == "-");
   if (!to_file) std::filesystem::remove(report);
   if (a.timeline.empty()) std::filesystem::remove(timeline);
+  return report_exit(a.file, status, failed_launches);
+}
+
+// simt exec --ranks N: the same build, run as N processes by mpirun; each rank's
+// tables go to its own file, printed here in rank order (exec_ranks.hpp).
+int run_exec_ranks(const ExecArgs& a, const BuildRequest& request, Options o) {
+  check_mpirun();
+  const auto temp = std::filesystem::temp_directory_path();
+  RanksRun r;
+  r.ranks = a.ranks;
+  r.hostfile = a.hostfile;
+  r.args = a.program_args;
+  r.report = o.report_json;
+  r.timeline = o.timeline;
+  r.tables = (temp / fmt::format("simt-tables-{}.txt", getpid())).string();
+  if (o.report == ReportKind::tables) o.tables = r.tables;
+  export_options(o);
+  r.program = build_program(request).path;
+  const int status = run_ranks(r);
+  const bool json_to_stderr = a.json_flag && a.json == "-";
+  const std::size_t failed_launches = merge_rank_reports(r, o.device, json_to_stderr);
+  if (!(a.json_flag && a.json != "-")) std::filesystem::remove(r.report);
+  if (a.timeline.empty()) std::filesystem::remove(r.timeline);
   return report_exit(a.file, status, failed_launches);
 }
 
@@ -215,6 +245,13 @@ void add_program_commands(CLI::App& app) {
                    "the network between nodes, one NIC per GPU (default: the device's server's, IB-NDR for H100/H200)");
   exec->add_option("args", exec_args->program_args,
                    "more sources of the program (.cu through the compiler pass; .cpp, .cc, .cxx as host C++), then "
+  exec->add_option("--ranks", exec_args->ranks,
+                   "run the program as N processes, one per rank, started by Open MPI's mpirun (programs that call "
+                   "MPI, or read RANK, WORLD_SIZE, LOCAL_RANK); each sees --gpus GPUs (default N) and uses one")
+      ->type_name("N")
+      ->check(CLI::Range(1, 256));
+  exec->add_option("--hostfile", exec_args->hostfile, "with --ranks: mpirun's hostfile (docs/multi-gpu.md)")
+      ->check(CLI::ExistingFile);
                    "the program's arguments (after --, or any argument that is no source's name)");
   // Never filled: while a positional is still empty, CLI11 goes on parsing after `--`
   // (it hands `--` and what follows back to `simt` once every positional has a value,
@@ -241,6 +278,7 @@ void add_program_commands(CLI::App& app) {
     add_if_given(a.flags, exec, "--gpus", "gpus", a.gpus);
     add_if_given(a.flags, exec, "--nodes", "nodes", a.nodes);
     add_if_given(a.flags, exec, "--link", "link", a.link);
+    if (a.ranks > 0 && a.gpus.empty()) a.flags.push_back({"--ranks", "gpus", std::to_string(a.ranks)});
     add_if_given(a.flags, exec, "--inter-link", "inter_link", a.inter_link);
     finish(run_exec(a));
   });

@@ -166,6 +166,8 @@ std::string ascii_timeline(const json& trace, double end_us, int width = 72) {
   return out;
 }
 
+}  // namespace
+
 // One line from the program's timeline: how much of each kind of work, and when
 // the last of it ends (streams may overlap copies with kernels); on several GPUs,
 // the timeline itself.
@@ -195,8 +197,6 @@ std::string clock_summary(const std::string& timeline_path) {
                      parts, cost::format_seconds(end_us * 1e-6), streams, streams == 1 ? "" : "s") +
          ascii_timeline(trace, end_us);
 }
-
-}  // namespace
 
 void report_kernel_times(const std::string& report_path, const std::string& timeline_path, const std::string& device,
                          bool json_to_stderr) {

@@ -14,4 +14,9 @@ namespace simt::cli {
 void report_kernel_times(const std::string& report_path, const std::string& timeline_path, const std::string& device,
                          bool json_to_stderr);
 
+// What the program's simulated clock saw, from its timeline: the work of each kind,
+// when the last of it ends and, with several GPUs, an ASCII timeline ("" when the
+// file is missing).
+std::string clock_summary(const std::string& timeline_path);
+
 }  // namespace simt::cli

@@ -1,4 +1,5 @@
 #include "program_build.hpp"
+#include "mpi_flags.hpp"
 #include "run_options.hpp"
 #include "user_defines.hpp"
 #include "sim/options/runtime_options.hpp"
@@ -304,6 +305,7 @@ struct Unit {
 };
 
 Unit prepare_unit(const std::string& given, bool cuda, const BuildRequest& req, const UserDefines& defines,
+  bool mpi = false;  // includes <mpi.h>: built and linked with Open MPI's flags
                   const std::vector<std::string>& user_flags, const std::string& fingerprint) {
   Unit u;
   u.given = given;
@@ -322,12 +324,16 @@ Unit prepare_unit(const std::string& given, bool cuda, const BuildRequest& req, 
   key_hash.add(u.unit).add(fingerprint).add(cuda ? "cuda" : "host");
   for (const auto& [rel, header_text] : u.headers) key_hash.add(rel.string()).add(header_text);
   for (const auto& f : user_flags) key_hash.add(f);
+  u.mpi = includes_mpi(text) || std::any_of(u.headers.begin(), u.headers.end(),
+                                             [](const auto& h) { return includes_mpi(h.second); });
   for (const auto& f : cuda_flags()) key_hash.add(f);
   key_hash.add(pass_options_text(runtime_options()));  // the pass's switches change what it builds
   std::set<fs::path> seen_headers;
   hash_headers_in_include_dirs(text, req.include_dirs, key_hash, seen_headers);
   u.key = key_hash.hex();
   return u;
+  if (u.mpi)
+    for (const auto& f : mpi_flags().compile) key_hash.add(f);
 }
 
 // The unit's object, compiled into the cache unless it is there already.
@@ -380,6 +386,7 @@ BuildProduct build_program(const BuildRequest& req) {
   fs::path cache = cache_root();
   std::error_code ec;
   fs::create_directories(cache, ec);
+  if (u.mpi) cmd.insert(cmd.end(), mpi_flags().compile.begin(), mpi_flags().compile.end());
   if (ec) throw std::runtime_error(fmt::format("cannot create the build cache {}: {}", cache.string(), ec.message()));
   const std::string fingerprint = toolchain_fingerprint();
   const std::vector<std::string> user_flags = user_compile_flags(req, defines);
@@ -393,7 +400,7 @@ BuildProduct build_program(const BuildRequest& req) {
 
   Hash key_hash;
   key_hash.add(fingerprint).add(req.shared ? "shared" : "exe");
-  bool openmp = false;
+  bool openmp = false, mpi = false;
   for (const Unit& u : units) {
     key_hash.add(u.key);
     openmp |= u.openmp;
@@ -427,6 +434,7 @@ BuildProduct build_program(const BuildRequest& req) {
         "must be defined in exactly one of the files given here, __device__ functions included: the .cu files are "
         "linked as nvcc -rdc=true links them)",
         req.source, req.more_sources.size(), req.more_sources.size() == 1 ? "" : "s"));
+    mpi |= u.mpi;
   }
   fs::rename(tmp, product);
   return {product.string(), false};
@@ -441,6 +449,7 @@ std::string plots_dir() { return beside_toolchain("plots").string(); }
 int run_program(const std::string& path, const std::vector<std::string>& args, const std::string& output) {
   std::vector<std::string> argv = {path};
   argv.insert(argv.end(), args.begin(), args.end());
+  if (mpi) cmd.insert(cmd.end(), mpi_flags().link.begin(), mpi_flags().link.end());
   return spawn_and_wait(argv, output);
 }
 

@@ -9,6 +9,7 @@
 #include "sim/clock/link_traffic.hpp"
 #include "sim/exec/devices.hpp"
 #include "sim/exec/executor.hpp"
+#include "sim/exec/process_rank.hpp"
 #include "sim/options/runtime_options.hpp"
 #include "sim/state/launch_record.hpp"
 #include "sim/report/launch_progress.hpp"
@@ -19,6 +20,9 @@
 #include <cstdlib>
 #include <fstream>
 #include <string>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace {
 
@@ -83,15 +87,33 @@ void write_timeline(const std::string& where) {
   if (!f) std::fprintf(stderr, "simt: cannot write the timeline to %s\n", where.c_str());
 }
 
+// One process per rank (simt exec --ranks): each rank's tables go to its own file
+// (the tables path simt gave, per rank), which simt prints in rank order once all
+// have ended, instead of interleaving on the shared stderr.
+void print_report_tables(const simt::Options& o) {
+  const std::string to = simt::per_rank_path(o.tables);
+  const int fd = to.empty() ? -1 : open(to.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const int saved = fd >= 0 ? dup(STDERR_FILENO) : -1;
+  if (saved >= 0) {
+    std::fflush(stderr);
+    dup2(fd, STDERR_FILENO);
+  }
+  print_tables();
+  print_link_traffic();
+  if (saved >= 0) {
+    std::fflush(stderr);
+    dup2(saved, STDERR_FILENO);
+    close(saved);
+  }
+  if (fd >= 0) close(fd);
+}
+
 void report() {
   std::fflush(stdout);  // the program's own output comes first
   const simt::Options& o = simt::runtime_options();
-  if (o.report == simt::ReportKind::tables) {
-    print_tables();
-    print_link_traffic();
-  }
-  if (!o.report_json.empty()) write_json(o.report_json);
-  if (!o.timeline.empty()) write_timeline(o.timeline);
+  if (o.report == simt::ReportKind::tables) print_report_tables(o);
+  if (!o.report_json.empty()) write_json(simt::per_rank_path(o.report_json));
+  if (!o.timeline.empty()) write_timeline(simt::per_rank_path(o.timeline));
 }
 
 }  // namespace

@@ -47,7 +47,8 @@ void ring_all_reduce(const RankBuffers& b, std::size_t count, DataType t, RedOp 
     reduce_range(acc, b, first, len, ring_sum_order(c, n), t, op);
     std::memcpy(at(result.data(), first, size), acc.data(), len * size);
   }
-  for (void* out : b.recv) std::memcpy(out, result.data(), count * size);
+  for (void* out : b.recv)
+    if (out) std::memcpy(out, result.data(), count * size);
 }
 
 void ring_reduce_scatter(const RankBuffers& b, std::size_t recvcount, DataType t, RedOp op) {
@@ -55,26 +56,29 @@ void ring_reduce_scatter(const RankBuffers& b, std::size_t recvcount, DataType t
   const std::size_t size = type_size(t);
   std::vector<std::vector<char>> results(static_cast<std::size_t>(n));
   for (int c = 0; c < n; ++c) reduce_range(results[c], b, c * recvcount, recvcount, ring_sum_order(c, n), t, op);
-  for (int c = 0; c < n; ++c) std::memcpy(b.recv[c], results[c].data(), recvcount * size);
+  for (int c = 0; c < n; ++c)
+    if (b.recv[c]) std::memcpy(b.recv[c], results[c].data(), recvcount * size);
 }
 
 void ring_reduce(const RankBuffers& b, std::size_t count, DataType t, RedOp op, int root) {
   std::vector<char> acc;
   reduce_range(acc, b, 0, count, ring_sum_order(root, static_cast<int>(b.send.size())), t, op);
-  std::memcpy(b.recv[root], acc.data(), count * type_size(t));
+  if (b.recv[root]) std::memcpy(b.recv[root], acc.data(), count * type_size(t));
 }
 
 void ring_broadcast(const RankBuffers& b, std::size_t count, DataType t, int root) {
   const std::size_t bytes = count * type_size(t);
   const std::vector<char> data(static_cast<const char*>(b.send[root]), static_cast<const char*>(b.send[root]) + bytes);
-  for (void* out : b.recv) std::memcpy(out, data.data(), bytes);
+  for (void* out : b.recv)
+    if (out) std::memcpy(out, data.data(), bytes);
 }
 
 void ring_all_gather(const RankBuffers& b, std::size_t sendcount, DataType t) {
   const std::size_t size = type_size(t), bytes = sendcount * size;
   std::vector<char> gathered(bytes * b.send.size());
   for (std::size_t r = 0; r < b.send.size(); ++r) std::memcpy(gathered.data() + r * bytes, b.send[r], bytes);
-  for (void* out : b.recv) std::memcpy(out, gathered.data(), gathered.size());
+  for (void* out : b.recv)
+    if (out) std::memcpy(out, gathered.data(), gathered.size());
 }
 
 }  // namespace simt::nccl

@@ -26,7 +26,8 @@
 
 namespace simt::nccl {
 
-// The host views of one collective's buffers, one per rank, in rank order.
+// The host views of one collective's buffers, one per rank, in rank order. A null
+// receive buffer is not written (a rank that receives nothing, or one in another process).
 struct RankBuffers {
   std::vector<const void*> send;
   std::vector<void*> recv;
