@@ -21,6 +21,18 @@
 // sending 2 (t-1)/t of it per rank: 4 all-reduces x 2 (t-1)/t x 4 B T C bytes per layer
 // per step. They sit on the critical path (nothing to overlap them with here).
 //
+// --sequence-parallel (Megatron-SP, Korthikanti et al. 2022): between the parallel regions
+// each rank keeps positions [r T/t, (r+1) T/t) of the residual stream (sequence-major, as
+// Megatron's [s, b, h]) and runs LayerNorm and the residual adds on them alone (tiny_gpt
+// has no dropout). Each all-reduce becomes a reduce-scatter into the shard plus, before
+// the next column-parallel matmul, an all-gather of it: 4 reduce-scatters and 4
+// all-gathers per layer a step, each (t-1)/t x 4 B T C per rank, the same bytes as the 4
+// all-reduces. Beyond the layers: the replicated head needs the whole last output and the
+// replicated embedding the whole d(x0) (2 all-gathers), and the LayerNorm gradients,
+// partial per rank, are all-reduced (2 L calls of 2C floats). The program prints every
+// collective's calls and bytes per rank; tests/parallel/bytes_vs_cost.py checks the
+// simulator's link bytes against `simt tp --sp`.
+//
 // Self-check: the same K steps on one device with the whole model. Not bit for bit: a
 // row-parallel output is the sum of t partial sums (each over C/t or 4C/t inputs)
 // instead of one running sum over C or 4C; fp32 addition is not associative. Bounds:
