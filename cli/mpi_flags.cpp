@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <regex>
 #include <sstream>
-#include <stdexcept>
 
 namespace simt::cli {
 
@@ -42,10 +41,10 @@ const MpiFlags& mpi_flags() {
     bool compile_ok = false, link_ok = false;
     f.compile = words_of("mpicxx --showme:compile", compile_ok);
     f.link = words_of("mpicxx --showme:link", link_ok);
-    if (!compile_ok || !link_ok)
-      throw std::runtime_error(
-          "the program includes <mpi.h>, but Open MPI's mpicxx was not found: install openmpi-bin and "
-          "libopenmpi-dev (scripts/install-deps.sh does)");
+    // Without Open MPI nothing is added: a source that includes <mpi.h> only under
+    // __has_include (kernels/parallel/ddp.cu) still builds, one that needs it gets
+    // clang's "'mpi.h' file not found".
+    if (!compile_ok || !link_ok) f = {};
     return f;
   }();
   return flags;

@@ -14,7 +14,7 @@ struct MpiFlags {
 // True when the text includes <mpi.h>.
 bool includes_mpi(const std::string& text);
 
-// Open MPI's flags, asked once; a clear error when Open MPI is not installed.
+// Open MPI's flags, asked once; none when Open MPI is not installed.
 const MpiFlags& mpi_flags();
 
 }  // namespace simt::cli

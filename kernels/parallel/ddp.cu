@@ -1,7 +1,10 @@
 // ddp.cu: data parallelism (PyTorch DDP's scheme) over the N devices of one process,
 // one host thread driving every rank (ncclCommInitAll; every per-rank NCCL call of a
 // collective sits between ncclGroupStart/ncclGroupEnd, as NCCL requires of a thread
-// that drives several ranks).
+// that drives several ranks) -- or, started by an MPI launcher (simt exec --ranks N,
+// mpirun -np N), as one process per rank, as PyTorch runs DDP: MPI carries the
+// ncclUniqueId from rank 0 (ncclCommInitRank), each process drives GPU LOCAL_RANK,
+// and only rank 0 prints and runs the one-device reference.
 //
 // What each rank holds: a full replica of tiny_gpt (tiny_gpt.cuh): parameters (4 P
 // bytes for P parameters), gradients (4 P), AdamW's m and v (8 P): 16 P bytes, the
@@ -35,13 +38,91 @@
 // must equal the reference bit for bit.
 //
 // Build: simt exec --gpus 4 kernels/parallel/ddp.cu -- --ranks 4
+//        simt exec --ranks 4 kernels/parallel/ddp.cu          (one process per rank)
 //        nvcc -std=c++20 --fmad=false -arch=sm_90 kernels/parallel/ddp.cu -lnccl
+//        (with $(mpicxx --showme:compile) $(mpicxx --showme:link) for mpirun -np N)
 #include <cuda_runtime.h>
 #include <nccl.h>
+#if __has_include(<mpi.h>)
+#include <mpi.h>
+#define DDP_HAS_MPI 1
+#else
+#define DDP_HAS_MPI 0
+#endif
 
 #include "tiny_gpt.cuh"
 
+#include <cstdint>
+#include <cstdlib>
+
 namespace {
+
+// The processes of the run: one (holding every rank), or one per rank when an MPI
+// launcher started several (its WORLD_SIZE / OMPI_COMM_WORLD_SIZE above 1).
+struct World {
+  int size = 1, rank = 0, local_rank = 0;
+  bool processes = false;
+};
+
+int env_int(const char* a, const char* b, int fallback) {
+  for (const char* name : {a, b})
+    if (const char* v = std::getenv(name); v && *v) return std::atoi(v);
+  return fallback;
+}
+
+World world_from_launcher(int* argc, char*** argv) {
+  World w;
+  if (env_int("WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", 1) <= 1) return w;
+#if DDP_HAS_MPI
+  MPI_Init(argc, argv);
+  MPI_Comm_size(MPI_COMM_WORLD, &w.size);
+  MPI_Comm_rank(MPI_COMM_WORLD, &w.rank);
+  w.local_rank = env_int("LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", w.rank);
+  w.processes = true;
+#else
+  (void)argc;
+  (void)argv;
+  std::fprintf(stderr, "ddp: started as one of several processes, but built without <mpi.h> to meet the others\n");
+  std::exit(2);
+#endif
+  return w;
+}
+
+// Reductions over the processes (the identity with one process).
+double sum_over_processes(const World& w, double x) {
+#if DDP_HAS_MPI
+  if (w.processes) MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+#endif
+  (void)w;
+  return x;
+}
+
+bool same_in_every_process(const World& w, unsigned long long x) {
+  unsigned long long lo = x, hi = x;
+#if DDP_HAS_MPI
+  if (w.processes) {
+    MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+  }
+#endif
+  (void)w;
+  return lo == hi;
+}
+
+int from_rank0(const World& w, int x) {
+#if DDP_HAS_MPI
+  if (w.processes) MPI_Bcast(&x, 1, MPI_INT, 0, MPI_COMM_WORLD);
+#endif
+  (void)w;
+  return x;
+}
+
+void end_world(const World& w) {
+#if DDP_HAS_MPI
+  if (w.processes) MPI_Finalize();
+#endif
+  (void)w;
+}
 
 struct Bucket {
   int first_tensor, last_tensor;  // inclusive; gradients ready when backward passed first_tensor
@@ -70,6 +151,7 @@ std::vector<Bucket> make_buckets(const tg::ParamTable& tab, size_t bytes) {
 }
 
 struct Rank {
+  int g;    // the rank in the communicator
   int dev;
   tg::Replica r;  // model, grads, optimizer state, activations (one micro-batch)
   ncclComm_t comm;
@@ -81,6 +163,9 @@ struct Rank {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const World W = world_from_launcher(&argc, &argv);
+  // Only rank 0 reports, as training scripts print on their first rank only.
+  if (W.rank != 0 && !std::freopen("/dev/null", "w", stdout)) return 1;
   tg::Config c;
   int ranks_req = 0;
   double bucket_mb = 0.1;
@@ -108,25 +193,43 @@ int main(int argc, char** argv) {
     CUDA_CHECK(cudaSetDevice(0));
     return tg::check_grad(c) ? 0 : 1;
   }
-  const int N = tg::resolve_ranks(ranks_req);
+  int ndev = 0;
+  CUDA_CHECK(cudaGetDeviceCount(&ndev));
+  if (W.processes && ranks_req > 0 && ranks_req != W.size) {
+    std::fprintf(stderr, "ddp: --ranks %d, but the launcher started %d processes\n", ranks_req, W.size);
+    return 2;
+  }
+  const int N = W.processes ? W.size : tg::resolve_ranks(ranks_req);
+  if (W.processes) std::printf("ddp: one process per rank (%d processes, rank 0 on GPU %d)\n", W.size, W.local_rank % ndev);
   std::printf("ddp: %d ranks, buckets of %.3g MiB, %s\n", N, bucket_mb, overlap ? "all-reduce overlapped with backward"
                                                                               : "all-reduce after backward (--no-overlap)");
   tg::print_config(c);
 
-  std::vector<Rank> R(static_cast<size_t>(N));
-  std::vector<ncclComm_t> comms(static_cast<size_t>(N));
-  std::vector<int> devs(static_cast<size_t>(N));
-  for (int r = 0; r < N; ++r) devs[size_t(r)] = r;
-  NCCL_CHECK(ncclCommInitAll(comms.data(), N, devs.data()));
+  // The ranks this process drives: all N, or its own.
+  std::vector<Rank> R(static_cast<size_t>(W.processes ? 1 : N));
+  if (W.processes) {
+    R[0].g = W.rank;
+    R[0].dev = W.local_rank % ndev;
+    CUDA_CHECK(cudaSetDevice(R[0].dev));
+    ncclUniqueId id;
+    if (W.rank == 0) NCCL_CHECK(ncclGetUniqueId(&id));
+#if DDP_HAS_MPI
+    MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD);
+#endif
+    NCCL_CHECK(ncclCommInitRank(&R[0].comm, N, id, W.rank));
+  } else {
+    std::vector<ncclComm_t> comms(static_cast<size_t>(N));
+    std::vector<int> devs(static_cast<size_t>(N));
+    for (int r = 0; r < N; ++r) devs[size_t(r)] = r;
+    NCCL_CHECK(ncclCommInitAll(comms.data(), N, devs.data()));
+    for (int r = 0; r < N; ++r) R[size_t(r)].g = R[size_t(r)].dev = r, R[size_t(r)].comm = comms[size_t(r)];
+  }
   std::vector<Bucket> buckets;
-  for (int r = 0; r < N; ++r) {
-    Rank& k = R[size_t(r)];
-    k.dev = r;
-    k.comm = comms[size_t(r)];
+  for (Rank& k : R) {
     CUDA_CHECK(cudaSetDevice(k.dev));
     k.r.init(c, c.B);
     CUDA_CHECK(cudaStreamCreate(&k.comm_stream));
-    if (r == 0) buckets = make_buckets(k.r.tab, size_t(bucket_mb * 1024 * 1024));
+    if (buckets.empty()) buckets = make_buckets(k.r.tab, size_t(bucket_mb * 1024 * 1024));
     k.ready.resize(buckets.size());
     for (auto& e : k.ready) CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
     CUDA_CHECK(cudaEventCreate(&k.comm_done));
@@ -147,15 +250,13 @@ int main(int argc, char** argv) {
   if (!plant.empty()) std::printf("PLANTED BUG: %s\n", plant.c_str());
   auto issue_bucket = [&](size_t b) {
     if (plant == "skip-bucket" && b == 0) return;
-    for (int r = 0; r < N; ++r) {
-      Rank& k = R[size_t(r)];
+    for (Rank& k : R) {
       CUDA_CHECK(cudaSetDevice(k.dev));
       CUDA_CHECK(cudaEventRecord(k.ready[b], k.r.st));
       CUDA_CHECK(cudaStreamWaitEvent(k.comm_stream, k.ready[b], 0));
     }
     NCCL_CHECK(ncclGroupStart());
-    for (int r = 0; r < N; ++r) {
-      Rank& k = R[size_t(r)];
+    for (Rank& k : R) {
       float* g = k.r.grads + buckets[b].offset;
       NCCL_CHECK(ncclAllReduce(g, g, buckets[b].count, ncclFloat, plant == "sum" ? ncclSum : ncclAvg, k.comm,
                                k.comm_stream));
@@ -180,29 +281,28 @@ int main(int argc, char** argv) {
   pieces.push_back({0, 0, 0});
 
   tg::StepTimer timer;
-  CUDA_CHECK(cudaSetDevice(0));
+  CUDA_CHECK(cudaSetDevice(R[0].dev));
   timer.init();
   std::vector<double> losses, ms, exposed;
   std::vector<float> grads_step1;  // rank 0's averaged gradients of step 1
   for (int step = 1; step <= c.steps; ++step) {
     const long first_seq = long(step - 1) * N * c.B;
-    CUDA_CHECK(cudaSetDevice(0));
+    CUDA_CHECK(cudaSetDevice(R[0].dev));
     timer.start(R[0].r.st);
     double loss = 0;
-    for (int r = 0; r < N; ++r) {
-      Rank& k = R[size_t(r)];
+    for (Rank& k : R) {
       CUDA_CHECK(cudaSetDevice(k.dev));
       std::vector<int> in, tgt;
-      tg::make_batch(c, first_seq + long(r) * c.B, c.B, in, tgt);
+      tg::make_batch(c, first_seq + long(k.g) * c.B, c.B, in, tgt);
       CUDA_CHECK(cudaMemsetAsync(k.r.grads, 0, P * sizeof(float), k.r.st));
       k.r.forward(in.data(), tgt.data());
     }
     const float scale = 1.0f / float(c.B * c.T);
     size_t next_bucket = 0;
     for (const Piece& pc : pieces) {
-      for (int r = 0; r < N; ++r) {
-        tg::Replica& m = R[size_t(r)].r;
-        CUDA_CHECK(cudaSetDevice(R[size_t(r)].dev));
+      for (Rank& k : R) {
+        tg::Replica& m = k.r;
+        CUDA_CHECK(cudaSetDevice(k.dev));
         if (pc.block == c.L + 1) {
           tg::head_backward(tg::head_view(tab, m.params), tg::head_view(tab, m.grads), m.head, m.s, m.targets, m.d,
                             scale, m.st);
@@ -220,45 +320,59 @@ int main(int argc, char** argv) {
       while (overlap && next_bucket < buckets.size() && pc.watermark <= buckets[next_bucket].first_tensor)
         issue_bucket(next_bucket++);
     }
-    for (int r = 0; r < N; ++r) {
-      CUDA_CHECK(cudaSetDevice(R[size_t(r)].dev));
-      CUDA_CHECK(cudaEventRecord(R[size_t(r)].bwd_done, R[size_t(r)].r.st));
+    for (Rank& k : R) {
+      CUDA_CHECK(cudaSetDevice(k.dev));
+      CUDA_CHECK(cudaEventRecord(k.bwd_done, k.r.st));
     }
     while (next_bucket < buckets.size()) issue_bucket(next_bucket++);
-    for (int r = 0; r < N; ++r) {
-      Rank& k = R[size_t(r)];
+    for (Rank& k : R) {
       CUDA_CHECK(cudaSetDevice(k.dev));
       CUDA_CHECK(cudaEventRecord(k.comm_done, k.comm_stream));
       CUDA_CHECK(cudaStreamWaitEvent(k.r.st, k.comm_done, 0));
       tg::optimizer_step(c, k.r.params, k.r.grads, k.r.m, k.r.v, P, step, k.r.st);
     }
-    CUDA_CHECK(cudaSetDevice(0));
+    CUDA_CHECK(cudaSetDevice(R[0].dev));
     timer.stop(R[0].r.st);
-    for (int r = 0; r < N; ++r) {
-      CUDA_CHECK(cudaSetDevice(R[size_t(r)].dev));
-      loss += R[size_t(r)].r.loss_sum();
+    for (Rank& k : R) {
+      CUDA_CHECK(cudaSetDevice(k.dev));
+      loss += k.r.loss_sum();
     }
-    losses.push_back(loss / (double(N) * c.B * c.T));
+    losses.push_back(sum_over_processes(W, loss) / (double(N) * c.B * c.T));
     ms.push_back(timer.ms());
     float ex = 0;
-    CUDA_CHECK(cudaSetDevice(0));
+    CUDA_CHECK(cudaSetDevice(R[0].dev));
     CUDA_CHECK(cudaEventElapsedTime(&ex, R[0].bwd_done, R[0].comm_done));
     exposed.push_back(ex > 0 ? ex : 0);
     if (step == 1) grads_step1 = R[0].r.grads_host();
   }
-  for (int r = 0; r < N; ++r) {
-    CUDA_CHECK(cudaSetDevice(R[size_t(r)].dev));
+  for (Rank& k : R) {
+    CUDA_CHECK(cudaSetDevice(k.dev));
     CUDA_CHECK(cudaDeviceSynchronize());
   }
 
   std::printf("\nper-device allocations (bytes; P = %zu parameters, fp32 AdamW: params 4P, grads 4P, optimizer 8P)\n", P);
   tg::print_memory_header();
-  for (int r = 0; r < N; ++r) tg::print_memory_row(("dev" + std::to_string(r)).c_str(), R[size_t(r)].r.mem);
+  for (Rank& k : R) tg::print_memory_row(("dev" + std::to_string(k.dev)).c_str(), k.r.mem);
   std::printf("formula (ZeRO stage 0)  %12zu %12zu %12zu\n", 4 * P, 4 * P, size_t(4 * tg::optim_floats_per_param(c)) * P);
   std::printf("all-reduce bytes sent per rank per step (ring): 2 (N-1)/N * 4P = %.0f\n", 2.0 * (N - 1) / N * 4.0 * P);
 
+  // Every process's replica must equal every other's.
+  bool replicas_equal = true;
+  for (Rank& k : R) {
+    CUDA_CHECK(cudaSetDevice(k.dev));
+    replicas_equal &= tg::fnv1a(k.r.params_host()) == tg::fnv1a(R[0].r.params_host());
+  }
+  CUDA_CHECK(cudaSetDevice(R[0].dev));
+  replicas_equal &= same_in_every_process(W, (unsigned long long)tg::fnv1a(R[0].r.params_host()));
+  if (W.rank != 0) {  // rank 0 runs the reference and says PASS or FAIL for all
+    const int ok = from_rank0(W, 0);
+    NCCL_CHECK(ncclCommDestroy(R[0].comm));
+    end_world(W);
+    return ok ? 0 : 1;
+  }
+
   // The reference: one device, the concatenated batch.
-  CUDA_CHECK(cudaSetDevice(0));
+  CUDA_CHECK(cudaSetDevice(R[0].dev));
   tg::Replica ref;
   ref.init(c, N * c.B);
   std::vector<double> ref_losses;
@@ -281,11 +395,9 @@ int main(int argc, char** argv) {
   }
   const std::vector<float> wref = ref.params_host();
   tg::Diff df;
-  bool replicas_equal = true;
-  for (int r = 0; r < N; ++r) {
-    CUDA_CHECK(cudaSetDevice(R[size_t(r)].dev));
-    const std::vector<float> w = R[size_t(r)].r.params_host();
-    if (r > 0 && tg::fnv1a(w) != tg::fnv1a(R[0].r.params_host())) replicas_equal = false;
+  for (Rank& k : R) {
+    CUDA_CHECK(cudaSetDevice(k.dev));
+    const std::vector<float> w = k.r.params_host();
     for (auto& t : tab.tensors) {
       std::vector<float> a(w.begin() + long(t.offset), w.begin() + long(t.offset + t.size()));
       std::vector<float> b(wref.begin() + long(t.offset), wref.begin() + long(t.offset + t.size()));
@@ -309,11 +421,13 @@ int main(int argc, char** argv) {
               "max |w| %.3f)\n",
               N * c.B, gd.worst, gd.where.c_str(), gtol, loss_diff, ltol, c.steps, df.max_abs,
               df.where.empty() ? "-" : df.where.c_str(), wtol, df.max_ref);
-  CUDA_CHECK(cudaSetDevice(0));
+  CUDA_CHECK(cudaSetDevice(R[0].dev));
   std::printf("weights fnv1a: rank 0 %016llx, reference %016llx (to compare a GPU run with the simulator's)\n",
               (unsigned long long)tg::fnv1a(R[0].r.params_host()), (unsigned long long)tg::fnv1a(wref));
   std::printf("%s\n", ok ? "PASS" : "FAIL");
 
-  for (int r = 0; r < N; ++r) NCCL_CHECK(ncclCommDestroy(R[size_t(r)].comm));
+  from_rank0(W, ok);
+  for (Rank& k : R) NCCL_CHECK(ncclCommDestroy(k.comm));
+  end_world(W);
   return ok ? 0 : 1;
 }
