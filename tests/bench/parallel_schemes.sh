@@ -1,6 +1,7 @@
 #!/bin/sh
 # How long the parallel-scheme programs take on this machine at their defaults on
-# 8 simulated GPUs over 2 nodes (and DDP on 4 GPUs), and what they report: the
+# 8 simulated GPUs over 2 nodes (and DDP on 4 GPUs, and as 4 and 8 processes with
+# --ranks), and what they report: the
 # wall time of `simt exec` (build cached), the self-check, and the simulated time per
 # step. A benchmark that prints figures, not a timed test.
 #   usage: tests/bench/parallel_schemes.sh [SIMT]   (default ./build/cli/simt)
@@ -24,6 +25,8 @@ run() {
 k=$here/kernels/parallel
 run "ddp 8 GPUs / 2 nodes"            --gpus 8 --nodes 2 "$k/ddp.cu"
 run "ddp 4 GPUs"                      --gpus 4 "$k/ddp.cu"
+command -v mpirun > /dev/null && run "ddp 4 ranks (one process each)" --ranks 4 "$k/ddp.cu"
+command -v mpirun > /dev/null && run "ddp 8 ranks / 2 nodes"  --ranks 8 --nodes 2 "$k/ddp.cu"
 run "pipeline gpipe 8 GPUs / 2 nodes" --gpus 8 --nodes 2 "$k/pipeline.cu" -- --schedule gpipe
 run "pipeline 1f1b 8 GPUs / 2 nodes"  --gpus 8 --nodes 2 "$k/pipeline.cu" -- --schedule 1f1b
 run "tensor parallel 8 GPUs / 2 nodes" --gpus 8 --nodes 2 "$k/tensor_parallel.cu" -- --heads 8
