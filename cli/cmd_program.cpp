@@ -190,8 +190,10 @@ int run_cc(const CcArgs& a) {
 
 }  // namespace
 
+std::size_t arguments_after_dashes() { return g_args_after_dashes; }
+
 void note_exec_arguments(int argc, char** argv) {
-  if (argc < 2 || std::strcmp(argv[1], "exec") != 0) return;
+  if (argc < 2 || (std::strcmp(argv[1], "exec") != 0 && std::strcmp(argv[1], "validate") != 0)) return;
   for (int i = 2; i < argc; ++i)
     if (std::strcmp(argv[i], "--") == 0) {
       g_args_after_dashes = std::size_t(argc - i - 1);

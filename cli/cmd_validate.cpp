@@ -36,6 +36,8 @@ constexpr int kExitSkipped = 77;  // the automake/ctest convention for "not run 
 
 struct ValidateArgs {
   std::string file, gpu_results, keep;
+  std::vector<std::string> sources;  // the program's other sources (simt validate main.cpp a.cu b.cu)
+  std::string unused_positional;
   CompileArgs compile;
   std::vector<std::string> program_args;
   std::optional<std::uint64_t> max_ulp;  // --max-ulp; none: every differing bit fails
@@ -69,6 +71,7 @@ std::vector<std::string> exact_metrics() {
 // Runs validate_gpu.sh into `dir`; returns its status.
 int run_gpu_half(const ValidateArgs& a, const fs::path& dir) {
   std::vector<std::string> cmd = {program_dir() + "/validate_gpu.sh", dir.string(), a.file};
+  cmd.insert(cmd.end(), a.sources.begin(), a.sources.end());
   for (const auto& d : a.compile.include_dirs) cmd.insert(cmd.end(), {"-I", fs::absolute(d).string()});
   for (const auto& d : a.compile.defines) cmd.push_back("-D" + d);
   cmd.push_back("--");
@@ -86,7 +89,7 @@ int run_gpu_half(const ValidateArgs& a, const fs::path& dir) {
 // timing-dependent); the dumps are bounded (sim/exec/launch_dump.hpp) and go away
 // with the work directory unless --keep.
 int run_sim_half(const ValidateArgs& a, const fs::path& dir) {
-  BuildProduct p = build_program(build_request(a.file, false, a.compile));
+  BuildProduct p = build_program(build_request(a.file, false, a.compile, a.sources));
   fs::remove_all(dir / "sim-dumps");
   Options o = runtime_options();
   o.validate_dump_dir = (dir / "sim-dumps").string();
@@ -136,7 +139,15 @@ void print_verdicts(const std::vector<LaunchVerdict>& verdicts, bool with_counte
   }
 }
 
+// "main.cpp a.cu b.cu": the program's sources, as given.
+std::string sources_text(const ValidateArgs& a) {
+  std::string s = a.file;
+  for (const std::string& more : a.sources) s += " " + more;
+  return s;
+}
+
 int run_validate(const ValidateArgs& a) {
+  check_sources(build_request(a.file, false, a.compile, a.sources));  // before a GPU build of a missing file
   fs::path work = a.keep.empty() ? fs::temp_directory_path() / fmt::format("simt-validate-{}", getpid()) : fs::path(a.keep);
   fs::create_directories(work);
   fs::path gpu = a.gpu_results;
@@ -145,17 +156,17 @@ int run_validate(const ValidateArgs& a) {
       fmt::print(stderr,
                  "simt validate: no GPU on this machine (nvidia-smi lists none): skipped. On a GPU machine without "
                  "simtlab's build, run {}/validate_gpu.sh DIR {} and pass --gpu-results DIR here.\n",
-                 program_dir(), a.file);
+                 program_dir(), sources_text(a));
       return kExitSkipped;
     }
     gpu = work / "gpu";
-    fmt::print(stderr, "simt validate: building and running {} with nvcc on the GPU\n", a.file);
+    fmt::print(stderr, "simt validate: building and running {} with nvcc on the GPU\n", sources_text(a));
     if (int st = run_gpu_half(a, gpu); st == kExitSkipped) return kExitSkipped;
   }
   if (!fs::exists(gpu / "gpu.digests"))
     throw std::runtime_error(fmt::format("{} has no gpu.digests: the GPU run did not launch a kernel (see {})",
                                          gpu.string(), (gpu / "build.log").string()));
-  fmt::print(stderr, "simt validate: building and running {} on the simulator\n", a.file);
+  fmt::print(stderr, "simt validate: building and running {} on the simulator\n", sources_text(a));
   const int sim_status = run_sim_half(a, work);
   const auto sim_digests = parse_digests(read_text(work / "sim.digests"), "sim.digests");
   const auto gpu_digests = parse_digests(read_text(gpu / "gpu.digests"), (gpu / "gpu.digests").string());
@@ -196,7 +207,9 @@ void add_validate_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "validate", "Run a CUDA program on the GPU (nvcc) and on the simulator; compare memory after every launch and "
                   "the counters with ncu (exit 77 without a GPU)");
-  cmd->add_option("file", args->file, "the .cu file")->required()->check(CLI::ExistingFile);
+  cmd->add_option("file", args->file, "the .cu file; with more sources (main.cpp a.cu b.cu), the first names the program")
+      ->required()
+      ->check(CLI::ExistingFile);
   add_compile_options(cmd, args->compile);
   cmd->add_option("--gpu-results", args->gpu_results,
                   "a directory written by validate_gpu.sh on a GPU machine, instead of running the GPU half here")
@@ -210,8 +223,20 @@ void add_validate_command(CLI::App& app) {
   auto elem = std::make_shared<std::string>("f32");
   cmd->add_option("--elem", *elem, "how to read a differing allocation's bytes (default f32)")
       ->check(CLI::IsMember({"f32", "f64", "f16", "bf16", "bytes"}));
-  cmd->add_option("args", args->program_args, "arguments for the program (after --)");
+  cmd->add_option("args", args->program_args,
+                  "more sources of the program (.cu, .cpp, .cc, .cxx: built as simt exec and nvcc -rdc=true build "
+                  "them), then the program's arguments (after --, or any argument that is no source's name)");
+  // Never filled: keeps CLI11 parsing after `--` (as simt exec's, cmd_program.cpp).
+  cmd->add_option("after_dashes", args->unused_positional)->group("");
   cmd->callback([args, max_ulp, max_ulp_option, elem] {
+    // Before `--`, a .cu or C++ file's name is one of the program's sources.
+    std::vector<std::string> program_args;
+    const std::size_t before =
+        args->program_args.size() - std::min(arguments_after_dashes(), args->program_args.size());
+    for (std::size_t i = 0; i < args->program_args.size(); ++i)
+      (i < before && is_source_name(args->program_args[i]) ? args->sources : program_args)
+          .push_back(args->program_args[i]);
+    args->program_args = std::move(program_args);
     if (max_ulp_option->count() > 0) args->max_ulp = *max_ulp;
     args->elem = *parse_element_kind(*elem);
     finish(run_validate(*args));

@@ -18,7 +18,8 @@ void add_table_commands(CLI::App& app);   // table, compare                 (cmd
 void add_lab_commands(CLI::App& app);    // lab list/show/start/check/hint (cmd_lab.cpp)
 // `simt exec main.cpp a.cu -- b.cu`: sources before `--`, the program's arguments after
 // it. CLI11 puts both in one list; this notes how many came after.  (cmd_program.cpp)
-void note_exec_arguments(int argc, char** argv);
+void note_exec_arguments(int argc, char** argv);  // simt exec and simt validate
+std::size_t arguments_after_dashes();
 // An option name the command it follows does not have, named before CLI11 can take
 // the option's value for a positional ("File does not exist: 5"). Throws
 // std::invalid_argument.                                           (unknown_options.cpp)
