@@ -76,11 +76,31 @@ class CatalogTimeModel final : public TimeModel {
 
   double collective_issue_s() const override { return cost::nccl_call_s(*intra_); }
 
+  // The driver's cost on the host, measured on the H200's machine (launch_issue_us,
+  // copy_issue_us): a device without its own figure takes the H200's. Device-to-device
+  // copies are issued as kernels (they cost a launch on the H200).
+  double issue_s(WorkKind kind) const override {
+    switch (kind) {
+      case WorkKind::Kernel:
+      case WorkKind::CopyDeviceToDevice: return host_cost_us("launch_issue_us") * 1e-6;
+      case WorkKind::CopyHostToDevice:
+      case WorkKind::CopyDeviceToHost: return host_cost_us("copy_issue_us") * 1e-6;
+      default: return 0;
+    }
+  }
+
  private:
   // The device's measured "kernel_model" value, or the fallback.
   double measured(const char* key, double fallback) const {
     auto it = device_.kernel_model.find(key);
     return it == device_.kernel_model.end() ? fallback : it->second.value;
+  }
+
+  double host_cost_us(const char* key) const {
+    if (auto it = device_.kernel_model.find(key); it != device_.kernel_model.end()) return it->second.value;
+    const cost::DeviceSpec& h200 = cost::Catalog::builtin().device("H200");
+    auto it = h200.kernel_model.find(key);
+    return it == h200.kernel_model.end() ? 0 : it->second.value;
   }
 
   // Latency + bytes / bandwidth: the link's datasheet rate times the efficiency

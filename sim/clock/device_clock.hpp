@@ -12,8 +12,10 @@
 //
 // Rules (CUDA's stream semantics, with one simplification for kernels):
 //  - work on a stream starts after the stream's previous work, and not before the
-//    host issued it (the host's clock only moves when it waits: a synchronous
-//    cudaMemcpy, cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize);
+//    host issued it. The host's clock moves when it waits (a synchronous cudaMemcpy,
+//    cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize) and by what
+//    it spends issuing work: each kernel launch, cudaMemcpyAsync and NCCL call
+//    (TimeModel::issue_s, collective_issue_s);
 //  - the legacy default stream (stream 0) waits for all blocking streams, and
 //    blocking streams wait for it; streams created cudaStreamNonBlocking do not;
 //  - kernels (and memsets, device-to-device copies) of different streams do not
@@ -71,6 +73,13 @@ class TimeModel {
   // What the host spends issuing one NCCL call (or one group of them): back-to-back
   // small collectives take this long each, whatever the device does.
   virtual double collective_issue_s() const = 0;
+  // What the host spends issuing a kernel launch (WorkKind::Kernel) or an async copy
+  // before the device can start it: back-to-back launches of tiny kernels take at
+  // least this long each. 0 where the model has no figure.
+  virtual double issue_s(WorkKind kind) const {
+    (void)kind;
+    return 0;
+  }
 };
 
 // One piece of work on the timeline, for the trace and the report.

@@ -89,10 +89,17 @@ bool is_device_pointer(const void* p) {
   return simt::GlobalMemory::instance().contains(reinterpret_cast<std::uintptr_t>(p));
 }
 
+// The calling host thread spends what issuing this kind of work costs (a launch,
+// an async copy): the work cannot start before the host has issued it.
+void host_issues(simt::WorkKind kind) {
+  if (const simt::TimeModel* m = simt::DeviceClock::model()) simt::DeviceClock::host_spends(m->issue_s(kind));
+}
+
 // Puts a launch on its stream's timeline, priced by the installed time model; a
 // repeat takes the time of the launch it repeats (same counters, same time).
 void place_launch(std::size_t index, const void* stream) {
   simt::DeviceClock& clock = simt::DeviceClock::instance();
+  host_issues(simt::WorkKind::Kernel);
   simt::LaunchRecord& rec = simt::mutable_launch_record(index);
   simt::WorkTime t;
   if (rec.repeat_of) {
@@ -402,8 +409,10 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaM
   simt::WorkKind what{};
   const void* host = nullptr;
   if (cudaError_t e = copy_now(dst, src, bytes, kind, what, host)) return e;
-  if (what != simt::WorkKind::CopyHostToHost)
+  if (what != simt::WorkKind::CopyHostToHost) {
+    host_issues(what);
     place_transfer(what, bytes, stream, "cudaMemcpyAsync", host, device_of(src), device_of(dst));
+  }
   return cudaSuccess;
 }
 

@@ -344,14 +344,18 @@ TEST_CASE("cudaEventElapsedTime reads the simulated clock: kernels, copies, over
   const auto catalog = nlohmann::json::parse(slurp(std::string(SIMTLAB_SOURCE_DIR) + "/cost/catalog/devices.json"));
   // The measured efficiency and latency of pinned copies on the H200 scale the link's rate.
   std::string link_name;
-  double efficiency = 0, latency_us = 0;
+  double efficiency = 0, latency_us = 0, launch_issue_us = 0, copy_issue_us = 0;
   for (const auto& d : catalog["devices"])
     if (d["name"] == "H200") {
       link_name = d["host_link"]["link"];
       efficiency = d["kernel_model"]["host_copy_efficiency"]["value"];
       latency_us = d["kernel_model"]["host_copy_latency_us"]["value"];
+      launch_issue_us = d["kernel_model"]["launch_issue_us"]["value"];
+      copy_issue_us = d["kernel_model"]["copy_issue_us"]["value"];
     }
   REQUIRE(link_name == "PCIe5-x16");
+  REQUIRE(launch_issue_us > 0);
+  REQUIRE(copy_issue_us > 0);
   double gbs = 0;
   for (const auto& l : catalog["links"])
     if (l["name"] == link_name) gbs = l["bandwidth_gbs"]["value"];
@@ -359,18 +363,21 @@ TEST_CASE("cudaEventElapsedTime reads the simulated clock: kernels, copies, over
   const double copy_ms = (latency_us * 1e-6 + double(64u << 20) / (efficiency * gbs * 1e9)) * 1e3;
   CHECK(printed(e.out, "copy_ms") == doctest::Approx(copy_ms).epsilon(1e-5));
 
-  // The kernel: exactly the time model's time for that launch (one source of truth).
+  // The kernel: exactly the time model's time for that launch (one source of truth),
+  // after the host's cost of issuing it (the GPU is idle when the event is recorded).
   REQUIRE(e.launches.size() == 2);
   const double kernel_s = e.launches[0]["clock"]["seconds"];
   CHECK(kernel_s > 0);
   CHECK(e.launches[0]["time"]["predicted_s"].get<double>() == doctest::Approx(kernel_s).epsilon(1e-12));
-  CHECK(printed(e.out, "kernel_ms") == doctest::Approx(kernel_s * 1e3).epsilon(1e-5));
+  CHECK(printed(e.out, "kernel_ms") == doctest::Approx(kernel_s * 1e3 + launch_issue_us * 1e-3).epsilon(1e-5));
 
   // Stream 1 copies while stream 2 runs the kernel: the span is the longer of the two.
+  // The host issues the async copy, then the launch: each starts when issued.
   const double both = printed(e.out, "overlap_ms"), copy2 = printed(e.out, "copy2_ms"),
                kernel2 = printed(e.out, "kernel2_ms");
-  CHECK(copy2 == doctest::Approx(copy_ms).epsilon(1e-5));
-  CHECK(kernel2 == doctest::Approx(e.launches[1]["clock"]["seconds"].get<double>() * 1e3).epsilon(1e-5));
+  CHECK(copy2 == doctest::Approx(copy_ms + copy_issue_us * 1e-3).epsilon(1e-5));
+  CHECK(kernel2 == doctest::Approx(e.launches[1]["clock"]["seconds"].get<double>() * 1e3 +
+                                   (copy_issue_us + launch_issue_us) * 1e-3).epsilon(1e-5));
   CHECK(both == doctest::Approx(std::max(copy2, kernel2)).epsilon(1e-6));
   CHECK(both < copy2 + kernel2);
   CHECK(e.out.find("unrecorded: cudaErrorInvalidResourceHandle") != std::string::npos);
@@ -396,8 +403,14 @@ TEST_CASE("--timeline writes a Chrome trace: one track per stream, work in order
   CHECK(events[2]["args"]["block"] == "(256,1,1)");
   CHECK(events[2]["args"]["bound"].get<std::string>() != "");
   CHECK(events[2]["dur"].get<double>() == doctest::Approx(e.launches[0]["clock"]["seconds"].get<double>() * 1e6));
-  // The copy of stream 1 and the kernel of stream 2 start together (after the same event).
-  CHECK(events[3]["ts"].get<double>() == doctest::Approx(events[4]["ts"].get<double>()));
+  // The copy of stream 1 and the kernel of stream 2 wait for the same event; each starts
+  // when the host has issued it: the kernel one launch's issue cost after the copy.
+  double launch_issue_us = 0;
+  const auto catalog = nlohmann::json::parse(slurp(std::string(SIMTLAB_SOURCE_DIR) + "/cost/catalog/devices.json"));
+  for (const auto& d : catalog["devices"])
+    if (d["name"] == "H200") launch_issue_us = d["kernel_model"]["launch_issue_us"]["value"];
+  REQUIRE(launch_issue_us > 0);
+  CHECK(events[4]["ts"].get<double>() == doctest::Approx(events[3]["ts"].get<double>() + launch_issue_us));
   int named_tracks = 0;
   for (const auto& m : e.timeline["traceEvents"])
     if (m["ph"] == "M" && m["name"] == "thread_name") ++named_tracks;
