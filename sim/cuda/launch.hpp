@@ -87,7 +87,7 @@ class Launcher {
   int run(A&&... args) const {
     static_assert(sizeof...(A) == sizeof...(P), "wrong number of kernel arguments");
     KernelCall<P...> call(kernel_, std::tuple<std::decay_t<P>...>(kernel_argument<std::decay_t<P>>(std::forward<A>(args))...));
-    const RuntimeLock lock;
+    const RuntimeLock lock(RuntimeLock::Device);
     if (const int refused = launch_refusal(cfg_.stream)) return refused;  // also for cudaGetLastError
     const int code = execute_launch(reinterpret_cast<const void*>(kernel_), cfg_, call);
     note_launch_result(code, cfg_.stream);
@@ -148,7 +148,7 @@ class CallLauncher {
   void launch_fitting(A&&... args) const {
     const std::tuple<std::decay_t<A>...> values(std::forward<A>(args)...);
     CallBody<F, std::decay_t<A>...> body(f_, values);
-    const RuntimeLock lock;
+    const RuntimeLock lock(RuntimeLock::Device);
     __simt_take_host_entered_kernel();
     { auto probe = values; std::apply(f_, std::move(probe)); }
     const void* kernel = __simt_take_host_entered_kernel();

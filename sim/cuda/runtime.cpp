@@ -226,12 +226,7 @@ const bool g_deferred_hooks = [] {
 }();
 }  // namespace
 
-std::recursive_mutex& runtime_mutex() {
-  static std::recursive_mutex m;
-  return m;
-}
-RuntimeLock::RuntimeLock() { runtime_mutex().lock(); }
-RuntimeLock::~RuntimeLock() { runtime_mutex().unlock(); }
+std::recursive_mutex& runtime_mutex() { return host_mutex(); }
 
 int stream_device(const void* stream) {
   if (!stream) return current_device();
@@ -485,7 +480,7 @@ cudaError_t cudaMallocManaged(void** ptr, std::size_t bytes, unsigned) {
 }
 
 cudaError_t cudaDeviceSynchronize() {
-  const simt::RuntimeLock lock;
+  const simt::RuntimeLock lock(simt::RuntimeLock::Device);
   simt::DeviceClock::host_waits_until(simt::DeviceClock::instance().device_done());
   return record(take_fault());
 }
@@ -515,13 +510,13 @@ cudaError_t cudaDeviceReset() {
 // Not sticky itself, as on the H200: a sticky fault is returned once, and again by
 // every later call that needs the device (which records it anew).
 cudaError_t cudaGetLastError() {
-  const simt::RuntimeLock lock;
+  const simt::RuntimeLock lock(simt::RuntimeLock::Thread);
   cudaError_t e = g_last_error;
   g_last_error = cudaSuccess;
   return e;
 }
 cudaError_t cudaPeekAtLastError() {
-  const simt::RuntimeLock lock;
+  const simt::RuntimeLock lock(simt::RuntimeLock::Thread);
   return g_last_error;
 }
 
@@ -578,19 +573,19 @@ const char* cudaGetErrorName(cudaError_t e) {
 }
 
 cudaError_t cudaGetDeviceCount(int* n) {
-  const simt::RuntimeLock lock;
+  const simt::RuntimeLock lock(simt::RuntimeLock::Thread);
   if (!n) return record(cudaErrorInvalidValue);
   *n = simt::device_count();
   return cudaSuccess;
 }
 cudaError_t cudaSetDevice(int d) {
-  const simt::RuntimeLock lock;
+  const simt::RuntimeLock lock(simt::RuntimeLock::Thread);
   if (!simt::valid_device(d)) return record(cudaErrorInvalidDevice);
   simt::set_current_device(d);
   return cudaSuccess;
 }
 cudaError_t cudaGetDevice(int* d) {
-  const simt::RuntimeLock lock;
+  const simt::RuntimeLock lock(simt::RuntimeLock::Thread);
   if (!d) return record(cudaErrorInvalidValue);
   *d = simt::current_device();
   return cudaSuccess;
@@ -700,7 +695,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t s) {
 }
 
 cudaError_t cudaStreamSynchronize(cudaStream_t s) {
-  const simt::RuntimeLock lock;
+  const simt::RuntimeLock lock(simt::RuntimeLock::Device);
   const int device = simt::stream_device(s);
   if (device < 0) return record(cudaErrorInvalidResourceHandle);
   simt::DeviceClock::host_waits_until(clock_of(s).stream_done(s));
@@ -712,7 +707,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t s) {
 }
 
 cudaError_t cudaStreamQuery(cudaStream_t s) {
-  const simt::RuntimeLock lock;
+  const simt::RuntimeLock lock(simt::RuntimeLock::Device);
   return simt::stream_device(s) >= 0 ? cudaSuccess : record(cudaErrorInvalidResourceHandle);
 }
 
@@ -724,7 +719,7 @@ struct CUevent_st {
 };
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned flags) {
-  const simt::RuntimeLock lock;
+  const simt::RuntimeLock lock(simt::RuntimeLock::Device);
   if (cudaError_t e = sticky_error()) return e;
   if (!e || (flags & ~unsigned(cudaEventBlockingSync | cudaEventDisableTiming | 4 /* Interprocess */)))
     return record(cudaErrorInvalidValue);
@@ -733,12 +728,12 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned flags) {
 }
 cudaError_t cudaEventCreate(cudaEvent_t* e) { return cudaEventCreateWithFlags(e, cudaEventDefault); }
 cudaError_t cudaEventDestroy(cudaEvent_t e) {
-  const simt::RuntimeLock lock;
+  const simt::RuntimeLock lock(simt::RuntimeLock::Device);
   delete e;
   return cudaSuccess;
 }
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
-  const simt::RuntimeLock lock;
+  const simt::RuntimeLock lock(simt::RuntimeLock::Device);
   if (cudaError_t e = sticky_error()) return e;
   const int device = simt::stream_device(s);
   if (!e || device < 0 || device != e->device) return record(cudaErrorInvalidResourceHandle);
@@ -748,7 +743,7 @@ cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
 }
 cudaError_t cudaEventQuery(cudaEvent_t e) { return e ? cudaSuccess : record(cudaErrorInvalidResourceHandle); }
 cudaError_t cudaEventSynchronize(cudaEvent_t e) {
-  const simt::RuntimeLock lock;
+  const simt::RuntimeLock lock(simt::RuntimeLock::Device);
   if (cudaError_t e = sticky_error()) return e;
   if (!e) return record(cudaErrorInvalidResourceHandle);
   if (e->recorded) simt::DeviceClock::host_waits_until(e->t);
@@ -756,7 +751,7 @@ cudaError_t cudaEventSynchronize(cudaEvent_t e) {
 }
 // The event may be another device's: a stream waits for work on any GPU.
 cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned) {
-  const simt::RuntimeLock lock;
+  const simt::RuntimeLock lock(simt::RuntimeLock::Device);
   if (cudaError_t e = sticky_error()) return e;
   if (!e || simt::stream_device(s) < 0) return record(cudaErrorInvalidResourceHandle);
   if (e->recorded) clock_of(s).stream_waits_until(s, e->t);
@@ -766,7 +761,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned) {
 // Predicted GPU time between the events (CUDA's errors for unrecorded events and
 // events created with cudaEventDisableTiming).
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEvent_t b) {
-  const simt::RuntimeLock lock;
+  const simt::RuntimeLock lock(simt::RuntimeLock::Device);
   if (!ms) return record(cudaErrorInvalidValue);
   if (!a || !b) return record(cudaErrorInvalidResourceHandle);
   if (!a->recorded || !b->recorded) return record(cudaErrorInvalidResourceHandle);

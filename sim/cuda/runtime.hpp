@@ -143,19 +143,17 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, F* fn, in
                                                           dynamic_shared);
 }
 
+#include "sim/exec/host_lock.hpp"
+
 #include <mutex>
 
 namespace simt {
 // Every runtime call and launch holds this while it runs: programs whose host
 // threads drive GPUs at once are served one call at a time (the simulator's
-// singletons are not shared otherwise). Recursive: a call may run deferred launches.
-class RuntimeLock {
- public:
-  RuntimeLock();
-  ~RuntimeLock();
-  RuntimeLock(const RuntimeLock&) = delete;
-  RuntimeLock& operator=(const RuntimeLock&) = delete;
-};
+// singletons are not shared otherwise), except that launches on different GPUs run
+// their blocks at the same time (sim/exec/host_lock.hpp). Recursive: a call may run
+// deferred launches. A launch takes it as RuntimeLock(RuntimeLock::Device).
+using RuntimeLock = HostLock;
 std::recursive_mutex& runtime_mutex();
 // The simulated GPU a stream belongs to (the legacy stream: the current device);
 // -1 for a stream that was never created or was destroyed.

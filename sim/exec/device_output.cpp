@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 
 namespace simt {
 
@@ -26,11 +27,17 @@ std::atomic<std::uint64_t> g_device_output{0};
 std::atomic<bool> g_held{false};
 std::mutex g_held_mutex;
 std::string g_held_text;
+std::mutex g_by_launch_mutex;
+std::unordered_map<std::uint32_t, std::uint64_t> g_by_launch;  // launch serial -> its calls
 
 // True for a simulated thread's output: counted, and kept back while held.
 bool note_output() {
   if (!current_thread()) return false;
   g_device_output.fetch_add(1, std::memory_order_relaxed);
+  {
+    std::lock_guard lock(g_by_launch_mutex);
+    ++g_by_launch[t_address_map.serial];
+  }
   return g_held.load(std::memory_order_relaxed);
 }
 
@@ -143,6 +150,15 @@ int keep_text(const char* format, ...) {
 }  // namespace
 
 std::uint64_t device_output_calls() { return g_device_output.load(std::memory_order_relaxed); }
+
+std::uint64_t take_device_output_calls(std::uint32_t serial) {
+  std::lock_guard lock(g_by_launch_mutex);
+  const auto it = g_by_launch.find(serial);
+  if (it == g_by_launch.end()) return 0;
+  const std::uint64_t n = it->second;
+  g_by_launch.erase(it);
+  return n;
+}
 
 void hold_device_output() { g_held = true; }
 

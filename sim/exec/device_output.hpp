@@ -9,6 +9,9 @@ namespace simt {
 // Calls of printf, vprintf, puts and putchar made by simulated threads so far
 // (in programs linked with kStdioWraps).
 std::uint64_t device_output_calls();
+// Those the launch numbered `serial` made (its blocks' threads), forgotten once taken:
+// launches of several GPUs may run at once, and only a launch's own output marks it.
+std::uint64_t take_device_output_calls(std::uint32_t serial);
 
 // While held, what simulated threads print is kept back instead of written: a
 // launch run ahead of deferred ones may be undone and run again

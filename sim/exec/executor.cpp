@@ -8,6 +8,7 @@
 #include "sim/options/runtime_options.hpp"
 #include "sim/symbols/compiler_sites.hpp"
 
+#include "sim/exec/host_lock.hpp"
 #include "sim/exec/launch_checks.hpp"
 #include "sim/exec/worker_pool.hpp"
 #include "sim/exec/grid_sync.hpp"
@@ -23,6 +24,7 @@
 #include <utility>
 
 #include <cinttypes>
+#include <mutex>
 
 namespace simt {
 
@@ -49,6 +51,21 @@ std::uint64_t cooperative_thread_limit() {
   return limit;
 }
 
+// GlobalMemory's "a launch is running" (managed memory closed to the host) spans every
+// launch in flight: launches of several GPUs may run at once (sim/exec/host_lock.hpp).
+std::mutex g_running_mutex;
+unsigned g_running = 0;
+
+void launch_starts(bool instrumented) {
+  std::lock_guard lock(g_running_mutex);
+  if (g_running++ == 0 || !instrumented) GlobalMemory::instance().set_launch_running(true, instrumented);
+}
+
+void launch_ends() {
+  std::lock_guard lock(g_running_mutex);
+  if (--g_running == 0) GlobalMemory::instance().set_launch_running(false);
+}
+
 }  // namespace
 
 std::size_t kernel_static_shared_bytes(const void* kernel_fn) {
@@ -64,14 +81,14 @@ void run_part(LaunchContext& launch, unsigned n, BlockSequence seq, bool uncount
   launch.uncounted = uncounted;
   launch.record_work = work != nullptr;
   launch.next_block = 0;
-  for (Worker* w : WorkerPool::instance().run(launch, n)) {
-    w->hand_over_counters(totals, per_site);
-    w->hand_over_thread_accesses(launch.thread_accesses);
-    w->hand_over_atomics(launch.atomic_rounds);
-    w->hand_over_trace(launch.trace);
-    if (work) work->insert(work->end(), w->block_work.begin(), w->block_work.end());
-    w->block_work.clear();
-  }
+  WorkerPool::instance().run(launch, n, [&](Worker& w) {
+    w.hand_over_counters(totals, per_site);
+    w.hand_over_thread_accesses(launch.thread_accesses);
+    w.hand_over_atomics(launch.atomic_rounds);
+    w.hand_over_trace(launch.trace);
+    if (work) work->insert(work->end(), w.block_work.begin(), w.block_work.end());
+    w.block_work.clear();
+  });
   launch.record_work = false;
   launch.blocks_before += seq.count;
 }
@@ -169,7 +186,7 @@ int run_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody&
   // Managed memory is device memory while the kernel runs: only its instrumented
   // accesses may reach it (they use the host mapping).
   DeviceHeap::of(current_device()).prepare(current_device());  // before any thread may call malloc
-  GlobalMemory::instance().set_launch_running(true, instrumented_kernel(kernel_fn));
+  launch_starts(instrumented_kernel(kernel_fn));
   launch.blocks = {BlockSequence::Kind::All, 1, launch.nblocks};
   if (cfg.cooperative) {
     for (Worker* w : WorkerPool::instance().run_cooperative(launch)) {
@@ -179,9 +196,12 @@ int run_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody&
       w->hand_over_trace(launch.trace);
     }
   } else {
+    // Without the runtime's lock when the launch's LaunchSlot allows: host threads
+    // driving other GPUs go on meanwhile (sim/exec/host_lock.hpp).
+    const BlocksOutsideLock outside;
     run_blocks(launch, n, rec);  // every block, or a sample of them (sim/shortcuts/sampling.hpp)
   }
-  GlobalMemory::instance().set_launch_running(false);
+  launch_ends();
   // A sampled launch's hottest block scales with the blocks it stands for.
   launch.atomic_rounds.write(rec.totals, rec.counted_blocks ? double(launch.nblocks) / double(rec.counted_blocks) : 1.0);
   if (launch.tally_threads) rec.thread_accesses = std::move(launch.thread_accesses);
@@ -189,7 +209,7 @@ int run_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody&
   if (grid) rec.grid_barriers = grid->barriers();
   rec.workers = n;
   if (progress_callback() && std::chrono::steady_clock::now() - launch.started >= std::chrono::milliseconds(500))
-    progress_callback()(launch.kernel, launch.nblocks, launch.nblocks);  // let the display finish its line
+    report_launch_progress(&launch, launch.kernel, launch.nblocks, launch.nblocks);  // let the display finish its line
   if (!launch.faults.empty()) {  // report the lowest-numbered failing block: stable across runs
     auto first = std::min_element(launch.faults.begin(), launch.faults.end(),
                                   [](auto& a, auto& b) { return a.first < b.first; });

@@ -66,5 +66,8 @@ void use_core_options(const Options& o);
 // blocks started so far; the CLI draws a progress bar with it. Empty: no reports.
 using ProgressFn = std::function<void(const std::string& kernel, std::uint64_t done, std::uint64_t total)>;
 ProgressFn& progress_callback();
+// Calls progress_callback for `launch`. Launches of several GPUs may run at once: one
+// at a time shows its progress (the first to report, until it reports its end).
+void report_launch_progress(const void* launch, const std::string& kernel, std::uint64_t done, std::uint64_t total);
 
 }  // namespace simt

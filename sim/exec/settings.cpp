@@ -6,6 +6,7 @@
 #include "sim/options/runtime_options.hpp"
 
 #include <algorithm>
+#include <mutex>
 #include <thread>
 
 namespace simt {
@@ -61,6 +62,17 @@ void use_core_options(const Options& o) {
 ProgressFn& progress_callback() {
   static ProgressFn fn;
   return fn;
+}
+
+void report_launch_progress(const void* launch, const std::string& kernel, std::uint64_t done,
+                            std::uint64_t total) {
+  static std::mutex mutex;
+  static const void* showing = nullptr;
+  std::lock_guard lock(mutex);
+  if (!showing) showing = launch;
+  if (showing != launch) return;
+  if (done >= total) showing = nullptr;
+  progress_callback()(kernel, done, total);
 }
 
 void append_launch_record(LaunchRecord r) {

@@ -135,7 +135,7 @@ void Worker::report_progress(LaunchContext& launch) {
   launch.last_report = now;
   std::uint64_t started =
       std::min(launch.blocks_before + launch.next_block.load(std::memory_order_relaxed), launch.nblocks);
-  progress_callback()(launch.kernel, started, launch.nblocks);
+  report_launch_progress(&launch, launch.kernel, started, launch.nblocks);
 }
 
 void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {

@@ -9,6 +9,8 @@
 
 #include "sim/exec/device_output.hpp"
 #include "sim/exec/executor.hpp"
+#include "sim/exec/host_lock.hpp"
+#include "sim/memory/device_heap.hpp"
 #include "sim/memory/global_memory.hpp"
 #include "sim/shortcuts/content_memo.hpp"
 #include "sim/shortcuts/deferred_launches.hpp"
@@ -62,10 +64,9 @@ struct Ran {
 
 Ran run_tracked(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody& body, bool keep_footprint) {
   Ran r;
-  const std::uint64_t output_before = device_output_calls();
   r.code = run_launch(kernel_fn, cfg, body, r.serial, run_blocks);
   r.index = launch_records().size() - 1;
-  mutable_launch_record(r.index).printed = device_output_calls() != output_before;
+  mutable_launch_record(r.index).printed = r.serial && take_device_output_calls(r.serial) != 0;
   if (r.serial) r.footprint = take_launch_footprint(r.serial, keep_footprint);
   if (launch_records()[r.index].counted_blocks) widen_to_allocations(r.footprint);
   return r;
@@ -211,9 +212,21 @@ bool replay_launch(const LaunchKey& key, std::optional<ContentDigest>& before) {
   return true;
 }
 
+// Whether the launch needs the process to itself (sim/exec/host_lock.hpp): deferred work
+// may run, or memory be copied and restored, around it; a cooperative grid takes the
+// cooperative workers; a kernel the compiler did not build opens every allocation to
+// plain access; device malloc shares one running heap; the race checks may be cut.
+bool needs_process_alone(const void* kernel_fn, const LaunchConfig& cfg) {
+  const DeferredLaunches& deferred = DeferredLaunches::instance();
+  return !deferred.empty() || deferred.holding_releases() || cfg.cooperative || !instrumented_kernel(kernel_fn) ||
+         program_uses_device_heap() || race_shadow_too_big();
+}
+
 }  // namespace
 
 int execute_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody& body) {
+  // First, before anything is read: it may wait for other GPUs' launches to end.
+  const LaunchSlot slot(needs_process_alone(kernel_fn, cfg));
   fit_race_shadow(launch_records().size() + 1);
   LaunchKey key{kernel_fn, cfg.grid, cfg.block, cfg.dynamic_shared, cfg.stream, {}};
   // A cooperative launch is never taken for a repeat, nor a plain launch for one of it

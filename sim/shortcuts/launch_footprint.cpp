@@ -1,8 +1,10 @@
 #include "sim/shortcuts/launch_footprint.hpp"
 
+#include "sim/exec/host_lock.hpp"
 #include "sim/memory/global_memory.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 
 namespace simt {
@@ -24,17 +26,26 @@ bool append(SectorRuns& runs, std::uint64_t sector) {
 
 // The sector shadow holds (serial << 2) | flags for the last launch that touched a
 // sector: 1 = read first, 2 = written, 3 = read and then written
-// (sim/count/dram_estimate.cpp).
+// (sim/count/dram_estimate.cpp). While launches of other GPUs run (sim/exec/host_lock.hpp),
+// the sectors another launch touched last are theirs: left for them to take.
 LaunchFootprint take_launch_footprint(std::uint32_t serial, bool keep) {
   GlobalMemory& gm = GlobalMemory::instance();
   LaunchFootprint fp;
   const std::uintptr_t base = gm.base();
   const std::uint64_t words = ((gm.allocated_end() - base) / 32 + 63) / 64;
   std::uint64_t* bits = gm.touched_bits();
+  const bool others_running = block_phases_in_flight();
+  auto mine = [&](std::uint64_t sector) {
+    const std::uint32_t v = std::atomic_ref<std::uint32_t>(*gm.sector_shadow(base + sector * 32)).load(std::memory_order_relaxed);
+    return (v >> 2) == (serial & 0x3FFFFFFFu);
+  };
   for (std::uint64_t w = 0; w < words; ++w) {
-    std::uint64_t set = bits[w];
+    std::uint64_t set = std::atomic_ref<std::uint64_t>(bits[w]).load(std::memory_order_relaxed);
     if (!set) continue;
-    bits[w] = 0;
+    if (others_running)
+      for (std::uint64_t rest = set; rest; rest &= rest - 1)
+        if (!mine(w * 64 + std::uint64_t(std::countr_zero(rest)))) set &= ~(rest & -rest);
+    std::atomic_ref<std::uint64_t>(bits[w]).fetch_and(~set, std::memory_order_relaxed);
     if (!keep || !fp.known) continue;
     for (; set; set &= set - 1) {
       const std::uint64_t sector = w * 64 + std::uint64_t(std::countr_zero(set));

@@ -30,12 +30,17 @@ std::uint64_t usable_memory_bytes() {
   return bytes;
 }
 
-void fit_race_shadow(std::uint64_t launch_number) {
-  if (!checks().races || runtime_options().races == RaceChecks::always) return;
-  const std::uint64_t in_use = GlobalMemory::instance().bytes_in_use();
+bool race_shadow_too_big() {
+  if (!checks().races || runtime_options().races == RaceChecks::always) return false;
   static const std::uint64_t usable = usable_memory_bytes();
+  return GlobalMemory::instance().bytes_in_use() * kShadowPerByte > usable / 2;
+}
+
+void fit_race_shadow(std::uint64_t launch_number) {
+  if (!race_shadow_too_big()) return;
+  static const std::uint64_t usable = usable_memory_bytes();
+  const std::uint64_t in_use = GlobalMemory::instance().bytes_in_use();
   const std::uint64_t shadow = in_use * kShadowPerByte;
-  if (shadow <= usable / 2) return;
   checks().races = false;
   fmt::print(stderr,
              "simt: race checks off from launch {} on: the {:.1f} GiB of device memory in use could need {:.1f} GiB "

@@ -14,6 +14,8 @@ namespace simt {
 // Turns the race checks off, with a warning on stderr naming launch `launch_number`
 // (1-based), when the race shadow of the device memory in use would not fit.
 void fit_race_shadow(std::uint64_t launch_number);
+// Whether fit_race_shadow would turn the race checks off now.
+bool race_shadow_too_big();
 
 // The memory this process may use: physical memory, or its cgroup's limit if lower.
 std::uint64_t usable_memory_bytes();

@@ -2,7 +2,9 @@
 # Several simulated GPUs end to end: tests/multigpu/nccl_collectives.cu on 2, 3 and 8
 # GPUs passes every check, and its 2-rank float all-reduce hashes as on two H200s
 # (docs/validation/data/nccl_h200x2_allreduce.txt); four host threads launch at once
-# and each gets its own result; a program that waits on a rank
+# and each gets its own result; host threads driving different GPUs, whose blocks run
+# at the same time, give the outputs, launches, counters, simulated times and race
+# report of one launch at a time, run after run; a program that waits on a rank
 # its own thread drives is refused, not hung. Usage: run.sh SIMT
 set -e
 simt=$1
@@ -37,3 +39,15 @@ grep -q "in allocation #1 (4096 bytes at 0x[0-9a-f]*), which is GPU 1's memory: 
 grep -q "in kernel copy, block (0,0,0), thread (0,0,0), at .*peer_access.cu:13" err.txt || { echo "the fault names no kernel, thread and line"; cat err.txt; exit 1; }
 grep -q "GPU 1 -> GPU 0  4096 bytes" err.txt || { echo "the peer reads are not on the link"; cat err.txt; exit 1; }
 echo "another GPU's memory: read with peer access (4096 bytes over the link), an illegal address without, managed memory from both"
+for n in 1 2 3; do  # one launch at a time, then the GPUs at once twice
+  SIMT_OPTIONS="concurrent_gpus=$((n > 1))" "$simt" exec --gpus 4 --json="$work/launches$n.json" \
+    "$here/threads_per_gpu.cu" -- --race > out$n.txt 2> err$n.txt && { echo "the planted race failed no launch"; cat err$n.txt; exit 1; }
+  [ "$(grep -c " right$" out$n.txt)" = 4 ] || { cat out$n.txt err$n.txt; exit 1; }
+  grep -q "global-memory race in kernel racy" err$n.txt || { echo "run $n: no race report"; cat err$n.txt; exit 1; }
+done
+cmp out1.txt out2.txt && cmp out1.txt out3.txt || { echo "outputs differ between runs"; cat out1.txt out2.txt out3.txt; exit 1; }
+/usr/bin/python3 "$here/same_launches.py" "$work/launches1.json" "$work/launches2.json" "$work/launches3.json"
+echo "four GPUs driven at once: outputs, counters, times and the race report as one at a time"
+"$simt" exec --gpus 4 "$here/../bench/gpus_at_once.cu" -- --launches 2 --iters 200 > out.txt 2> err.txt || { cat out.txt err.txt; exit 1; }
+grep -q "^PASS: outputs equal every way" out.txt || { cat out.txt; exit 1; }
+echo "tests/bench/gpus_at_once.cu: the same bits issued one GPU after another, from a thread per GPU and round-robin"
