@@ -8,6 +8,7 @@
 #include "util/host_memory.hpp"
 
 #include "sim/exec/device_output.hpp"
+#include "sim/exec/devices.hpp"
 #include "sim/exec/executor.hpp"
 #include "sim/exec/host_lock.hpp"
 #include "sim/memory/device_heap.hpp"
@@ -115,6 +116,19 @@ void note_for_memo(const void* kernel_fn, const LaunchKey& key, std::optional<Co
                               std::move(impure));
 }
 
+// The calling host thread's current device, set to `device` while a deferred launch
+// runs (its LaunchContext takes the GPU from it) and given back after.
+class LaunchedOn {
+ public:
+  explicit LaunchedOn(int device) : host_device_(current_device()) { set_current_device(device); }
+  ~LaunchedOn() { set_current_device(host_device_); }
+  LaunchedOn(const LaunchedOn&) = delete;
+  LaunchedOn& operator=(const LaunchedOn&) = delete;
+
+ private:
+  int host_device_;
+};
+
 // A launch queued behind deferred work, run when something reads what it writes.
 class DeferredKernel final : public DeferredWork {
  public:
@@ -126,6 +140,8 @@ class DeferredKernel final : public DeferredWork {
   void run() override {
     LaunchRecord& queued = mutable_launch_record(record_);
     queued.ran_late = true;
+    // It runs on the GPU it was launched on, whichever GPU the host thread uses now.
+    const LaunchedOn launched_on(queued.device);
     // Its turn has come: memory is as a GPU would hold it, so its inputs may be
     // compared with an earlier run's.
     std::optional<ContentDigest> before;
