@@ -113,6 +113,10 @@ bool __simt_kernel_entry(const void* self) {
 }
 const void* __simt_take_host_entered_kernel() { return std::exchange(t_host_entered_kernel, nullptr); }
 
+// The pass's keep marker at a kernel's entry (pass/host_entry.cpp), removed at the end
+// of the optimizer; defined for a pipeline that stops before that.
+void __simt_kernel_keep() {}
+
 // The out-of-line entry, for modules without simtlab's CUDA headers (whose inlined
 // copy is simt_cuda/hooks.h: keep the two alike). Returns where the access reads or
 // writes (the host mapping of a device address).

@@ -740,3 +740,14 @@ TEST_CASE("integer division by zero and INT_MIN / -1 in a kernel: the H200's val
     CHECK(guarded[i]["lines"] == plain[i]["lines"]);
   }
 }
+
+TEST_CASE("kernels that do nothing visible launch, run and are counted (not dropped as dead calls)") {
+  Exec e = exec(kTests + "empty_kernel.cu");
+  CHECK(e.run.status == 0);
+  CHECK(e.run.out == "sync: no error\n");
+  REQUIRE(e.launches.size() == 3);
+  CHECK(e.launches[0]["kernel"] == "nothing");
+  CHECK(e.launches[1]["kernel"] == "nothing_with_args");
+  CHECK(e.launches[2]["kernel"] == "computes_and_drops");
+  for (const auto& l : e.launches) CHECK(l.value("error", 0) == 0);
+}
