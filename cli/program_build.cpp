@@ -134,7 +134,7 @@ std::string compiler() {
 // when simt dies (PR_SET_PDEATHSIG), so `kill` or a crash of simt never leaves a
 // simulated program running, with its memory, behind.
 // `output`: a file that takes the child's stdout (empty: this process's stdout).
-int spawn_and_wait(const std::vector<std::string>& argv, const std::string& output = {}) {
+int spawn_and_wait(const std::vector<std::string>& argv, const std::string& output = {}, const std::string& errors = {}) {
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -150,6 +150,10 @@ int spawn_and_wait(const std::vector<std::string>& argv, const std::string& outp
         std::fprintf(stderr, "simt: cannot write %s: %s\n", output.c_str(), std::strerror(errno));
         _exit(127);
       }
+    }
+    if (!errors.empty()) {
+      const int fd = open(errors.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      if (fd < 0 || dup2(fd, STDERR_FILENO) < 0) _exit(127);
     }
     execvp(args[0], args.data());
     std::fprintf(stderr, "simt: cannot start %s: %s\n", args[0], std::strerror(errno));
@@ -301,11 +305,11 @@ struct Unit {
   std::string unit;   // the text compiled
   LocalHeaders headers;
   bool openmp = false;
+  bool mpi = false;  // includes <mpi.h>: built and linked with Open MPI's flags
   std::string key;
 };
 
 Unit prepare_unit(const std::string& given, bool cuda, const BuildRequest& req, const UserDefines& defines,
-  bool mpi = false;  // includes <mpi.h>: built and linked with Open MPI's flags
                   const std::vector<std::string>& user_flags, const std::string& fingerprint) {
   Unit u;
   u.given = given;
@@ -320,20 +324,38 @@ Unit prepare_unit(const std::string& given, bool cuda, const BuildRequest& req, 
   add_local_headers(fs::weakly_canonical(u.source.parent_path()), fs::weakly_canonical(u.source), text, defines,
                     u.headers);
   u.openmp = uses_openmp(text, u.headers);
+  u.mpi = includes_mpi(text) || std::any_of(u.headers.begin(), u.headers.end(),
+                                             [](const auto& h) { return includes_mpi(h.second); });
   Hash key_hash;
   key_hash.add(u.unit).add(fingerprint).add(cuda ? "cuda" : "host");
   for (const auto& [rel, header_text] : u.headers) key_hash.add(rel.string()).add(header_text);
   for (const auto& f : user_flags) key_hash.add(f);
-  u.mpi = includes_mpi(text) || std::any_of(u.headers.begin(), u.headers.end(),
-                                             [](const auto& h) { return includes_mpi(h.second); });
   for (const auto& f : cuda_flags()) key_hash.add(f);
   key_hash.add(pass_options_text(runtime_options()));  // the pass's switches change what it builds
+  if (u.mpi)
+    for (const auto& f : mpi_flags().compile) key_hash.add(f);
   std::set<fs::path> seen_headers;
   hash_headers_in_include_dirs(text, req.include_dirs, key_hash, seen_headers);
   u.key = key_hash.hex();
   return u;
-  if (u.mpi)
-    for (const auto& f : mpi_flags().compile) key_hash.add(f);
+}
+
+// A unit clang could not compile that uses CUDA simtlab does not run: one error per
+// construct at its first use (in the source or its own headers), then a refusal.
+// Returns when it uses none (clang's messages are then the ones to read).
+void refuse_unsupported(const Unit& u, const fs::path& messages) {
+  std::string report;
+  auto scan = [&](const fs::path& file, const fs::path& as_given) {  // named as the user named it
+    syntax::SyntaxResult found;
+    found.errors = syntax::unsupported_constructs(read_file(file));
+    report += syntax::format_issues(as_given.string(), found);
+  };
+  scan(u.source, u.given);
+  for (const auto& [rel, text] : u.headers) scan(u.source.parent_path() / rel, fs::path(u.given).parent_path() / rel);
+  if (report.empty()) return;
+  fmt::print(stderr, "{}", report);
+  throw std::runtime_error(fmt::format("{} uses CUDA that simtlab does not run (see above; clang's own messages: {})",
+                                    u.given, messages.string()));
 }
 
 // The unit's object, compiled into the cache unless it is there already.
@@ -364,14 +386,23 @@ fs::path unit_object(const Unit& u, const fs::path& cache, const std::vector<std
   cmd.push_back("-fpass-plugin=" + pass_plugin().string());
   for (const auto& f : user_flags) cmd.push_back(f);
   if (u.openmp) cmd.push_back("-fopenmp");
+  if (u.mpi) cmd.insert(cmd.end(), mpi_flags().compile.begin(), mpi_flags().compile.end());
   for (std::string f : std::initializer_list<std::string>{"-iquote", u.source.parent_path().string(), "-c",
                                                            unit_path.string(), "-o", tmp.string()})
     cmd.push_back(f);
-  if (spawn_and_wait(cmd) != 0) {
+  // clang's messages go to a file first: for CUDA simtlab cannot run they are a wall of
+  // errors about names it has never heard of, and one line saying what it is serves better.
+  const fs::path messages = dir / "clang-messages.txt";
+  const int status = spawn_and_wait(cmd, {}, messages.string());
+  const std::string said = read_file(messages);
+  if (status != 0) {
     std::error_code ec;
     fs::remove(tmp, ec);
+    refuse_unsupported(u, messages);  // throws when the unit uses CUDA simtlab does not run
+    fmt::print(stderr, "{}", said);
     throw std::runtime_error(fmt::format("{} did not compile (see the compiler's messages above)", u.given));
   }
+  fmt::print(stderr, "{}", said);  // warnings
   fs::rename(tmp, object);
   return object;
 }
@@ -386,7 +417,6 @@ BuildProduct build_program(const BuildRequest& req) {
   fs::path cache = cache_root();
   std::error_code ec;
   fs::create_directories(cache, ec);
-  if (u.mpi) cmd.insert(cmd.end(), mpi_flags().compile.begin(), mpi_flags().compile.end());
   if (ec) throw std::runtime_error(fmt::format("cannot create the build cache {}: {}", cache.string(), ec.message()));
   const std::string fingerprint = toolchain_fingerprint();
   const std::vector<std::string> user_flags = user_compile_flags(req, defines);
@@ -404,6 +434,7 @@ BuildProduct build_program(const BuildRequest& req) {
   for (const Unit& u : units) {
     key_hash.add(u.key);
     openmp |= u.openmp;
+    mpi |= u.mpi;
   }
   const fs::path dir = cache / key_hash.hex();
   const fs::path product = dir / (units.front().source.stem().string() + (req.shared ? ".so" : ""));
@@ -418,6 +449,7 @@ BuildProduct build_program(const BuildRequest& req) {
   for (auto& f : cuda_flags()) cmd.push_back(f);
   for (const fs::path& o : objects) cmd.push_back(o.string());
   if (openmp) cmd.push_back("-fopenmp");
+  if (mpi) cmd.insert(cmd.end(), mpi_flags().link.begin(), mpi_flags().link.end());
   fs::path lib_dir = sim_library().parent_path(), timing_dir = timing_library().parent_path();
   // Device printf goes through libsimt_sim.so's counting wrappers (sim/exec/device_output.hpp).
   for (std::string f : std::initializer_list<std::string>{report_object(cache, fingerprint).string(), kStdioWraps, "-L",
@@ -434,7 +466,6 @@ BuildProduct build_program(const BuildRequest& req) {
         "must be defined in exactly one of the files given here, __device__ functions included: the .cu files are "
         "linked as nvcc -rdc=true links them)",
         req.source, req.more_sources.size(), req.more_sources.size() == 1 ? "" : "s"));
-    mpi |= u.mpi;
   }
   fs::rename(tmp, product);
   return {product.string(), false};
@@ -449,7 +480,6 @@ std::string plots_dir() { return beside_toolchain("plots").string(); }
 int run_program(const std::string& path, const std::vector<std::string>& args, const std::string& output) {
   std::vector<std::string> argv = {path};
   argv.insert(argv.end(), args.begin(), args.end());
-  if (mpi) cmd.insert(cmd.end(), mpi_flags().link.begin(), mpi_flags().link.end());
   return spawn_and_wait(argv, output);
 }
 

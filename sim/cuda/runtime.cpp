@@ -46,7 +46,7 @@ cudaError_t& sticky() { return g_sticky[static_cast<std::size_t>(simt::current_d
 bool is_sticky(const simt::LaunchRecord& rec) {
   for (const simt::Diagnostic& d : rec.diagnostics)
     switch (d.kind) {
-      case simt::DiagKind::OutOfBoundsGlobal: case simt::DiagKind::OutOfBoundsShared:
+      case simt::DiagKind::OutOfBoundsGlobal: case simt::DiagKind::OutOfBoundsShared: case simt::DiagKind::OutOfBoundsLocal:
       case simt::DiagKind::InvalidAddress: case simt::DiagKind::Misaligned: case simt::DiagKind::DeviceAssert:
       case simt::DiagKind::Trap: case simt::DiagKind::StackOverflow:
         return true;

@@ -6,6 +6,7 @@
 #include "sim/exec/spin_watch.hpp"
 #include "sim/check/global_checks.hpp"
 #include "sim/memory/global_memory.hpp"
+#include "sim/memory/device_heap.hpp"
 #include "sim/check/shared_checks.hpp"
 #include "sim/exec/worker.hpp"
 #include "sim/count/dram_estimate.hpp"
@@ -34,6 +35,16 @@ const char* op_name(MemOp op) { return op == MemOp::Load ? "read" : op == MemOp:
   d.address = addr;
   d.allocation = std::move(allocation);
   throw KernelFault(std::move(d));
+}
+
+// In the device malloc heap the bounds are the block's (device_heap.hpp): the heap's
+// pages never pass the inlined check, so every heap access comes here.
+void check_heap_block(ThreadState* t, std::uintptr_t a, unsigned size, MemOp op, Site site, const Allocation& heap) {
+  const std::string outside = DeviceHeap::of(heap.device).outside_block(a, size);
+  if (outside.empty()) return;
+  fault(DiagKind::OutOfBoundsGlobal, fmt::format("out-of-bounds global {} of {} bytes at 0x{:x}: {}", op_name(op), size,
+                                                 a, outside),
+        t, site, a, heap.describe());
 }
 
 // Another GPU's memory (one address space for all GPUs, as under UVA). A GPU reaches
@@ -81,6 +92,7 @@ void check_global_bounds(ThreadState* t, std::uintptr_t a, unsigned size, MemOp 
     w.recent_allocations[1] = w.recent_allocations[0];
     w.recent_allocations[0] = alloc;
   }
+  if (alloc->heap) check_heap_block(t, a, size, op, site, *alloc);
   if (alloc->device != t->block->launch->device && !alloc->managed) access_peer(t, alloc, a, size, op, site);
 }
 
@@ -188,3 +200,20 @@ void dram_uncounted(std::uintptr_t a, unsigned size, MemOp op) {
 }  // namespace detail
 
 }  // namespace simt
+
+// An index past a local array (sim/compiler/pass/local_bounds.hpp): the pass calls this
+// before the access, which then never happens. On the host (a __host__ __device__
+// function called there) it returns: host C++ keeps its own rules.
+extern "C" void __simt_local_out_of_bounds_at(std::int64_t offset, std::uint64_t size, std::uint64_t bytes,
+                                              unsigned op, simt::Site site) {
+  simt::ThreadState* t = simt::t_thread;
+  if (!t) return;
+  const auto mem_op = static_cast<simt::MemOp>(op);
+  // In elements of the access's size where the array is made of them (int a[4]: 4 of 4 bytes).
+  const std::string element =
+      size % bytes == 0 ? fmt::format(" (element {} of {})", offset / std::int64_t(bytes), size / bytes) : "";
+  simt::fault(simt::DiagKind::OutOfBoundsLocal,
+              fmt::format("out-of-bounds local {} of {} bytes at byte {} of a {}-byte array declared in the kernel{}",
+                          simt::op_name(mem_op), bytes, offset, size, element),
+              t, site, 0);
+}

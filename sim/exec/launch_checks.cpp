@@ -92,7 +92,8 @@ std::pair<int, std::string> check_cooperative(const LaunchConfig& c, std::size_t
 
 int error_code_for(DiagKind k) {
   switch (k) {
-    case DiagKind::OutOfBoundsGlobal: case DiagKind::OutOfBoundsShared: case DiagKind::InvalidAddress:
+    case DiagKind::OutOfBoundsGlobal: case DiagKind::OutOfBoundsShared: case DiagKind::OutOfBoundsLocal:
+    case DiagKind::InvalidAddress:
       return cudaErrorIllegalAddress;
     case DiagKind::Misaligned: return cudaErrorMisalignedAddress;
     case DiagKind::DeviceAssert: return cudaErrorAssert;

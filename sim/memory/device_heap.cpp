@@ -2,6 +2,8 @@
 
 #include "sim/memory/global_memory.hpp"
 
+#include <fmt/format.h>
+
 #include <array>
 #include <atomic>
 #include <memory>
@@ -10,6 +12,9 @@ namespace simt {
 
 namespace {
 constexpr std::size_t kAlign = 16;  // device malloc's alignment
+// Free bytes after each block, so that a short overrun lands in no block and is
+// reported as the block's, not taken for an access to the next block.
+constexpr std::size_t kRedZone = 16;
 constexpr int kHeaps = 1024;        // one per simulated GPU (sim/exec/devices.hpp, kMaxDevices)
 std::atomic<bool> g_used{false};
 DeviceHeap* g_running = nullptr;
@@ -49,7 +54,7 @@ void DeviceHeap::prepare(int device) {
 
 void* DeviceHeap::allocate(std::size_t bytes) {
   if (bytes == 0 || bytes > limit_) return nullptr;
-  const std::size_t need = round_up(bytes);
+  const std::size_t need = round_up(bytes) + kRedZone;
   std::lock_guard lock(mutex_);
   if (!base_) return nullptr;
   for (auto it = free_.begin(); it != free_.end(); ++it) {
@@ -57,7 +62,7 @@ void* DeviceHeap::allocate(std::size_t bytes) {
     const auto [offset, size] = *it;
     free_.erase(it);
     if (size > need) free_.emplace(offset + need, size - need);
-    blocks_.emplace(offset, need);
+    blocks_.emplace(offset, Block{need, bytes});
     return reinterpret_cast<void*>(base_ + offset);
   }
   return nullptr;
@@ -69,7 +74,8 @@ bool DeviceHeap::release(void* p) {
   if (!base_ || a < base_) return false;
   auto it = blocks_.find(a - base_);
   if (it == blocks_.end()) return false;
-  auto [offset, size] = *it;
+  const std::size_t offset = it->first;
+  std::size_t size = it->second.bytes;
   blocks_.erase(it);
   // Merged with the free ranges beside it, so large requests fit again.
   auto next = free_.lower_bound(offset);
@@ -83,6 +89,24 @@ bool DeviceHeap::release(void* p) {
   }
   free_.emplace(offset, size);
   return true;
+}
+
+std::string DeviceHeap::outside_block(std::uintptr_t addr, std::size_t size) {
+  std::lock_guard lock(mutex_);
+  if (!base_ || addr < base_) return {};
+  const std::size_t at = addr - base_;
+  auto after = blocks_.upper_bound(at);
+  if (after == blocks_.begin()) return fmt::format("in the device malloc heap, before its first live block");
+  const auto& [offset, block] = *std::prev(after);
+  const std::size_t into = at - offset;
+  if (into + size <= block.requested) return {};
+  const std::uintptr_t start = base_ + offset;
+  if (into >= block.bytes)  // past the block and its alignment padding: free heap, or the next block's
+    return fmt::format("byte {} of a {}-byte block from device malloc (at 0x{:x}), past its end, where no live "
+                       "block is (freed, or never handed out)",
+                       into, block.requested, start);
+  return fmt::format("byte {} of a {}-byte block from device malloc (at 0x{:x}), past its end", into, block.requested,
+                     start);
 }
 
 void DeviceHeap::reset() {

@@ -6,14 +6,16 @@
 // Each simulated GPU has one, reserved as one allocation of global memory before the
 // first launch on that GPU of a program whose device code calls malloc (reserving it
 // during a launch would move the allocation table under the threads reading it).
-// Blocks are carved first-fit, 16-byte aligned. Bounds are checked against the heap
-// region, not against each block: an overrun into a neighbouring block is not
-// reported (on the GPU neither; compute-sanitizer's memcheck would).
+// Blocks are carved first-fit, 16-byte aligned, with 16 free bytes after each. Bounds are checked against each block
+// (the bytes malloc was asked for), as compute-sanitizer's memcheck checks them: an
+// access past a block's end that stays inside the heap is an out-of-bounds global
+// access here, which the GPU itself would not fault on (docs/reliability.md).
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <string>
 
 namespace simt {
 
@@ -33,6 +35,9 @@ class DeviceHeap {
   void prepare(int device);
 
   void* allocate(std::size_t bytes);  // thread-safe; null when no free range fits
+  // Empty when [addr, addr+size) lies inside one live block of this heap; otherwise
+  // what it overruns ("4 bytes past the end of a 64-byte block ..."). Thread-safe.
+  std::string outside_block(std::uintptr_t addr, std::size_t size);
   // False for a pointer allocate did not return, or one released already.
   bool release(void* p);              // thread-safe
   // cudaDeviceReset: the region is gone (its allocation with the device's others)
@@ -43,7 +48,11 @@ class DeviceHeap {
   std::uintptr_t base_ = 0;
   std::size_t limit_ = kDefaultLimit;
   std::map<std::size_t, std::size_t> free_;    // offset -> bytes
-  std::map<std::size_t, std::size_t> blocks_;  // offset -> bytes, live
+  struct Block {
+    std::size_t bytes;      // taken from the heap (rounded up to the alignment)
+    std::size_t requested;  // what malloc was asked for: the block's bounds
+  };
+  std::map<std::size_t, Block> blocks_;  // offset -> block, live
   std::mutex mutex_;
 };
 

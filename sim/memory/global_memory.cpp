@@ -192,6 +192,9 @@ void* GlobalMemory::allocate_heap(std::size_t bytes, int device) {
   a.heap = true;
   a.id = 0;
   --allocations_made_;  // the program's own allocations keep their numbers
+  // No page counts as inside an allocation: every access to the heap leaves the
+  // inlined path for the slow one, which checks the malloc block (device_heap.hpp).
+  mark_pages(a.base, a.size, false);
   return p;
 }
 

@@ -15,6 +15,7 @@ const char* diag_kind_name(DiagKind k) {
   switch (k) {
     case DiagKind::OutOfBoundsGlobal: return "out-of-bounds global access";
     case DiagKind::OutOfBoundsShared: return "out-of-bounds shared access";
+    case DiagKind::OutOfBoundsLocal: return "out-of-bounds local access";
     case DiagKind::InvalidAddress: return "invalid address";
     case DiagKind::Misaligned: return "misaligned access";
     case DiagKind::SharedRace: return "shared-memory race";

@@ -13,6 +13,7 @@ namespace simt {
 enum class DiagKind {
   OutOfBoundsGlobal,
   OutOfBoundsShared,
+  OutOfBoundsLocal,  // an index past a local array (sim/compiler/pass/local_bounds.hpp)
   InvalidAddress,   // neither device memory nor the thread's own stack (e.g. a host pointer)
   Misaligned,
   SharedRace,

@@ -14,6 +14,7 @@
 #include "plain_twin.hpp"
 #include "count_insts.hpp"
 #include "int_division.hpp"
+#include "local_bounds.hpp"
 #include "host_entry.hpp"
 #include "device_code.hpp"
 #include "sites.hpp"
@@ -127,6 +128,8 @@ class Instrumenter {
       (runtime_.uninstrumented_location(i.getDebugLoc().get()) ? ours : todo).push_back(&i);
     for (Instruction* i : todo) instrument(*i);
     for (Instruction* i : ours) translate(*i, false);
+    // Last: the checks split blocks, which the sites' loop flags above must not see.
+    guard_local_bounds(f, todo, sites_);
   }
   // simtlab's functions that device code calls out of line: translated only.
   // With `dram`, a kernel's plain twin: its global loads and stores also feed the DRAM

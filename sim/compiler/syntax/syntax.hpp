@@ -31,6 +31,13 @@ bool needs_syntax_step(std::string_view source);
 // headers, which `simt exec` passes through the syntax step with the file.
 std::vector<std::string> quoted_includes(std::string_view source);
 
+// CUDA that simtlab cannot run (inline PTX, texture and surface objects, graphs and
+// stream capture, clusters and cudaLaunchKernelEx, the driver API, memory pools, a
+// launch from device code): each construct once, at its first use, with what to do
+// instead. Tokens only: a use inside an `#if` branch that is not compiled is found too,
+// so `simt exec` asks only when clang has failed on the file (unsupported.cpp).
+std::vector<Issue> unsupported_constructs(std::string_view source);
+
 // "file:line:col: error: message" lines, as compilers print them.
 std::string format_issues(const std::string& file, const SyntaxResult& r);
 

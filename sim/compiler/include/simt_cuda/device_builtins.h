@@ -249,6 +249,11 @@ extern "C" [[noreturn]] void __simt_trap(const char* file, unsigned line);  // r
 [[noreturn]] inline void __trap(const char* file = __builtin_FILE(), unsigned line = __builtin_LINE()) {
   __simt_trap(file, line);
 }
+// __nanosleep(ns) (sm_70 and later): CUDA suspends the thread for about ns nanoseconds,
+// a hint to the scheduler, mostly used for back-off in a spin wait. Simulated threads
+// run until they block, so it returns at once: what the program computes is the same,
+// and a spin wait still ends when the flag it polls changes (docs/frontend.md).
+inline void __nanosleep(unsigned) {}
 inline void __threadfence() { __simt_threadfence(); }
 inline void __threadfence_system() { __simt_threadfence(); }
 inline void __threadfence_block() { __simt_threadfence_block(); }

@@ -25,6 +25,15 @@ cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, std::size_t count, 
 // Streams, events, cudaMemsetAsync and cudaMallocManaged: sim/cuda/runtime.hpp.
 enum { cudaHostAllocDefault = 0 };
 inline cudaError_t cudaHostAlloc(void** p, std::size_t n, unsigned) { return cudaMallocHost(p, n); }
+// Stream-ordered allocation (CUDA 11.2): memory usable by the work enqueued on the
+// stream after the call. simtlab runs a stream's work in order as it is enqueued, so a
+// plain allocation now (on the current device) and a plain free give the stream what it
+// would see. Memory pools (cudaMemPool*, cudaMallocFromPoolAsync) are not provided.
+inline cudaError_t cudaMallocAsync(void** p, std::size_t n, cudaStream_t) { return cudaMalloc(p, n); }
+template <class T> cudaError_t cudaMallocAsync(T** p, std::size_t n, cudaStream_t stream) {
+  return cudaMallocAsync(reinterpret_cast<void**>(p), n, stream);
+}
+inline cudaError_t cudaFreeAsync(void* p, cudaStream_t) { return cudaFree(p); }
 inline cudaError_t cudaMemcpy2D(void* dst, std::size_t dpitch, const void* src, std::size_t spitch, std::size_t width,
                                 std::size_t height, cudaMemcpyKind kind) {
   if (width > dpitch || width > spitch) return cudaErrorInvalidValue;
