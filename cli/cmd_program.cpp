@@ -245,8 +245,6 @@ void add_program_commands(CLI::App& app) {
                    "H100/H200)");
   exec->add_option("--inter-link", exec_args->inter_link,
                    "the network between nodes, one NIC per GPU (default: the device's server's, IB-NDR for H100/H200)");
-  exec->add_option("args", exec_args->program_args,
-                   "more sources of the program (.cu through the compiler pass; .cpp, .cc, .cxx as host C++), then "
   exec->add_option("--ranks", exec_args->ranks,
                    "run the program as N processes, one per rank, started by Open MPI's mpirun (programs that call "
                    "MPI, or read RANK, WORLD_SIZE, LOCAL_RANK); each sees --gpus GPUs (default N) and uses one")
@@ -254,6 +252,8 @@ void add_program_commands(CLI::App& app) {
       ->check(CLI::Range(1, 256));
   exec->add_option("--hostfile", exec_args->hostfile, "with --ranks: mpirun's hostfile (docs/multi-gpu.md)")
       ->check(CLI::ExistingFile);
+  exec->add_option("args", exec_args->program_args,
+                   "more sources of the program (.cu through the compiler pass; .cpp, .cc, .cxx as host C++), then "
                    "the program's arguments (after --, or any argument that is no source's name)");
   // Never filled: while a positional is still empty, CLI11 goes on parsing after `--`
   // (it hands `--` and what follows back to `simt` once every positional has a value,
@@ -278,9 +278,9 @@ void add_program_commands(CLI::App& app) {
     add_if_given(a.flags, exec, "--sample-budget", "sample_budget", a.sample_budget);
     add_if_given(a.flags, exec, "--watchdog-insts", "watchdog_insts", a.watchdog_insts);
     add_if_given(a.flags, exec, "--gpus", "gpus", a.gpus);
+    if (a.ranks > 0 && a.gpus.empty()) a.flags.push_back({"--ranks", "gpus", std::to_string(a.ranks)});
     add_if_given(a.flags, exec, "--nodes", "nodes", a.nodes);
     add_if_given(a.flags, exec, "--link", "link", a.link);
-    if (a.ranks > 0 && a.gpus.empty()) a.flags.push_back({"--ranks", "gpus", std::to_string(a.ranks)});
     add_if_given(a.flags, exec, "--inter-link", "inter_link", a.inter_link);
     finish(run_exec(a));
   });
