@@ -21,6 +21,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <tuple>
+#include <utility>
 #include <unistd.h>
 
 namespace simt::cli {
@@ -123,7 +125,8 @@ Options exec_options(const ExecArgs& a, const std::string& report, const std::st
   return o;
 }
 
-int run_exec_ranks(const ExecArgs& a, const BuildRequest& request, Options o);
+std::pair<int, std::size_t> run_exec_ranks(const ExecArgs& a, const BuildRequest& request, Options o,
+                                           bool json_to_stderr);
 
 int run_exec(const ExecArgs& a) {
   if (!a.hostfile.empty() && a.ranks == 0) throw std::invalid_argument("--hostfile needs --ranks N");
@@ -139,20 +142,27 @@ int run_exec(const ExecArgs& a) {
   const std::string timeline =
       !a.timeline.empty() ? a.timeline : (temp / fmt::format("simt-timeline-{}.json", getpid())).string();
   Options o = exec_options(a, report, timeline);
-  if (a.ranks > 0) return run_exec_ranks(a, request, o);
-  export_options(o);  // before the build: the compiler pass reads its switches there
-  BuildProduct p = build_program(request);
-  int status = run_program(p.path, a.program_args);
-  const std::size_t failed_launches = launches_with_errors(report);
-  report_kernel_times(report, timeline, o.device, a.json_flag && a.json == "-");
+  const bool json_to_stderr = a.json_flag && a.json == "-";
+  int status = 0;
+  std::size_t failed_launches = 0;
+  if (a.ranks > 0) {
+    std::tie(status, failed_launches) = run_exec_ranks(a, request, o, json_to_stderr);
+  } else {
+    export_options(o);  // before the build: the compiler pass reads its switches there
+    status = run_program(build_program(request).path, a.program_args);
+    failed_launches = launches_with_errors(report);
+    report_kernel_times(report, timeline, o.device, json_to_stderr);
+  }
   if (!to_file) std::filesystem::remove(report);
   if (a.timeline.empty()) std::filesystem::remove(timeline);
   return report_exit(a.file, status, failed_launches);
 }
 
 // simt exec --ranks N: the same build, run as N processes by mpirun; each rank's
-// tables go to its own file, printed here in rank order (exec_ranks.hpp).
-int run_exec_ranks(const ExecArgs& a, const BuildRequest& request, Options o) {
+// tables go to its own file, printed here in rank order (exec_ranks.hpp). The worst
+// rank's status and the launches with errors over all ranks.
+std::pair<int, std::size_t> run_exec_ranks(const ExecArgs& a, const BuildRequest& request, Options o,
+                                           bool json_to_stderr) {
   check_mpirun();
   const auto temp = std::filesystem::temp_directory_path();
   RanksRun r;
@@ -166,11 +176,7 @@ int run_exec_ranks(const ExecArgs& a, const BuildRequest& request, Options o) {
   export_options(o);
   r.program = build_program(request).path;
   const int status = run_ranks(r);
-  const bool json_to_stderr = a.json_flag && a.json == "-";
-  const std::size_t failed_launches = merge_rank_reports(r, o.device, json_to_stderr);
-  if (!(a.json_flag && a.json != "-")) std::filesystem::remove(r.report);
-  if (a.timeline.empty()) std::filesystem::remove(r.timeline);
-  return report_exit(a.file, status, failed_launches);
+  return {status, merge_rank_reports(r, o.device, json_to_stderr)};
 }
 
 int run_cc(const CcArgs& a) {

@@ -220,6 +220,13 @@ std::string describe(const CallSignature& s) {
                      type_name(static_cast<DataType>(s.type)), op_name(static_cast<RedOp>(s.op)), s.root);
 }
 
+// Why collective number `k` cannot run: two ranks called different things.
+std::string mismatch(std::uint64_t k, int rank_a, const CallSignature& a, int rank_b, const CallSignature& b) {
+  return fmt::format("collective #{} does not match across ranks: rank {} called {} but rank {} called {}; every rank "
+                     "must make the same collectives in the same order",
+                     k, rank_a, describe(a), rank_b, describe(b));
+}
+
 // Polls until every rank has read collective `k` (its files may then go); the peers
 // are waiting in the same place, so this is short unless one of them died.
 void wait_all_consumed(Clique& q, std::uint64_t k) {
@@ -254,10 +261,7 @@ bool run_distributed_collective(Clique& q, std::uint64_t seq, const std::vector<
   for (int r = 0; r < n; ++r) {
     const Contribution part = t.contribution(k, r, !local_rank(q, r));
     if (!(part.signature == signature_of(*calls[0]))) {
-      q.broken = fmt::format(
-          "collective #{} does not match across ranks: rank {} called {} but rank {} called {}; every rank must make "
-          "the same collectives in the same order",
-          k, calls[0]->rank, describe(signature_of(*calls[0])), r, describe(part.signature));
+      q.broken = mismatch(k, calls[0]->rank, signature_of(*calls[0]), r, part.signature);
       return false;
     }
     start = std::max(start, part.ready_s);
@@ -308,12 +312,8 @@ void run_ready_collectives(Clique& q) {
     if (static_cast<int>(calls.size()) < (q.remote ? q.remote->local_count() : q.nranks)) return;
     for (const Call* c : calls) {
       const Call& a = *calls[0];
-      if (c->func != a.func || c->count != a.count || c->type != a.type || c->op != a.op || c->root != a.root) {
-        q.broken = fmt::format(
-            "collective #{} does not match across ranks: rank {} called {}(count {}, {}, {}, root {}) but rank {} "
-            "called {}(count {}, {}, {}, root {}); every rank must make the same collectives in the same order",
-            q.collectives.begin()->first + 1, a.rank, func_name(a.func), a.count, type_name(a.type), op_name(a.op),
-            a.root, c->rank, func_name(c->func), c->count, type_name(c->type), op_name(c->op), c->root);
+      if (!(signature_of(*c) == signature_of(a))) {
+        q.broken = mismatch(q.collectives.begin()->first + 1, a.rank, signature_of(a), c->rank, signature_of(*c));
         return;
       }
     }
