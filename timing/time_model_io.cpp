@@ -45,13 +45,22 @@ std::vector<GlobalSite> sites_from_lines(const json& lines) {
   return out;
 }
 
+std::vector<cost::SharedSite> shared_sites_from_json(const json& sites) {
+  std::vector<cost::SharedSite> out;
+  for (const json& s : sites)
+    out.push_back({s.at("requests").get<double>(), s.value("straight_line", false), s.value("loop", 0u),
+                   s.value("batched", false)});
+  return out;
+}
+
 std::vector<GlobalSite> sites_from_json(const json& sites) {
   std::vector<GlobalSite> out;
   for (const json& s : sites) {
     std::string op = s.at("op").get<std::string>();
     int k = op == "ld" ? 0 : op == "st" ? 1 : 2;
     out.push_back({static_cast<GlobalSite::Op>(k), s.at("requests").get<double>(), s.at("sectors").get<double>(),
-                   s.value("lanes", 32.0), s.value("straight_line", false)});
+                   s.value("lanes", 32.0), s.value("straight_line", false), s.value("loop", 0u),
+                   s.value("batched", false), s.value("dram_read_bytes", -1.0)});
   }
   return out;
 }
@@ -65,7 +74,8 @@ json term_json(const cost::TimeTerm& t) {
 
 // The one typed conversion from counters to the time model's input: every caller
 // (a launch record, a launch's JSON) comes through here, so FLOPs are Counters::flops().
-cost::KernelCounters time_model_counters(const LaunchShape& shape, const Counters& t, std::vector<GlobalSite> sites) {
+cost::KernelCounters time_model_counters(const LaunchShape& shape, const Counters& t, std::vector<GlobalSite> sites,
+                                         std::vector<cost::SharedSite> shared_sites) {
   auto v = [&](Counter k) { return static_cast<double>(t[k]); };
   cost::KernelCounters c;
   c.kernel = shape.kernel;
@@ -97,6 +107,7 @@ cost::KernelCounters time_model_counters(const LaunchShape& shape, const Counter
   c.dram_read_bytes = v(Counter::DramReadBytes);
   c.dram_write_bytes = v(Counter::DramWriteBytes);
   c.sites = std::move(sites);
+  c.shared_sites = std::move(shared_sites);
   return c;
 }
 
@@ -132,7 +143,9 @@ cost::KernelCounters time_model_counters(const json& launch) {
   std::vector<GlobalSite> sites;
   if (launch.contains("global_sites")) sites = sites_from_json(launch["global_sites"]);
   else if (launch.contains("lines")) sites = sites_from_lines(launch["lines"]);
-  return time_model_counters(shape, counters_from_metrics(launch["metrics"]), std::move(sites));
+  std::vector<cost::SharedSite> shared;
+  if (launch.contains("shared_sites")) shared = shared_sites_from_json(launch["shared_sites"]);
+  return time_model_counters(shape, counters_from_metrics(launch["metrics"]), std::move(sites), std::move(shared));
 }
 
 cost::RooflineInput roofline_input(const LaunchRecord& r) {
@@ -149,7 +162,8 @@ cost::RooflineInput roofline_input(const LaunchRecord& r) {
 cost::KernelCounters time_model_counters(const LaunchRecord& r) {
   const LaunchShape shape{r.kernel, double(volume(r.grid)), double(volume(r.block)),
                           double(r.dynamic_shared_bytes + r.static_shared_bytes)};
-  return time_model_counters(shape, r.totals, sites_from_json(global_sites_json(r)));
+  return time_model_counters(shape, r.totals, sites_from_json(global_sites_json(r)),
+                             shared_sites_from_json(shared_sites_json(r)));
 }
 
 json kernel_time_json(const cost::KernelTime& t) {

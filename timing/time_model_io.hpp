@@ -23,7 +23,8 @@ struct LaunchShape {
 // The one typed conversion to the time model's input: FLOPs are Counters::flops(),
 // the instruction mixes the catalog's counters. Both functions below come here.
 cost::KernelCounters time_model_counters(const LaunchShape& shape, const Counters& counters,
-                                         std::vector<cost::GlobalSite> sites);
+                                         std::vector<cost::GlobalSite> sites,
+                                         std::vector<cost::SharedSite> shared_sites = {});
 
 // From a launch the simulator just ran: totals plus one site per global instruction.
 cost::KernelCounters time_model_counters(const LaunchRecord& r);

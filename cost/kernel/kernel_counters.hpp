@@ -17,6 +17,23 @@ struct GlobalSite {
   // Every instruction of the site is outside loops (a fully unrolled loop's copies):
   // its requests per warp are issued together, not one round trip after another.
   bool straight_line = false;
+  // The loop of the optimised code the site sits in (an id; 0: outside loops or not
+  // known), and whether that loop's body is branch-free: nvcc then unrolls it and
+  // issues several iterations' loads before the first use.
+  unsigned loop = 0;
+  bool batched = false;
+  // Bytes the site's loads read from DRAM (their first touches of a sector in the
+  // launch); < 0 when not known: the launch's share is used.
+  double dram_read_bytes = -1;
+};
+
+// One shared-memory instruction (a source site): its warp requests and its loop, as
+// GlobalSite's; the latency chain takes the accesses of a branch-free loop to overlap.
+struct SharedSite {
+  double requests = 0;  // loads, stores and atomics
+  bool straight_line = false;
+  unsigned loop = 0;
+  bool batched = false;
 };
 
 struct KernelCounters {
@@ -34,6 +51,8 @@ struct KernelCounters {
   double atomic_hot_rounds = 0;
   // Per site; when empty the model treats each kind as one site of the averages.
   std::vector<GlobalSite> sites;
+  // Shared sites; when empty the latency chain takes every shared access as dependent.
+  std::vector<SharedSite> shared_sites;
   // Shared memory (smsp__sass_inst_executed_op_shared_*, l1tex__data_pipe_lsu_wavefronts_*).
   double shared_ld_inst = 0, shared_st_inst = 0, shared_atom_inst = 0;
   double shared_ld_wavefronts = 0, shared_st_wavefronts = 0;

@@ -87,6 +87,8 @@ KernelRates kernel_rates(const DeviceSpec& d) {
   Rate per_line = from_catalog(d, "l1_l2_clk_per_line", 2.2, "cycles per line");
   r.l1_l2_lines = rate(1.0 / per_line.value, "lines per SM per clock", per_line.source, per_line.in_catalog);
   r.issue = rate(4, "warp instructions per SM per clock", kSmDiagram);
+  Rate per_block = from_catalog(d, "block_dispatch_clk", 157, "cycles per block");
+  r.blocks = rate(1.0 / per_block.value, "blocks per SM per clock", per_block.source, per_block.in_catalog);
   r.fp32_lanes = fp_lanes(d, "fp32", r.clock_hz);
   r.fp64_lanes = fp_lanes(d, "fp64", r.clock_hz);
   r.fp16_lanes = half_lanes(d, r);
@@ -109,6 +111,9 @@ KernelRates kernel_rates(const DeviceSpec& d) {
   r.l2_load_round_clk = d.kernel_model.count("l2_load_round_clk")
                              ? from_catalog(d, "l2_load_round_clk", 0, "cycles")
                              : rate(0, "cycles", kL2RoundPending);
+  r.l2_hit_latency_clk = d.kernel_model.count("l2_hit_latency_clk")
+                              ? from_catalog(d, "l2_hit_latency_clk", 0, "cycles")
+                              : rate(0, "cycles", kL2RoundPending);
   r.max_blocks_per_sm = max_blocks_per_sm(d.compute_capability);
   r.max_warps_per_sm = d.max_threads_per_sm / d.warp_size;
   r.shared_per_sm = d.shared_per_sm_bytes;

@@ -25,6 +25,7 @@ struct KernelRates {
   Rate l1_wavefronts;      // L1TEX tag-stage passes for global accesses (one per 128-B line)
   Rate l1_l2_lines;        // line requests an SM sends to L2 (stores, load misses)
   Rate issue;              // warp instructions issued (4 schedulers)
+  Rate blocks;             // thread blocks an SM starts and retires
   Rate fp32_lanes, fp64_lanes;  // thread FP instructions
   Rate fp16_lanes;              // thread fp16/bf16 instructions (a packed pair is one)
   // Device-wide.
@@ -40,6 +41,7 @@ struct KernelRates {
   Rate shuffle_latency_clk;
   Rate barrier_latency_clk;  // one __syncthreads once every warp has arrived
   Rate l2_load_round_clk;   // one round of a warp's load loop whose loads hit L2; 0 = not measured
+  Rate l2_hit_latency_clk;  // one dependent load that misses L1 and hits L2; 0 = not measured
   // Occupancy limits.
   int max_blocks_per_sm = 32;
   int max_warps_per_sm = 64;

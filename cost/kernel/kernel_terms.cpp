@@ -8,8 +8,11 @@
 
 #include <fmt/format.h>
 
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace simt::cost {
 namespace {
@@ -73,6 +76,24 @@ TimeTerm shared_term(const KernelCounters& c, const KernelRates& r, const Occupa
   const double ld = per(c.shared_ld_wavefronts, c.shared_ld_inst), st = per(c.shared_st_wavefronts, c.shared_st_inst);
   t.detail = fmt::format("{:.3g} per load, {:.3g} per store request{}", ld, st,
                          std::max(ld, st) > 1.05 ? " (bank conflicts)" : " (conflict-free)");
+  return t;
+}
+
+// Block dispatch: an SM starts (and retires) one thread block at a time, whatever
+// the block does; a grid of many short blocks waits for it. The first block of each
+// SM is part of the launch overhead (a grid of one block per SM takes as long as
+// one block: tests/cuda/short_kernel_probe.cu).
+TimeTerm blocks_term(const KernelCounters& c, const KernelRates& r, const Occupancy& o) {
+  TimeTerm t = named("blocks", "thread-block dispatch");
+  const double later = std::max(0.0, o.busiest_sm_blocks - 1);
+  t.amount = c.blocks;
+  t.unit = "blocks";
+  t.seconds = later / r.blocks.value / r.clock_hz;
+  t.detail = fmt::format("{:g} threads a block", c.threads_per_block);
+  t.formula = fmt::format("{:g} blocks after the first on the busiest SM ({:g} of {:g} blocks) / ({:.3g} {}) / "
+                          "{:.3g} GHz",
+                          later, o.busiest_sm_blocks, o.blocks_total, r.blocks.value, r.blocks.unit, r.clock_hz / 1e9);
+  t.source = r.blocks.source;
   return t;
 }
 
@@ -168,11 +189,69 @@ std::vector<GlobalSite> global_sites(const KernelCounters& c) {
           {Op::Atomic, c.atom_requests, c.atom_sectors, lanes}};
 }
 
+namespace {
+
+// A warp's rounds of one load site: requests per warp, or one for a straight-line site.
+double rounds_of(const GlobalSite& s, const KernelCounters& c) {
+  return per(s.straight_line ? std::min(s.requests, c.warps()) : s.requests, c.warps());
+}
+
+// The group whose sites overlap: the site's loop, or 0 (straight-line sites and sites
+// of an unknown loop).
+unsigned group_of(const GlobalSite& s) { return s.straight_line ? 0 : s.loop; }
+
+// What one round of a site's loop waits, in clocks: a first touch (as often as the
+// site's own loads were first touches, where the simulator counted them; else the
+// launch's share) waits for DRAM, shared by kBatchedLoadIterations iterations in a
+// branch-free loop; a re-read waits for L2: one iteration of a loaded batched loop,
+// as micro_l1_reuse measures it, or in a loop that branches the L2-hit latency.
+double round_clk(const GlobalSite& s, double launch_miss, const KernelRates& r) {
+  const double miss = s.dram_read_bytes >= 0 && s.sectors > 0 ? std::min(1.0, s.dram_read_bytes / (32 * s.sectors))
+                                                                : launch_miss;
+  const double dram = r.global_latency_s.value * r.clock_hz;
+  const double l2_round = r.l2_load_round_clk.value;
+  const double l2_hit = r.l2_hit_latency_clk.value > 0 ? r.l2_hit_latency_clk.value : l2_round;
+  if (s.loop == 0 || s.straight_line) return miss * dram + (1 - miss) * l2_round;
+  if (s.batched) return miss * dram / kBatchedLoadIterations + (1 - miss) * l2_round;
+  return miss * dram + (1 - miss) * l2_hit;
+}
+
+struct LoopChain {
+  double rounds = 0;  // of the loop's busiest site
+  double clk = 0;     // the loop's wait, per warp
+};
+
+std::map<unsigned, LoopChain> load_loops(const KernelCounters& c, const KernelRates& r) {
+  std::map<unsigned, LoopChain> loops;
+  const double miss = load_miss_fraction(c);
+  for (const GlobalSite& s : global_sites(c)) {
+    if (s.op != Op::Load || !(s.requests > 0)) continue;
+    LoopChain& l = loops[group_of(s)];
+    const double rounds = rounds_of(s, c);
+    l.rounds = std::max(l.rounds, rounds);
+    l.clk = std::max(l.clk, rounds * round_clk(s, miss, r));
+  }
+  return loops;
+}
+
+}  // namespace
+
 double load_rounds_per_warp(const KernelCounters& c) {
-  double most = 0;
+  std::map<unsigned, double> most;
   for (const GlobalSite& s : global_sites(c))
-    if (s.op == Op::Load) most = std::max(most, s.straight_line ? std::min(s.requests, c.warps()) : s.requests);
-  return per(most, c.warps());
+    if (s.op == Op::Load) most[group_of(s)] = std::max(most[group_of(s)], rounds_of(s, c));
+  double sum = 0;
+  for (auto& [loop, rounds] : most) sum += rounds;
+  return sum;
+}
+
+double dependent_shared_per_warp(const KernelCounters& c) {
+  const double all = c.shared_requests() + c.shared_atom_inst;
+  if (c.shared_sites.empty()) return per(all, c.warps());
+  double chained = 0;
+  for (const SharedSite& s : c.shared_sites)
+    chained += s.batched && !s.straight_line ? s.requests / kBatchedLoadIterations : s.requests;
+  return per(std::min(chained, all), c.warps());
 }
 
 double load_miss_fraction(const KernelCounters& c) {
@@ -183,7 +262,7 @@ double load_miss_fraction(const KernelCounters& c) {
 std::vector<TimeTerm> memory_terms(const KernelCounters& c, const KernelRates& r, const Occupancy& o) {
   const std::vector<GlobalSite> sites = global_sites(c);
   return {dram_term(c, r),        l2_term(c, r),          l1_l2_term(c, r, o, sites),
-          l1_term(c, r, o, sites), shared_term(c, r, o), atomic_term(c, sites, r)};
+          l1_term(c, r, o, sites), shared_term(c, r, o), atomic_term(c, sites, r), blocks_term(c, r, o)};
 }
 
 std::vector<TimeTerm> compute_terms(const KernelCounters& c, const KernelRates& r, const Occupancy& o) {
@@ -219,7 +298,7 @@ std::vector<TimeTerm> compute_terms(const KernelCounters& c, const KernelRates& 
 // barrier). Shared accesses and collectives are averaged over the block's warps.
 TimeTerm latency_term(const KernelCounters& c, const KernelRates& r, const Occupancy& o) {
   const double warps = c.warps();
-  const double shared = per(c.shared_requests() + c.shared_atom_inst, warps);
+  const double shared = dependent_shared_per_warp(c);
   const double replays = per(std::max(0.0, c.shared_wavefronts() - c.shared_requests()), warps);
   const double collectives = per(c.warp_collectives, warps);
   const double barriers = per(c.warp_barriers, warps);
@@ -243,24 +322,42 @@ TimeTerm latency_term(const KernelCounters& c, const KernelRates& r, const Occup
 }
 
 TimeTerm load_chain_term(const KernelCounters& c, const KernelRates& r, const Occupancy& o) {
-  const double rounds = load_rounds_per_warp(c);
-  const double later = std::max(0.0, rounds - 1);
   // A round waits for DRAM as often as a loaded sector is a first touch (the
-  // compulsory estimate), else for an L2 hit.
+  // compulsory estimate), else for an L2 hit; the latency term already charges the
+  // first round trip.
   const double miss = load_miss_fraction(c);
   const double dram_clk = r.global_latency_s.value * r.clock_hz, l2_clk = r.l2_load_round_clk.value;
-  const double round_clk = miss * dram_clk + (1 - miss) * l2_clk;
+  const double first_clk = miss * dram_clk + (1 - miss) * l2_clk;
+  double rounds = 0, chain_clk = 0, batched = 0, branching = 0;
+  std::vector<std::string> parts;
+  for (auto& [loop, l] : load_loops(c, r)) {
+    rounds += l.rounds;
+    chain_clk += l.clk;
+    parts.push_back(fmt::format("{:.3g} rounds x {:.0f} clk", l.rounds, per(l.clk, l.rounds)));
+  }
+  for (const GlobalSite& s : global_sites(c))
+    if (s.op == Op::Load && s.loop != 0 && !s.straight_line) (s.batched ? batched : branching) += 1;
+  const double later_clk = std::max(0.0, chain_clk - first_clk);
   TimeTerm t = named("load_chain", "dependent global loads per warp");
-  t.amount = o.waves * later;
+  t.amount = o.waves * std::max(0.0, rounds - 1);
   t.unit = "round trips";
-  t.seconds = t.amount * round_clk / r.clock_hz;
-  t.detail = fmt::format("{:.3g} load rounds per warp (the most one load site issues per warp: a loop that uses "
-                         "each value before its next iteration waits a round trip each time), {:.0f}% from DRAM{}",
-                         rounds, 100 * miss,
+  t.seconds = o.waves * later_clk / r.clock_hz;
+  t.detail = fmt::format("{:.3g} load rounds per warp in {} loop{} (a loop that uses each value before its next "
+                         "iteration waits a round trip each time; loops run one after another){}, {:.0f}% from "
+                         "DRAM{}",
+                         rounds, parts.size(), parts.size() == 1 ? "" : "s",
+                         batched + branching > 0
+                             ? fmt::format("; {:g} load site{} in branch-free loops (loads of {:g} iterations in "
+                                           "flight), {:g} in loops that branch",
+                                           batched, batched == 1 ? "" : "s", kBatchedLoadIterations, branching)
+                             : "",
+                         100 * miss,
                          l2_clk > 0 ? "" : "; no measured L2 round for this device (micro_load_loop): L2 hits not charged");
-  t.formula = fmt::format("{:g} waves x ({:.3g} - 1) rounds x ({:.3g} x {:.0f} clk DRAM + {:.3g} x {:g} clk L2) / {:.3g} GHz",
-                          o.waves, rounds, miss, dram_clk, 1 - miss, l2_clk, r.clock_hz / 1e9);
-  t.source = r.l2_load_round_clk.source + "; DRAM: " + r.global_latency_s.source;
+  t.formula = fmt::format("{:g} waves x ({} - the first {:.0f} clk) / {:.3g} GHz", o.waves,
+                          parts.empty() ? std::string("0") : fmt::format("{}", fmt::join(parts, " + ")), first_clk,
+                          r.clock_hz / 1e9);
+  t.source = r.l2_load_round_clk.source + "; L2 hit: " + r.l2_hit_latency_clk.source +
+             "; DRAM: " + r.global_latency_s.source;
   return t;
 }
 

@@ -36,12 +36,27 @@ std::vector<GlobalSite> global_sites(const KernelCounters& c);
 // over the sectors loaded, at most 1); re-touches are taken as L1 hits.
 double load_miss_fraction(const KernelCounters& c);
 
-// Dependent global-load rounds of one warp: the most requests any one load site
-// makes per warp. A warp issues in order, so a loop that uses each loaded value
-// before its next iteration waits one round trip per iteration; loads of different
-// sites in one iteration are in flight together. A straight-line site (the copies of
-// a fully unrolled loop) is one round however many requests it makes.
+// Dependent global-load rounds of one warp. A warp issues in order, so a loop that
+// uses each loaded value before its next iteration waits one round trip per
+// iteration; the load sites of one loop are in flight together (the most requests
+// per warp of them are the loop's rounds), and the loops of a kernel run one after
+// another (their rounds add). A straight-line site (the copies of a fully unrolled
+// loop) is one round however many requests it makes. Sites whose loop is not known
+// (counters without it: ncu's) count as one loop.
 double load_rounds_per_warp(const KernelCounters& c);
+
+// Iterations of a branch-free loop whose loads nvcc issues together (it unrolls such
+// loops 4 to 16 deep and hoists the copies' loads; the SASS of layernorm_two_pass and
+// gemv_fp16 shows 16, of micro_load_loop 4): a first-touch round trip is shared by
+// this many iterations. A loop whose body branches issues one iteration's load at a
+// time (layernorm_welford's IEEE divisions, the online softmax's `if`).
+constexpr double kBatchedLoadIterations = 4;
+
+
+// Shared accesses in a warp's latency chain: every one, except that a branch-free
+// loop's (its body unrolled, its reads independent of each other) overlap
+// kBatchedLoadIterations at a time. Without shared sites: every access.
+double dependent_shared_per_warp(const KernelCounters& c);
 
 std::vector<TimeTerm> memory_terms(const KernelCounters& c, const KernelRates& r, const Occupancy& o);
 std::vector<TimeTerm> compute_terms(const KernelCounters& c, const KernelRates& r, const Occupancy& o);

@@ -23,25 +23,29 @@ void mark_touched(std::uintptr_t sector) {
 
 // DRAM estimate: a sector costs DRAM traffic the first time a launch reads it
 // (unless written first) and once if the launch writes it.
-void account_dram_sector(Counters& totals, std::uint32_t serial, std::uintptr_t sector, MemOp op) {
+std::uint32_t account_dram_sector(Counters& totals, std::uint32_t serial, std::uintptr_t sector, MemOp op) {
   std::atomic_ref<std::uint32_t> shadow(*memory().sector_shadow(sector));
   const std::uint32_t want = op == MemOp::Load ? 1u : op == MemOp::Store ? 2u : 3u;
   std::uint32_t old = shadow.load(std::memory_order_relaxed);
   for (;;) {
     std::uint32_t flags = (old >> 2) == serial ? (old & 3u) : 0u;
-    if ((flags & want) == want || (want == 1u && (flags & 2u))) return;
+    if ((flags & want) == want || (want == 1u && (flags & 2u))) return 0;
     std::uint32_t now = (serial << 2) | flags | want;
     if (shadow.compare_exchange_weak(old, now, std::memory_order_relaxed)) {
       if (!flags) mark_touched(sector);  // the launch's first touch of this sector
-      if ((want & 1u) && !(flags & 3u)) totals[Counter::DramReadBytes] += 32;
+      const std::uint32_t read = (want & 1u) && !(flags & 3u) ? 32 : 0;
+      totals[Counter::DramReadBytes] += read;
       if ((want & 2u) && !(flags & 2u)) totals[Counter::DramWriteBytes] += 32;
-      return;
+      return read;
     }
   }
 }
 
-void account_dram(Counters& totals, std::uint32_t serial, std::uintptr_t addr, unsigned size, MemOp op) {
-  for (std::uintptr_t s = addr & ~std::uintptr_t(31); s < addr + size; s += 32) account_dram_sector(totals, serial, s, op);
+std::uint32_t account_dram(Counters& totals, std::uint32_t serial, std::uintptr_t addr, unsigned size, MemOp op) {
+  std::uint32_t read = 0;
+  for (std::uintptr_t s = addr & ~std::uintptr_t(31); s < addr + size; s += 32)
+    read += account_dram_sector(totals, serial, s, op);
+  return read;
 }
 
 }  // namespace simt

@@ -10,7 +10,10 @@
 namespace simt {
 
 // DRAM estimate for the 32-byte sectors of one access, in the launch numbered `serial`.
-void account_dram_sector(Counters& totals, std::uint32_t serial, std::uintptr_t sector, MemOp op);
-void account_dram(Counters& totals, std::uint32_t serial, std::uintptr_t addr, unsigned size, MemOp op);
+// Both return the bytes the access reads from DRAM (its first touches), which the
+// caller also files under the access's site: the kernel time model tells a loop
+// that streams from DRAM from one that re-reads what L2 holds.
+std::uint32_t account_dram_sector(Counters& totals, std::uint32_t serial, std::uintptr_t sector, MemOp op);
+std::uint32_t account_dram(Counters& totals, std::uint32_t serial, std::uintptr_t addr, unsigned size, MemOp op);
 
 }  // namespace simt

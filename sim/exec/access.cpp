@@ -112,7 +112,8 @@ __attribute__((noinline)) void record_divergent(ThreadState* t, Site site, std::
   }
   if (space == Space::Global) {
     if (!is_atomic(op) && on.races) check_global_race(b, t->linear, a, size, op, site);
-    account_dram(b.worker->totals, b.launch->serial, a, size, op);
+    if (const std::uint32_t read = account_dram(b.worker->totals, b.launch->serial, a, size, op))
+      b.worker->site_counters(site)[Counter::DramReadBytes] += read;
   } else if (!is_atomic(op)) {
     check_shared_access(b, *b.shared, a, size, op, {static_cast<std::uint16_t>(t->linear), log.sync_count, site}, on);
   }

@@ -71,8 +71,10 @@ void Worker::process_rows(BlockState& b, unsigned warp, SharedCheckFlags on, boo
     if (row.space == Space::Global) {
       std::uint64_t sectors[64];
       cost.sectors = distinct_sectors(row, sectors);
+      std::uint32_t read = 0;
       for (std::uint32_t i = 0; i < cost.sectors; ++i)
-        account_dram_sector(totals, b.launch->serial, sectors[i] << 5, row.op);
+        read += account_dram_sector(totals, b.launch->serial, sectors[i] << 5, row.op);
+      if (read) site_counters(row.site)[Counter::DramReadBytes] += read;
       if (is_atomic(row.op)) cost.sectors = atomic_sectors(row);  // a sector per round (sim/count/atomic_rule.hpp)
       check_global_row(b, warp, row, on.races);
     } else if (!is_atomic(row.op)) {

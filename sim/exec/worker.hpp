@@ -64,6 +64,7 @@ class Worker {
   static constexpr unsigned kFromScheduler = ~0u, kFinished = ~0u - 1;
   unsigned switched_from = kFromScheduler;
   void accept(boost::context::fiber&& from);
+  Counters& site_counters(Site site);  // per_site[site], through a small cache
   // The next runnable thread after `after` in this round, or the scheduler.
   boost::context::fiber& next_context(BlockState& b, unsigned after);
 
@@ -80,7 +81,6 @@ class Worker {
   void map_addresses();  // t_address_map for this launch
   void check_pending_reads(BlockState& b);
   void close_interval(BlockState& b);  // at a barrier and at the end of the block
-  Counters& site_counters(Site site);  // per_site[site], through a small cache
   // In totals and per site; with thread_accesses=1 or trace_warps=N also count_extras.
   void count_instruction(const WarpAccess& a, const InstructionCost& cost, unsigned warp);
   // The optional records of a row: the per-thread tally and the warp trace.

@@ -217,9 +217,25 @@ nlohmann::json global_sites_json(const LaunchRecord& r) {
     const double warp = double(c[Counter::WarpInst]);
     const double lanes = warp > 0 ? std::clamp(double(c[Counter::ThreadInst]) / warp, 1.0, 32.0) : 32.0;
     for (int k = 0; k < 4; ++k)
-      if (c[counters[k][0]] > 0)
+      if (c[counters[k][0]] > 0) {
+        const std::uint32_t loop = site_loop(site);
         out.push_back({{"op", ops[k]}, {"requests", c[counters[k][0]]}, {"sectors", c[counters[k][1]]},
-                       {"lanes", lanes}, {"straight_line", straight_line_site(site)}});
+                       {"lanes", lanes}, {"straight_line", straight_line_site(site)},
+                       {"loop", loop & kSiteLoopIdMask}, {"batched", (loop & kSiteLoopBatched) != 0},
+                       {"dram_read_bytes", k == 0 ? c[Counter::DramReadBytes] : 0}});
+      }
+  }
+  return out;
+}
+
+nlohmann::json shared_sites_json(const LaunchRecord& r) {
+  nlohmann::json out = nlohmann::json::array();
+  for (auto& [site, c] : r.per_site) {
+    const double requests = double(c[Counter::SharedLdInst] + c[Counter::SharedStInst] + c[Counter::SharedAtomInst]);
+    if (!(requests > 0)) continue;
+    const std::uint32_t loop = site_loop(site);
+    out.push_back({{"requests", requests}, {"straight_line", straight_line_site(site)},
+                   {"loop", loop & kSiteLoopIdMask}, {"batched", (loop & kSiteLoopSharedBatched) != 0}});
   }
   return out;
 }
@@ -264,6 +280,7 @@ nlohmann::json launch_json(const LaunchRecord& r) {
           {"metrics", metrics},
           {"lines", lines},
           {"global_sites", global_sites_json(r)},
+          {"shared_sites", shared_sites_json(r)},
           {"diagnostics", diags}};
   // The time model's account, computed once by the program's clock (sim/clock):
   // `simt exec` prints it as it is.

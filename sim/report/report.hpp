@@ -17,5 +17,8 @@ nlohmann::json launch_json(const LaunchRecord& r);
 // One entry per global load/store/atomic site: {"op": "ld"|"st"|"atom", "requests",
 // "sectors", "lanes"}, what the kernel time model reads (timing/time_model_io.hpp).
 nlohmann::json global_sites_json(const LaunchRecord& r);
+// One entry per shared-memory instruction site: its warp requests and its loop
+// (sim/types/events.hpp), which the time model's latency chain reads.
+nlohmann::json shared_sites_json(const LaunchRecord& r);
 
 }  // namespace simt

@@ -43,6 +43,11 @@ bool straight_line_site(Site site) {
   return c && (c->flags & kSiteStraightLine) != 0;
 }
 
+std::uint32_t site_loop(Site site) {
+  const CompilerSite* c = compiler_site(site);
+  return c ? c->loop : 0;
+}
+
 }  // namespace simt
 
 // Every translation unit of a module registers the module's whole section.

@@ -16,12 +16,15 @@ struct CompilerSite {  // the layout the pass emits
   const char* function;
   std::uint32_t line, column;
   std::uint32_t flags;  // kSiteStraightLine (sim/types/events.hpp)
-  std::uint32_t reserved;
+  std::uint32_t loop;   // loop id | kSiteLoopBatched (sim/types/events.hpp); 0 outside loops
 };
 static_assert(sizeof(CompilerSite) == 32);
 
 // Whether the site is a compiler record marked straight-line.
 bool straight_line_site(Site site);
+
+// The loop field of a compiler record (0: outside loops, or not a compiler site).
+std::uint32_t site_loop(Site site);
 
 // The record behind a site, if the pass made it.
 const CompilerSite* compiler_site(Site site);

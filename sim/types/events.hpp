@@ -26,6 +26,18 @@ constexpr std::uint32_t kSiteStraightLine = 1;
 // between barriers: relaxed operations, as PTX's memory model treats them, not a data
 // race (sim/check/release_acquire.hpp).
 constexpr std::uint32_t kSiteVolatile = 2;
+// The `loop` field of the same records: which loop of the optimised code the site
+// sits in (an id unique in its module, in the low bits; 0: outside loops), and
+// whether that loop's body is one branch-free block without stores to global
+// memory. nvcc unrolls such a loop and issues the loads of several iterations
+// before the first use (their round trips overlap); a body with branches — a
+// data-dependent `if`, an IEEE division's slow path — or a store the next load may
+// read keeps each iteration's load behind the previous iteration's work.
+// kSiteLoopBatched is about global loads (a store to shared memory does not stop
+// them); kSiteLoopSharedBatched about shared accesses (no store at all in the loop).
+constexpr std::uint32_t kSiteLoopBatched = 1u << 31;
+constexpr std::uint32_t kSiteLoopSharedBatched = 1u << 30;
+constexpr std::uint32_t kSiteLoopIdMask = kSiteLoopSharedBatched - 1;
 
 // 16 bytes: a kernel makes many of these between two barriers. User-space
 // addresses fit in 48 bits, which leaves room for the size, operation and space.

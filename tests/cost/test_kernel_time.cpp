@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <stdexcept>
 
 using namespace simt::cost;
@@ -77,7 +78,10 @@ TEST_CASE("invalid counters are refused") {
 
 TEST_CASE("a large copy is bound by DRAM at the achievable bandwidth") {
   const double n = 1 << 26;  // 256 MiB each way
-  KernelTime t = kernel_time(h200(), streaming(n));
+  KernelCounters c = streaming(n);
+  c.threads_per_block = 1024;  // blocks of 1 K threads: dispatch keeps up
+  c.blocks = n / 1024;
+  KernelTime t = kernel_time(h200(), c);
   CHECK(t.bound == "dram");
   const double dram = 8 * n / (4.8e12 * 0.911);
   CHECK(t.term("dram").seconds == approx(dram));
@@ -85,6 +89,22 @@ TEST_CASE("a large copy is bound by DRAM at the achievable bandwidth") {
   CHECK(t.fill_s == approx(0.384e-6));
   CHECK(t.predicted_s == approx(dram + 1.66e-6 + 0.384e-6));
   CHECK(t.sentence.find("bound by DRAM traffic") == 0);
+}
+
+TEST_CASE("a copy in many small blocks waits for block dispatch") {
+  // 256 threads a block move 2 KB, less than the SM's DRAM share while one block is
+  // dispatched (157 cycles): the grid of blocks binds, as tests/cuda/short_kernel_probe.cu
+  // measured (copy_one: 12.7 us for 16,896 blocks, against 7.9 us of DRAM traffic).
+  const double n = 1 << 26;
+  KernelTime t = kernel_time(h200(), streaming(n));
+  CHECK(t.bound == "blocks");
+  const double later = std::ceil(n / 256 / 132) - 1;
+  CHECK(t.term("blocks").seconds == approx(later * 157 / 1.98e9));
+  CHECK(t.term("blocks").seconds > t.term("dram").seconds);
+  CHECK(t.sentence.find("bound by thread-block dispatch") == 0);
+  // One block per SM costs nothing beyond the launch overhead.
+  KernelCounters one = streaming(132 * 256);
+  CHECK(kernel_time(h200(), one).term("blocks").seconds == 0);
 }
 
 TEST_CASE("32-way bank conflicts cost 32 times the wavefronts and bind") {
@@ -235,6 +255,8 @@ TEST_CASE("integer work binds through the instruction estimate; without it issue
   // The strided-tensor pattern: a coalesced copy whose index arithmetic (a division
   // and a remainder per dimension) issues 200 warp instructions per element's warp.
   KernelCounters c = streaming(1 << 24);
+  c.threads_per_block = 1024;
+  c.blocks = double(1 << 24) / 1024;
   const KernelTime counted = kernel_time(h200(), c);
   CHECK(counted.bound == "dram");
   c.sass_warp_inst = 200 * (double(1 << 24) / 32);
@@ -392,4 +414,55 @@ TEST_CASE("a fully unrolled loop's loads are one round: straight-line sites are 
   // One site still in a loop keeps its rounds: the longest chain decides.
   c.sites[1].straight_line = false;
   CHECK(load_rounds_per_warp(c) == approx(256));
+}
+
+TEST_CASE("load chain: loops add, one loop's sites overlap, branch-free loops share a DRAM round") {
+  // A warp per row reading its row twice, as layernorm_welford and softmax_warp_per_row
+  // do: 24 requests per warp in each of two loops, the first from DRAM, the second
+  // re-reading what the first left in L2.
+  const KernelRates r = kernel_rates(h200());
+  const double dram_clk = 0.384e-6 * r.clock_hz, l2_round = 210, l2_hit = 286;
+  KernelCounters c;
+  c.kernel = "two_loops";
+  c.threads_per_block = 256;
+  c.blocks = 128;  // one wave, one block per SM
+  const double w = c.warps(), per_warp = 24;
+  GlobalSite first{GlobalSite::Op::Load, w * per_warp, 4 * w * per_warp, 32};
+  first.loop = 1;
+  first.dram_read_bytes = 32 * first.sectors;
+  GlobalSite second = first;
+  second.loop = 2;
+  second.dram_read_bytes = 0;
+  c.sites = {first, second};
+  c.ld_requests = 2 * w * per_warp;
+  c.ld_sectors = 2 * first.sectors;
+  c.dram_read_bytes = 32 * first.sectors;
+  // Both loops branch: a whole round trip per iteration, DRAM then L2-hit latency.
+  CHECK(load_rounds_per_warp(c) == approx(48));
+  const double first_round = 0.5 * dram_clk + 0.5 * l2_round;  // the latency term's, at the launch's miss share
+  KernelTime t = kernel_time(h200(), c);
+  CHECK(t.term("load_chain").seconds ==
+        approx((per_warp * dram_clk + per_warp * l2_hit - first_round) / r.clock_hz));
+  // Branch-free loops: nvcc issues four iterations' loads at once.
+  c.sites[0].batched = c.sites[1].batched = true;
+  t = kernel_time(h200(), c);
+  CHECK(t.term("load_chain").seconds ==
+        approx((per_warp * dram_clk / kBatchedLoadIterations + per_warp * l2_round - first_round) / r.clock_hz));
+  // Both sites in one loop: they are in flight together, the busier one counts.
+  c.sites[1].loop = 1;
+  CHECK(load_rounds_per_warp(c) == approx(24));
+  CHECK(kernel_time(h200(), c).term("load_chain").detail.find("in 1 loop") != std::string::npos);
+}
+
+TEST_CASE("shared accesses of a branch-free loop overlap in the latency chain") {
+  KernelCounters c = shared_only(132 * 2 * 32 * 64, 1);  // 64 shared loads per warp
+  c.shared_sites = {{c.shared_ld_inst, false, 1, false}};
+  const double chained = kernel_time(h200(), c).term("latency").seconds;
+  CHECK(dependent_shared_per_warp(c) == approx(64));
+  c.shared_sites[0].batched = true;
+  CHECK(dependent_shared_per_warp(c) == approx(64 / kBatchedLoadIterations));
+  CHECK(kernel_time(h200(), c).term("latency").seconds < chained);
+  // Without sites every access is dependent, as before.
+  c.shared_sites.clear();
+  CHECK(kernel_time(h200(), c).term("latency").seconds == approx(chained));
 }

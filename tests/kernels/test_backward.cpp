@@ -7,6 +7,9 @@
 #include "run_kernel.hpp"
 #include "sim/report/report.hpp"
 
+#include <set>
+#include <vector>
+
 using simt::Counter;
 
 namespace {
@@ -74,6 +77,37 @@ TEST_CASE("the pass marks an unrolled loop's loads straight-line and a rolled lo
   CHECK(unrolled[1]);
   REQUIRE(rolled.size() >= 2);
   for (bool s : rolled) CHECK_FALSE(s);
+}
+
+TEST_CASE("the pass names each load's loop and whether nvcc batches it") {
+  // layernorm_welford reads x in two loops: the Welford loop branches (its IEEE
+  // division's slow path), the normalising loop stores y where its next load may read.
+  // layernorm_two_pass's mean loop is one branch-free block: nvcc issues 16 loads at once.
+  struct Load { unsigned loop; bool batched; double dram; };
+  auto loads = [](const KernelRun& r, std::size_t launch = 0) {
+    std::vector<Load> out;
+    for (const auto& s : simt::global_sites_json(r.launches.at(launch)))
+      if (s.at("op") == "ld")
+        out.push_back({s.at("loop").get<unsigned>(), s.at("batched").get<bool>(), s.at("dram_read_bytes").get<double>()});
+    return out;
+  };
+  const std::vector<Load> welford = loads(run_defaults("layernorm_welford"));
+  REQUIRE(welford.size() >= 2);
+  std::set<unsigned> loops;
+  for (const Load& l : welford) {
+    CHECK(l.loop != 0);
+    CHECK_FALSE(l.batched);
+    loops.insert(l.loop);
+  }
+  CHECK(loops.size() == 2);
+  // x's first read is the one from DRAM: exactly one loop's site read x's bytes.
+  double dram = 0;
+  for (const Load& l : welford) dram += l.dram;
+  CHECK(dram >= 4.0 * kRows * 768);
+  const std::vector<Load> mean = loads(run_defaults("layernorm_two_pass"), 0);
+  REQUIRE(mean.size() == 1);
+  CHECK(mean[0].loop != 0);
+  CHECK(mean[0].batched);
 }
 
 TEST_CASE("softmax_backward_lightseq: y and dy read once, from registers after that") {

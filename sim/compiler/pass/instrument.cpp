@@ -15,6 +15,7 @@
 #include "count_insts.hpp"
 #include "int_division.hpp"
 #include "local_bounds.hpp"
+#include "loop_tags.hpp"
 #include "host_entry.hpp"
 #include "device_code.hpp"
 #include "sites.hpp"
@@ -121,7 +122,7 @@ class Instrumenter {
   // Device code: the user's accesses are counted and checked; those of simtlab's
   // own headers inlined here only reach memory through the host mapping.
   void run(Function& f) {
-    loop_blocks_ = blocks_in_loops(f);
+    loops_.compute(f);
     blocks_.run(f);  // the instruction estimate, before the accesses' calls are added
     std::vector<Instruction*> todo, ours;
     for (Instruction& i : instructions(f))
@@ -164,8 +165,8 @@ class Instrumenter {
     IRBuilder<> b(&at);
     unsigned size = unsigned(m_.getDataLayout().getTypeStoreSize(type));
     FunctionCallee entry = is_volatile ? access_volatile_ : never_local(ptr, marked_) ? access_nonlocal_ : access_;
-    Constant* site = is_volatile ? sites_.site_of(at, "vmem", in_loop(at), kSiteVolatile)
-                                 : sites_.site_of(at, "mem", in_loop(at));
+    Constant* site = is_volatile ? sites_.site_of(at, "vmem", in_loop(at), kSiteVolatile, loop_of(at))
+                                 : sites_.site_of(at, "mem", in_loop(at), 0, loop_of(at));
     CallInst* call = b.CreateCall(entry, {b.CreatePointerCast(ptr, b.getInt8PtrTy()), b.getInt32(size),
                                           b.getInt32(op), site});
     ensure_location(*call);
@@ -178,7 +179,7 @@ class Instrumenter {
     IRBuilder<> b(&at);
     CallInst* call = b.CreateCall(range_, {b.CreatePointerCast(ptr, b.getInt8PtrTy()),
                                            b.CreateZExtOrTrunc(len, b.getInt64Ty()), b.getInt32(align),
-                                           b.getInt32(op), sites_.site_of(at, "mem", in_loop(at))});
+                                           b.getInt32(op), sites_.site_of(at, "mem", in_loop(at), 0, loop_of(at))});
     ensure_location(*call);
     use.set(b.CreatePointerCast(call, ptr->getType()));
   }
@@ -207,19 +208,11 @@ class Instrumenter {
     ensure_location(*call);
     use.set(b.CreatePointerCast(call, ptr->getType()));
   }
-  bool in_loop(const Instruction& at) const { return loop_blocks_.count(at.getParent()) != 0; }
-  // The basic blocks of f inside a loop of its (optimised) control flow: an access
-  // outside them runs at most once per thread, so a fully unrolled loop's copies
-  // are marked straight-line in their site record (sites.hpp).
-  static std::set<const BasicBlock*> blocks_in_loops(Function& f) {
-    std::set<const BasicBlock*> in;
-    if (f.isDeclaration()) return in;
-    DominatorTree dt(f);
-    LoopInfo loops(dt);
-    for (const BasicBlock& bb : f)
-      if (loops.getLoopFor(&bb)) in.insert(&bb);
-    return in;
-  }
+  // An access outside loops of the (optimised) control flow runs at most once per
+  // thread, so a fully unrolled loop's copies are marked straight-line in their site
+  // record (sites.hpp).
+  bool in_loop(const Instruction& at) const { return loop_of(at) != 0; }
+  unsigned loop_of(const Instruction& at) const { return loops_.of(at.getParent()); }
   void instrument(Instruction& i);
   void translate(Instruction& i, bool dram);
   void refuse(Instruction& at, const GlobalVariable& gv) {
@@ -235,7 +228,7 @@ class Instrumenter {
   const RuntimeFiles& runtime_;
   const Annotated& marked_;
   SiteTable sites_;
-  std::set<const BasicBlock*> loop_blocks_;  // of the function run() is instrumenting
+  LoopTags loops_;  // of the function run() is instrumenting
   BlockCounter blocks_;
   FunctionCallee access_, access_nonlocal_, translate_, translate_dram_, translate_dram_range_, range_, access_volatile_;
 };

@@ -69,11 +69,11 @@ Constant* SiteTable::string_constant(const std::string& s) {
   return it->second;
 }
 
-// { const char* file; const char* function; uint32 line, column, flags, reserved } =
+// { const char* file; const char* function; uint32 line, column, flags, loop } =
 // 32 bytes, 8-aligned, so the section is an array of records
 // (sim/symbols/compiler_sites.hpp).
 SiteTable::Record SiteTable::make_record(const std::string& file, const std::string& function, unsigned line,
-                                         unsigned column, bool in_loop, unsigned more_flags) {
+                                         unsigned column, bool in_loop, unsigned more_flags, unsigned loop) {
   LLVMContext& c = m_.getContext();
   Type* i8p = Type::getInt8PtrTy(c);
   Type* i32 = Type::getInt32Ty(c);
@@ -81,30 +81,34 @@ SiteTable::Record SiteTable::make_record(const std::string& file, const std::str
   const unsigned flags = (in_loop ? 0 : kSiteStraightLine) | more_flags;
   Constant* init = ConstantStruct::get(ty, {string_constant(file), string_constant(function),
                                             ConstantInt::get(i32, line), ConstantInt::get(i32, column),
-                                            ConstantInt::get(i32, flags), ConstantInt::get(i32, 0)});
+                                            ConstantInt::get(i32, flags), ConstantInt::get(i32, loop)});
   auto* gv = new GlobalVariable(m_, ty, true, GlobalValue::PrivateLinkage, init, "simt.site");
   gv->setSection("simt_sites");
   gv->setAlignment(Align(8));
   appendToCompilerUsed(m_, {gv});
-  return {gv, ConstantExpr::getPointerCast(gv, i8p), in_loop};
+  return {gv, ConstantExpr::getPointerCast(gv, i8p), in_loop, loop};
 }
 
-// A later instruction of the site is in a loop: the record loses its straight-line mark.
-void SiteTable::set_in_loop(Record& r) {
-  if (r.in_loop) return;
+// A later instruction of the site is in a loop: the record loses its straight-line
+// mark and takes the loop, if it had none.
+void SiteTable::set_in_loop(Record& r, unsigned loop) {
+  if (r.in_loop && (r.loop != 0 || loop == 0)) return;
   r.in_loop = true;
+  if (r.loop == 0) r.loop = loop;
   auto* init = cast<ConstantStruct>(r.variable->getInitializer());
   std::vector<Constant*> fields;
   for (unsigned i = 0; i < init->getNumOperands(); ++i) fields.push_back(init->getOperand(i));
   const auto flags = cast<ConstantInt>(fields[4])->getZExtValue() & ~std::uint64_t(kSiteStraightLine);
   fields[4] = ConstantInt::get(fields[4]->getType(), flags);
+  fields[5] = ConstantInt::get(fields[5]->getType(), r.loop);
   r.variable->setInitializer(ConstantStruct::get(init->getType(), fields));
 }
 
 // The key is the user's frames of the inlining chain (innermost first), so a call
 // site that the compiler duplicated stays one site, while one helper inlined at two
 // call sites gives two (as nvcc's two copies are two instructions).
-Constant* SiteTable::site_of(const Instruction& inst, const std::string& kind, bool in_loop, unsigned flags) {
+Constant* SiteTable::site_of(const Instruction& inst, const std::string& kind, bool in_loop, unsigned flags,
+                             unsigned loop) {
   const DILocation* loc = runtime_.user_frame(inst.getDebugLoc().get());
   std::string key = kind;
   // Every frame, simtlab's too: two accesses inside one CUB call (its shared store
@@ -120,11 +124,11 @@ Constant* SiteTable::site_of(const Instruction& inst, const std::string& kind, b
     const DILocation* own = inst.getDebugLoc().get();
     if (!loc && own) loc = own;
     Record r = loc ? make_record(path_of(loc->getScope()), function_of(loc), loc->getLine(), loc->getColumn(), in_loop,
-                                 flags)
-                   : make_record("?", std::string(inst.getFunction()->getName()), 0, 0, in_loop, flags);
+                                 flags, loop)
+                   : make_record("?", std::string(inst.getFunction()->getName()), 0, 0, in_loop, flags, loop);
     it = sites_.emplace(key, r).first;
   } else if (in_loop) {
-    set_in_loop(it->second);
+    set_in_loop(it->second, loop);
   }
   return it->second.address;
 }

@@ -44,8 +44,10 @@ class SiteTable {
   // known, true). A record all of whose instructions are outside loops is marked
   // straight-line (kSiteStraightLine): the copies of a fully unrolled loop.
   // `flags`: more of the record's flags (kSiteVolatile); give them a `kind` of their own.
+  // `loop`: the record's loop field (kSiteLoopBatched, sim/types/events.hpp), where
+  // known; the first instruction in a loop sets it.
   llvm::Constant* site_of(const llvm::Instruction& inst, const std::string& kind, bool in_loop = true,
-                          unsigned flags = 0);
+                          unsigned flags = 0, unsigned loop = 0);
   void emit_registration();
   std::size_t size() const { return sites_.size(); }
 
@@ -54,10 +56,11 @@ class SiteTable {
     llvm::GlobalVariable* variable;
     llvm::Constant* address;
     bool in_loop;
+    unsigned loop;
   };
   Record make_record(const std::string& file, const std::string& function, unsigned line, unsigned column,
-                     bool in_loop, unsigned flags);
-  static void set_in_loop(Record& r);
+                     bool in_loop, unsigned flags, unsigned loop);
+  static void set_in_loop(Record& r, unsigned loop);
   llvm::Constant* string_constant(const std::string& s);
 
   llvm::Module& m_;

@@ -1,0 +1,97 @@
+#include "loop_tags.hpp"
+
+#include "sim/types/events.hpp"
+
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Operator.h>
+
+#include <algorithm>
+
+namespace simt::pass {
+
+using namespace llvm;
+
+namespace {
+
+// An instruction nvcc turns into a branch in SASS although it is one instruction in
+// the IR: an IEEE division or square root (a reciprocal estimate, then a call of the
+// slow path for arguments out of its range; docs/validation/data/sass of
+// layernorm_welford shows CALL.REL in each unrolled copy).
+bool branches_in_sass(const Instruction& i) {
+  if (i.getOpcode() == Instruction::FDiv) return !cast<FPMathOperator>(i).hasAllowReciprocal();
+  if (const auto* c = dyn_cast<IntrinsicInst>(&i))
+    return c->getIntrinsicID() == Intrinsic::sqrt && !c->hasApproxFunc() && c->getType()->isFloatTy();
+  return false;
+}
+
+enum class Store { None, Shared, Global };
+
+// Where an instruction stores. A store to global memory may be what the loop's next
+// global load reads: nvcc keeps that load after it (softmax_warp_per_row's
+// `yr[j] = expf(xr[j] - m) * inv`: load, MUFU, store, load, ... in the SASS). A store
+// to a __shared__ variable (a global variable here) cannot alias a global load — the
+// GEMMs' tile loops batch their loads — but may be what the next shared load reads
+// (a scan through shared memory). The thread's own stack is neither.
+Store stores(const Instruction& i) {
+  if (const auto* st = dyn_cast<StoreInst>(&i)) {
+    const Value* object = getUnderlyingObject(st->getPointerOperand());
+    if (isa<AllocaInst>(object)) return Store::None;
+    return isa<GlobalVariable>(object) ? Store::Shared : Store::Global;
+  }
+  return isa<AtomicRMWInst>(i) || isa<AtomicCmpXchgInst>(i) ? Store::Global : Store::None;
+}
+
+// A barrier: the loads after it wait for it.
+bool barrier(const Instruction& i) {
+  const auto* call = dyn_cast<CallBase>(&i);
+  const Function* f = call ? call->getCalledFunction() : nullptr;
+  return f && (f->getName().contains("syncthreads") || f->getName().contains("barrier"));
+}
+
+// A call of a function (not an LLVM intrinsic): simtlab's math functions are calls
+// here and straight-line MUFU code in SASS, but a branch around one is a real branch.
+bool calls(const Instruction& i) { return isa<CallBase>(i) && !isa<IntrinsicInst>(i); }
+
+// The loop's tag bits. Its body is one block, or a guard nvcc predicates (up to four
+// blocks, no calls: `if (in bounds) tile[i] = a[j]; else tile[i] = 0`), with nothing
+// that branches in SASS and no barrier: nvcc unrolls it and hoists the copies' global
+// loads together unless a global store lies between them, and its shared accesses
+// unless any store does.
+unsigned batch_bits(const Loop& l) {
+  const bool one_block = l.getNumBlocks() == 1;
+  if (!one_block && l.getNumBlocks() > 4) return 0;
+  Store most = Store::None;
+  for (const BasicBlock* b : l.blocks())
+    for (const Instruction& i : *b) {
+      if (branches_in_sass(i) || barrier(i) || (!one_block && calls(i))) return 0;
+      most = std::max(most, stores(i));
+    }
+  return (most != Store::Global ? kSiteLoopBatched : 0) | (most == Store::None ? kSiteLoopSharedBatched : 0);
+}
+
+}  // namespace
+
+void LoopTags::compute(Function& f) {
+  tags_.clear();
+  if (f.isDeclaration()) return;
+  DominatorTree dt(f);
+  LoopInfo loops(dt);
+  std::map<const Loop*, unsigned> tag_of;
+  for (const Loop* top : loops)
+    for (const Loop* l : top->getLoopsInPreorder()) {
+      tag_of[l] = (next_id_ & kSiteLoopIdMask) | batch_bits(*l);
+      next_id_ = next_id_ % kSiteLoopIdMask + 1;
+    }
+  for (const BasicBlock& b : f)
+    if (const Loop* l = loops.getLoopFor(&b)) tags_[&b] = tag_of.at(l);
+}
+
+unsigned LoopTags::of(const BasicBlock* b) const {
+  const auto it = tags_.find(b);
+  return it == tags_.end() ? 0 : it->second;
+}
+
+}  // namespace simt::pass

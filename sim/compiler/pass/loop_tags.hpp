@@ -1,0 +1,26 @@
+// Which loop each basic block of a function sits in, as the site records carry it
+// (the `loop` field: an id and kSiteLoopBatched, sim/types/events.hpp). The kernel
+// time model reads it: loads of one loop overlap, loops run one after another, and a
+// branch-free loop's loads are issued several iterations at a time
+// (cost/kernel/kernel_terms.cpp, load_chain).
+#pragma once
+#include <llvm/IR/Function.h>
+
+#include <map>
+
+namespace simt::pass {
+
+class LoopTags {
+ public:
+  // The tags of f's blocks; ids continue from the previous function's, so they are
+  // unique in the module.
+  void compute(llvm::Function& f);
+  // 0 outside loops.
+  unsigned of(const llvm::BasicBlock* b) const;
+
+ private:
+  std::map<const llvm::BasicBlock*, unsigned> tags_;
+  unsigned next_id_ = 1;
+};
+
+}  // namespace simt::pass
