@@ -206,6 +206,18 @@ std::string hot_lines_table(const LaunchRecord& r, std::size_t max_lines) {
   return s;
 }
 
+namespace {
+
+// Sites are kept by their record's address, whose order changes from run to run (where
+// the modules load): the arrays are sorted by content, so that two runs' JSON compare.
+nlohmann::json in_canonical_order(nlohmann::json sites) {
+  std::sort(sites.begin(), sites.end(),
+            [](const nlohmann::json& a, const nlohmann::json& b) { return a.dump() < b.dump(); });
+  return sites;
+}
+
+}  // namespace
+
 nlohmann::json global_sites_json(const LaunchRecord& r) {
   static const char* const ops[] = {"ld", "st", "atom", "red"};
   nlohmann::json out = nlohmann::json::array();
@@ -225,7 +237,7 @@ nlohmann::json global_sites_json(const LaunchRecord& r) {
                        {"dram_read_bytes", k == 0 ? c[Counter::DramReadBytes] : 0}});
       }
   }
-  return out;
+  return in_canonical_order(std::move(out));
 }
 
 nlohmann::json shared_sites_json(const LaunchRecord& r) {
@@ -237,7 +249,7 @@ nlohmann::json shared_sites_json(const LaunchRecord& r) {
     out.push_back({{"requests", requests}, {"straight_line", straight_line_site(site)},
                    {"loop", loop & kSiteLoopIdMask}, {"batched", (loop & kSiteLoopSharedBatched) != 0}});
   }
-  return out;
+  return in_canonical_order(std::move(out));
 }
 
 nlohmann::json launch_json(const LaunchRecord& r) {
