@@ -24,6 +24,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <utility>
 
 namespace {
 
@@ -253,6 +254,25 @@ const void* runtime_view(const void* p) { return GlobalMemory::instance().host_a
 }  // namespace simt
 
 namespace {
+// The device would hold the allocation but this process's address space cannot: under
+// `ulimit -v` the arena is sized to fit the limit (sim/memory/global_memory.cpp). Said
+// once, at the first allocation it refuses: a program that sizes its buffers by trial
+// would otherwise repeat it.
+void say_address_space_limit(std::size_t bytes) {
+  const simt::GlobalMemory& gm = simt::GlobalMemory::instance();
+  static bool said = false;
+  if (gm.address_space_limit() == 0 || std::exchange(said, true)) return;
+  constexpr double kGiB = 1ull << 30;
+  const double per_gib = double(gm.address_space_limit()) / double(gm.arena_bytes());
+  fmt::print(stderr,
+             "simt: cudaMalloc of {:.2f} GiB refused (cudaErrorMemoryAllocation), though the simulated device has room: "
+             "this process runs under an address-space limit (ulimit -v: {:.1f} GiB), which leaves {:.2f} GiB of "
+             "simulated device memory ({:.2f} GiB free now). simtlab reserves address space (not memory) for its "
+             "views and shadows, about {:.0f} GiB of limit per GiB of device memory: raise the limit "
+             "(`ulimit -v unlimited`) to allocate more\n",
+             bytes / kGiB, gm.address_space_limit() / kGiB, gm.arena_bytes() / kGiB, gm.room() / kGiB, per_gib);
+}
+
 cudaError_t device_malloc(void** ptr, std::size_t bytes, bool managed) {
   if (!ptr) return record(cudaErrorInvalidValue);
   if (bytes == 0) {  // CUDA 13: success, and a null pointer
@@ -274,8 +294,10 @@ cudaError_t device_malloc(void** ptr, std::size_t bytes, bool managed) {
     return cudaSuccess;
   }
   void* p = gm.allocate(bytes, managed, device);
-  if (!p || gm.bytes_in_use(device) > simt::device_limits().global_memory_bytes) {
+  const std::size_t capacity = simt::device_limits().global_memory_bytes;
+  if (!p || gm.bytes_in_use(device) > capacity) {
     if (p) gm.release(p);
+    else if (bytes <= capacity - std::min(capacity, gm.bytes_in_use(device))) say_address_space_limit(bytes);
     *ptr = nullptr;
     return record(cudaErrorMemoryAllocation);
   }
@@ -629,6 +651,10 @@ cudaError_t cudaMemGetInfo(std::size_t* free, std::size_t* total) {
   const std::size_t used = simt::GlobalMemory::instance().bytes_in_use(simt::current_device());
   *total = capacity;
   *free = used < capacity ? capacity - used : 0;
+  // Under an address-space limit the arena may hold less than the device (ulimit -v):
+  // what a program sizes its buffers by is what it can allocate.
+  if (simt::GlobalMemory::instance().address_space_limit() != 0)
+    *free = std::min(*free, simt::GlobalMemory::instance().room());
   return cudaSuccess;
 }
 

@@ -38,11 +38,16 @@ void map_fd(std::uintptr_t at, std::size_t bytes, int fd) {
 // limit (`ulimit -v`, usual on shared teaching servers) the arena shrinks to fit in
 // half of what the limit allows, so every command still starts; a cudaMalloc past it
 // fails as on a full device (GlobalMemory::arena_bytes says how much there is).
-std::size_t arena_bytes_for_this_process() {
+std::size_t address_space_limit_of_this_process() {
   rlimit limit{};
-  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return kArenaBytes;
+  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 0;
+  return std::size_t(limit.rlim_cur);
+}
+
+std::size_t arena_bytes_under(std::size_t limit) {
+  if (limit == 0) return kArenaBytes;
   constexpr std::size_t kStep = 16ull << 20;
-  const std::size_t fits = std::size_t(limit.rlim_cur) / 2 * 10 / 62 / kStep * kStep;
+  const std::size_t fits = limit / 2 * 10 / 62 / kStep * kStep;
   return std::clamp(fits, kStep, kArenaBytes);
 }
 
@@ -63,7 +68,8 @@ GlobalMemory& GlobalMemory::instance() {
 const GlobalMemory* GlobalMemory::existing() { return g_existing.load(std::memory_order_acquire); }
 
 GlobalMemory::GlobalMemory() {
-  size_ = arena_bytes_for_this_process();
+  address_limit_ = address_space_limit_of_this_process();
+  size_ = arena_bytes_under(address_limit_);
   // The device view and the host mapping: one reservation of twice the arena, both
   // halves mapped onto one sparse memfd (pages exist only where written).
   fd_ = memfd_create("simt-device-memory", MFD_CLOEXEC);
@@ -149,6 +155,14 @@ const std::uint16_t* GlobalMemory::page_bytes(int device) {
 std::vector<Allocation>::iterator GlobalMemory::record_at(std::uintptr_t p) {
   return std::lower_bound(allocations_.begin(), allocations_.end(), p,
                           [](const Allocation& a, std::uintptr_t v) { return a.base < v; });
+}
+
+std::size_t GlobalMemory::room() const {
+  std::lock_guard lock(mutex_);
+  const std::uintptr_t end = base_ + size_;
+  std::size_t bytes = next_ + kGuardBytes < end ? end - next_ - kGuardBytes : 0;
+  for (const auto& [span, at] : free_ranges_) bytes += span;
+  return bytes;
 }
 
 std::size_t GlobalMemory::bytes_in_use(int device) const {

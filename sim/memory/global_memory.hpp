@@ -91,6 +91,12 @@ class GlobalMemory {
   // The host mapping's range: a fault there is the simulator's own bug.
   bool in_host_mapping(std::uintptr_t addr) const { return addr - (base_ + size_) < size_; }
   std::size_t arena_bytes() const { return size_; }
+  // The process's address-space limit (`ulimit -v`) the arena was sized under, in
+  // bytes; 0 when there is none (the arena is then 2 TiB).
+  std::size_t address_space_limit() const { return address_limit_; }
+  // Bytes a new allocation could still take: the arena above the last allocation and
+  // the freed ranges (each reusable by an allocation of its own size).
+  std::size_t room() const;
   std::size_t bytes_in_use() const { return in_use_; }
   std::size_t bytes_in_use(int device) const;  // on one simulated GPU
   // Every live allocation, in allocation order (a copy: safe while others allocate).
@@ -130,6 +136,7 @@ class GlobalMemory {
   GlobalMemory();
   std::uintptr_t base_ = 0;
   std::size_t size_ = 0;
+  std::size_t address_limit_ = 0;
   std::uintptr_t next_ = 0;
   std::size_t in_use_ = 0;
   std::uint64_t* race_shadow_ = nullptr;

@@ -67,6 +67,23 @@ TEST_CASE("under an address-space limit (ulimit -v) simt starts and runs, with a
   CHECK(out.find("check: OK") != std::string::npos);
 }
 
+TEST_CASE("under an address-space limit cudaMalloc says why it refuses, and cudaMemGetInfo tells what fits") {
+  const std::string cmd = "sh -c 'ulimit -v 4000000 && " + std::string(SIMT_BIN) + " exec " +
+                          std::string(SIMT_SOURCE_DIR) + "/tests/frontend/malloc_under_address_limit.cu' 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p);
+  std::string out;
+  char buf[4096];
+  while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  const int status = pclose(p);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(out.find("free below total: 1") != std::string::npos);
+  CHECK(out.find("past free: cudaErrorMemoryAllocation") != std::string::npos);
+  CHECK(out.find("address-space limit (ulimit -v") != std::string::npos);
+  CHECK(out.find("half of free: cudaSuccess") != std::string::npos);
+}
+
 TEST_CASE("simt roofline --counters does not price a launch that failed") {
   const auto path = std::filesystem::temp_directory_path() / "simt-failed-launch.json";
   {
