@@ -218,3 +218,18 @@ extern "C" void __simt_local_out_of_bounds_at(std::int64_t offset, std::uint64_t
                           simt::op_name(mem_op), bytes, offset, size, element),
               t, site, 0);
 }
+
+// A read of a __shared__ array nothing in the program writes (the optimizer would fold it
+// to zero: sim/compiler/pass/unwritten_shared.hpp). Reported as the uninitialised-read
+// check reports one; with that check off (SIMT_OPTIONS=uninitialized=0) the read goes on
+// and gives zero.
+extern "C" void __simt_unwritten_shared_read_at(const char* array, simt::Site site) {
+  simt::ThreadState* t = simt::t_thread;
+  if (!t || !simt::t_address_map.uninitialized) return;
+  simt::fault(simt::DiagKind::UninitializedShared,
+              fmt::format("read of __shared__ array {}, which nothing in the program writes; a GPU reads whatever "
+                          "the memory holds: if the value is never used, SIMT_OPTIONS=uninitialized=0 lets the "
+                          "launch run on",
+                          array),
+              t, site, 0);
+}

@@ -106,3 +106,15 @@ TEST_CASE("an unwritten shared read stops the block, unless SIMT_OPTIONS=uniniti
   REQUIRE(ran.launches.size() == 1);
   CHECK(ran.launches[0]["diagnostics"].empty());
 }
+
+TEST_CASE("a __shared__ array nothing writes is reported where it is read, though the optimizer removed it") {
+  Exec stopped = exec(kTests + "shared_never_written.cu");
+  CHECK(stopped.run.out == "filled cudaSuccess 63 0\nunwritten cudaErrorLaunchFailure\n");
+  CHECK(stopped.stderr_.find("uninitialised shared-memory read in kernel reads_unwritten") != std::string::npos);
+  CHECK(stopped.stderr_.find("shared_never_written.cu:12") != std::string::npos);
+  CHECK(stopped.stderr_.find("'never_written' (declared at line 11), which nothing in the program writes") !=
+        std::string::npos);
+  CHECK(stopped.stderr_.find("'filled'") == std::string::npos);
+  Exec ran = exec(kTests + "shared_never_written.cu", "", "SIMT_OPTIONS=uninitialized=0");
+  CHECK(ran.run.out == "filled cudaSuccess 63 0\nunwritten cudaSuccess\n");
+}

@@ -23,6 +23,7 @@
 #include "device_heap_calls.hpp"
 #include "pass_options.hpp"
 #include "red_or_atom.hpp"
+#include "unwritten_shared.hpp"
 
 #include "sim/types/events.hpp"
 
@@ -382,6 +383,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo llvmGetPassPluginIn
             pb.registerPipelineStartEPCallback([](llvm::ModulePassManager& mpm, llvm::OptimizationLevel) {
               mpm.addPass(simt::pass::KeepKernelsOutOfLine());
               mpm.addPass(simt::pass::PureAtomicValues());
+              if (!simt::pass::uninstrumented()) mpm.addPass(simt::pass::MarkUnwrittenSharedReads());
               mpm.addPass(simt::pass::InlineDeviceFunctions());
               if (!simt::pass::uninstrumented()) mpm.addPass(simt::pass::count_fp_pass());
             });
