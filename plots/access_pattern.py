@@ -21,10 +21,9 @@ access, or an output that cannot be written ends with one line on stderr and sta
 import argparse
 import math
 
-import matplotlib
+from pyplot_to_file import pyplot
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+plt = pyplot()
 
 import warp_trace as wt  # noqa: E402
 

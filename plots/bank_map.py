@@ -24,10 +24,9 @@ one line on stderr and status 2.
 import argparse
 from collections import defaultdict
 
-import matplotlib
+from pyplot_to_file import pyplot
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+plt = pyplot()
 
 import warp_trace as wt  # noqa: E402
 

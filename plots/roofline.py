@@ -19,10 +19,9 @@ import argparse
 import json
 import sys
 
-import matplotlib
+from pyplot_to_file import pyplot
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+plt = pyplot()
 
 LEVELS = {"l1_shared": ("L1/shared", "o"), "l2": ("L2", "^"), "dram": ("DRAM", "s")}
 

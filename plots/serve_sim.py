@@ -13,10 +13,9 @@ import argparse
 import json
 import sys
 
-import matplotlib
+from pyplot_to_file import pyplot
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+plt = pyplot()
 
 
 def fail(message):

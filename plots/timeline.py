@@ -13,11 +13,10 @@ import argparse
 import json
 import sys
 
-import matplotlib
+from pyplot_to_file import pyplot
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.patches import Patch  # noqa: E402
+plt = pyplot()
+from matplotlib.patches import Patch  # noqa: E402  (after pyplot(): it says when matplotlib is missing)
 
 COLOURS = {"kernel": "#3b6fb6", "nccl": "#e8842c", "memcpy HtoD": "#4c9a4c", "memcpy DtoH": "#4c9a4c",
            "memcpy DtoD": "#4c9a4c", "memcpy PtoP": "#8a5bb5", "memset": "#999999"}

@@ -542,56 +542,26 @@ cudaError_t cudaPeekAtLastError() {
   return g_last_error;
 }
 
+// CUDA 13's texts and names for every code; for any other value both are
+// "unrecognized error code", as CUDA 13.0's libcudart answers.
 const char* cudaGetErrorString(cudaError_t e) {
   switch (e) {
-    case cudaSuccess: return "no error";
-    case cudaErrorInvalidValue: return "invalid argument";
-    case cudaErrorMemoryAllocation: return "out of memory";
-    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
-    case cudaErrorInvalidDevicePointer: return "invalid device pointer";
-    case cudaErrorDevicesUnavailable: return "CUDA-capable device(s) is/are busy or unavailable";
-    case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
-    case cudaErrorInvalidDeviceFunction: return "invalid device function";
-    case cudaErrorInvalidDevice: return "invalid device ordinal";
-    case cudaErrorUnsupportedLimit: return "unsupported limit";
-    case cudaErrorPeerAccessUnsupported: return "peer access is not supported between these two devices";
-    case cudaErrorPeerAccessAlreadyEnabled: return "peer access is already enabled";
-    case cudaErrorPeerAccessNotEnabled: return "peer access has not been enabled";
-    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
-    case cudaErrorNotReady: return "device not ready";
-    case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
-    case cudaErrorAssert: return "device-side assert triggered";
-    case cudaErrorMisalignedAddress: return "misaligned address";
-    case cudaErrorLaunchFailure: return "unspecified launch failure";
-    case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
+#define SIMT_CUDA_ERROR_TEXT(name, value, text) \
+  case name: return text;
+    SIMT_CUDA_ERROR_CODES(SIMT_CUDA_ERROR_TEXT)
+#undef SIMT_CUDA_ERROR_TEXT
   }
   return "unrecognized error code";
 }
 
 const char* cudaGetErrorName(cudaError_t e) {
   switch (e) {
-    case cudaSuccess: return "cudaSuccess";
-    case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
-    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
-    case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
-    case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
-    case cudaErrorDevicesUnavailable: return "cudaErrorDevicesUnavailable";
-    case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
-    case cudaErrorInvalidDeviceFunction: return "cudaErrorInvalidDeviceFunction";
-    case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
-    case cudaErrorUnsupportedLimit: return "cudaErrorUnsupportedLimit";
-    case cudaErrorPeerAccessUnsupported: return "cudaErrorPeerAccessUnsupported";
-    case cudaErrorPeerAccessAlreadyEnabled: return "cudaErrorPeerAccessAlreadyEnabled";
-    case cudaErrorPeerAccessNotEnabled: return "cudaErrorPeerAccessNotEnabled";
-    case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
-    case cudaErrorNotReady: return "cudaErrorNotReady";
-    case cudaErrorIllegalAddress: return "cudaErrorIllegalAddress";
-    case cudaErrorAssert: return "cudaErrorAssert";
-    case cudaErrorMisalignedAddress: return "cudaErrorMisalignedAddress";
-    case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
-    case cudaErrorCooperativeLaunchTooLarge: return "cudaErrorCooperativeLaunchTooLarge";
+#define SIMT_CUDA_ERROR_NAME(name, value, text) \
+  case name: return #name;
+    SIMT_CUDA_ERROR_CODES(SIMT_CUDA_ERROR_NAME)
+#undef SIMT_CUDA_ERROR_NAME
   }
-  return "cudaErrorUnknown";
+  return "unrecognized error code";
 }
 
 cudaError_t cudaGetDeviceCount(int* n) {

@@ -175,6 +175,14 @@ def plots_cases():
     check("plots", "serve_sim.py to an unwritable -o",
           [sys.executable, os.path.join(SRC, "plots", "serve_sim.py"), write("ss.json", out), "-o",
            "/nonexistent/s.png"], 2, "cannot write /nonexistent/s.png", absent="Traceback")
+    # A Python without matplotlib (a pyenv or virtualenv python3): a package that fails to
+    # import stands in for the missing one.
+    os.makedirs(path("no_matplotlib/matplotlib"), exist_ok=True)
+    write("no_matplotlib/matplotlib/__init__.py", 'raise ImportError("No module named matplotlib")\n')
+    for script in ["roofline.py", "ladder.py", "timeline.py", "serve_sim.py", "access_pattern.py", "bank_map.py"]:
+        check("plots", f"{script} without matplotlib", [sys.executable, os.path.join(SRC, "plots", script),
+                                                         path("none.json")], 2, "needs matplotlib",
+              env={"PYTHONPATH": path("no_matplotlib")}, absent="Traceback")
     rc, out = run(simt("run", "vector_add", "--n", "4096", "--json"))
     ok = write("va.json", out if rc == 0 else "[]")
     check("plots", "roofline.py to an unwritable -o", roofline + [ok, "-o", "/nonexistent/r.png"], 2, "/nonexistent",

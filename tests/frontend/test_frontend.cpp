@@ -665,6 +665,27 @@ TEST_CASE("CUDA's include guards and CUDART_VERSION are defined, as helper_cuda.
   CHECK(e.run.out == "cudaErrorInvalidValue\nguards 63 CUDART_VERSION 13000\n");
 }
 
+TEST_CASE("every CUDA 13 error code has CUDA 13's name and text; <driver_types.h> and __HOST_DEFINES_H__ exist") {
+  Exec e = exec(kTests + "error_codes.cu");
+  CHECK(e.run.status == 0);
+  // The output of the same file built by nvcc 13.0 and run.
+  CHECK(e.run.out ==
+        "host_defines 1\n"
+        "0 cudaSuccess | no error | -\n"
+        "3 cudaErrorInitializationError | initialization error | -\n"
+        "9 cudaErrorInvalidConfiguration | invalid configuration argument | -\n"
+        "52 cudaErrorMissingConfiguration | __global__ function call is not configured | -\n"
+        "100 cudaErrorNoDevice | no CUDA-capable device is detected | -\n"
+        "209 cudaErrorNoKernelImageForDevice | no kernel image is available for execution on the device | image\n"
+        "215 cudaErrorUnsupportedLimit | limit is not supported on this architecture | -\n"
+        "701 cudaErrorLaunchOutOfResources | too many resources requested for launch | resources\n"
+        "702 cudaErrorLaunchTimeout | the launch timed out and was terminated | timeout\n"
+        "801 cudaErrorNotSupported | operation not supported | -\n"
+        "900 cudaErrorStreamCaptureUnsupported | operation not permitted when stream is capturing | capture\n"
+        "999 cudaErrorUnknown | unknown error | -\n"
+        "12345 unrecognized error code | unrecognized error code | -\n");
+}
+
 TEST_CASE("cg::inclusive_scan and cg::exclusive_scan on tiles and coalesced groups; block_tile_memory") {
   Exec e = exec(kTests + "cg_scan.cu");
   CHECK(e.run.status == 0);

@@ -9,12 +9,16 @@
 #endif
 // The include guards and version of CUDA 13's own headers, which code tests to see
 // what is included (NVIDIA's samples' helper_cuda.h: #ifdef __CUDA_RUNTIME_H__,
-// #ifdef __DRIVER_TYPES_H__): everything they declare is declared here.
+// #ifdef __DRIVER_TYPES_H__; Thrust 1.x undefines __host__ and __device__ unless
+// __HOST_DEFINES_H__ is set): everything they declare is declared here.
 #ifndef __CUDA_RUNTIME_H__
 #define __CUDA_RUNTIME_H__
 #endif
 #ifndef __CUDA_RUNTIME_API_H__
 #define __CUDA_RUNTIME_API_H__
+#endif
+#ifndef __HOST_DEFINES_H__
+#define __HOST_DEFINES_H__
 #endif
 #ifndef __DRIVER_TYPES_H__
 #define __DRIVER_TYPES_H__

@@ -1,0 +1,3 @@
+// CUDA header name: everything is in cuda_runtime.h.
+#pragma once
+#include "cuda_runtime.h"
