@@ -249,6 +249,48 @@ TEST_CASE("Thrust basics: every result the H200's bits; element-wise kernels und
   for (const auto& l : e.launches) CHECK(l["diagnostics"].empty());
 }
 
+// tests/libs/thrust_random.cu: the engines and distributions on the host print what the
+// same file built by nvcc 13.0 with CUDA 13's Thrust prints (host code: no GPU needed);
+// the kernels draw what the host draws.
+TEST_CASE("thrust/random.h: CUDA 13's sequences and draws; generate and for_each on the device") {
+  Exec e = exec("thrust_random.cu");
+  CHECK(e.status == 0);
+  CHECK(e.out.substr(0, e.out.find("device draws")) ==
+        "minstd_rand: 48271 182605794 1291394886 1914720637\n"
+        "minstd_rand0(12345): 207482415 1790989824 2035175616 77048696\n"
+        "discard(100000) 1929433024 1929433024\n"
+        "real -1.9992132745675866 0.97613571907965069 dice 2 2 5 2 4 5 6 2 wide 5781526761807310848\n"
+        "host generate: 6 1 5 1 4 1 6 1 5 1\n"
+        "min -4 max 2.5\n");
+  CHECK(e.out.find("device draws equal to the host's: 1000 of 1000, sum 356876, reduce 356876\n") != std::string::npos);
+  CHECK(e.out.find("device generate + for_each: 64 of 64 equal") != std::string::npos);
+  CHECK(launch(e, "GenerateOp")["kernel"].get<std::string>().find("for_each::static_kernel") != std::string::npos);
+  for (const auto& l : e.launches) CHECK(l["diagnostics"].empty());
+}
+
+// tests/libs/thrust_iterators.cu: the fancy iterators through the algorithms; the values
+// are those Thrust defines (a gather, a scatter, sums of 1..100 and of their squares).
+TEST_CASE("Thrust's counting, constant, transform, permutation and discard iterators") {
+  Exec e = exec("thrust_iterators.cu");
+  CHECK(e.status == 0);
+  CHECK(e.out.substr(0, e.out.find("\n== simt")) ==
+        "reduce 1..100 = 5050, squares = 338350\n"
+        "device_vector(counting): 1 2 3 4 5 6 7 8\n"
+        "seq + constant 10: 11 12 13 14 15 16 17 18\n"
+        "gather: 60 10 40 40\n"
+        "reduce of the gather = 150\n"
+        "scatter 1 2 3 to 4 2 0: 3 -1 2 -1 1 -1\n"
+        "squares to the host: 1 4 9 16 25\n"
+        "host 7 8 9 scattered: 9 -1 8 -1 7 -1\n"
+        "discarded 8\n"
+        "host_vector(counting): 1 2 3 4\n"
+        "host gather reduce = 9\n");
+  // Reductions over fancy iterators run CUB's kernels on them, as in CUDA 13.
+  CHECK(launch(e, "IteratorInput<thrust::counting_iterator")["kernel"].get<std::string>().find("DeviceReduce") !=
+        std::string::npos);
+  for (const auto& l : e.launches) CHECK(l["diagnostics"].empty());
+}
+
 TEST_CASE("cuRAND: XORWOW and Philox integers, uniforms and normals are the H200's, bit for bit") {
   Exec e = exec("curand_sequences.cu");
   CHECK(e.status == 0);

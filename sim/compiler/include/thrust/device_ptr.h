@@ -4,6 +4,8 @@
 // (thrust::raw_pointer_cast) into their kernels.
 #pragma once
 #include <cuda_runtime.h>
+#include <cuda/std/functional>
+#include <cuda/std/iterator>
 
 #include <cstddef>
 #include <iterator>

@@ -33,8 +33,11 @@ template <class T> class device_vector {
   device_vector(const device_vector& o) { assign_device(o.data_, o.size_); }
   device_vector(device_vector&& o) noexcept : data_(o.data_), size_(o.size_) { o.data_ = nullptr; o.size_ = 0; }
   template <class It, std::enable_if_t<!std::is_integral_v<It>, int> = 0> device_vector(It first, It last) {
-    if constexpr (detail::is_device_iterator_v<It>) {
-      assign_device(raw_pointer_cast(first), size_type(last - first));
+    if constexpr (detail::is_device_iterator_v<It> && detail::is_contiguous_device_v<It>) {
+      assign_device(detail::raw(first), size_type(last - first));
+    } else if constexpr (detail::is_device_iterator_v<It>) {  // a fancy iterator: copied by a kernel
+      allocate(size_type(last - first));
+      thrust::copy(first, last, begin());
     } else {
       std::vector<T> h(first, last);
       assign_host(h.data(), h.size());

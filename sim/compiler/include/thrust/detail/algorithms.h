@@ -8,6 +8,7 @@
 #include <thrust/device_ptr.h>
 #include <thrust/execution_policy.h>
 #include <thrust/functional.h>
+#include <thrust/iterator/detail/system.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -23,22 +24,24 @@ namespace thrust {
 
 template <class A, class B> using pair = std::pair<A, B>;
 using std::make_pair;
+// thrust::min and thrust::max are cuda::std's in CUDA 13 (thrust/extrema.h).
+using std::max;
+using std::min;
 
 namespace detail {
 
-template <class It> struct is_device_ptr : std::false_type {};
-template <class T> struct is_device_ptr<device_ptr<T>> : std::true_type {};
-template <class It> inline constexpr bool is_device_iterator_v = is_device_ptr<std::decay_t<It>>::value;
+// A device iterator: device_ptr, or a fancy iterator over one or over nothing
+// (thrust/iterator/detail/system.h).
+template <class It> inline constexpr bool is_device_iterator_v = system_of_v<It> != system::host;
 
 // Which side runs: the policy's, else the iterator's (a raw pointer is a host iterator).
 struct no_policy {};
 template <class Policy, class It> inline constexpr bool on_device_v =
     std::is_same_v<Policy, device_policy> || (std::is_same_v<Policy, no_policy> && is_device_iterator_v<It>);
 
-template <class It> auto raw(It it) {
-  if constexpr (is_device_iterator_v<It>) return raw_pointer_cast(it);
-  else return it;
-}
+template <class It> auto raw(It it) { return device_view(it); }
+// Device memory the kernels write and cudaMemcpy can read: a raw pointer.
+template <class It> inline constexpr bool is_contiguous_device_v = std::is_pointer_v<decltype(raw(std::declval<It>()))>;
 template <class It> using value_t = typename std::iterator_traits<It>::value_type;
 
 inline void check(cudaError_t e, const char* what) {
@@ -60,6 +63,11 @@ template <class T> T read_back(const T* d) {
   check(cudaMemcpy(&v, d, sizeof(T), cudaMemcpyDeviceToHost), "thrust: reading a result");
   return v;
 }
+template <class K> struct DeviceBuffer {  // n Ks in device memory
+  K* p = nullptr;
+  explicit DeviceBuffer(long long n) { check(cudaMalloc(&p, std::max(1LL, n) * sizeof(K)), "thrust: allocating"); }
+  ~DeviceBuffer() { cudaFree(p); }
+};
 template <class T> struct DeviceScalar {  // one T in device memory
   T* p = nullptr;
   DeviceScalar() { check(cudaMalloc(&p, sizeof(T)), "thrust: allocating a result"); }
@@ -130,6 +138,22 @@ template <class In, class Out> struct CopyOp {
   Out out;
   __device__ void operator()(long long i) const { out[i] = in[i]; }
 };
+template <class Out, class G> struct GenerateOp {  // each thread calls its own copy of the generator
+  Out out;
+  G gen;
+  __device__ void operator()(long long i) const {
+    G g = gen;
+    out[i] = g();
+  }
+};
+template <class It, class F> struct ForEachOp {
+  It in;
+  F f;
+  __device__ void operator()(long long i) const {
+    F g = f;
+    g(in[i]);
+  }
+};
 template <class Pred> struct CountOne {
   Pred pred;
   template <class T> __device__ long long operator()(const T& x) const { return pred(x) ? 1 : 0; }
@@ -181,6 +205,24 @@ template <class P, class It, class T = value_t<It>> void sequence_on(It first, I
   else for (V v = V(init); first != last; ++first, v = V(v + V(step))) *first = v;
 }
 
+template <class P, class It, class G> void generate_on(It first, It last, G gen) {
+  if constexpr (on_device_v<P, It>) for_each_index(GenerateOp<decltype(raw(first)), G>{raw(first), gen}, last - first);
+  else std::generate(first, last, gen);
+}
+template <class P, class It, class Size, class G> It generate_n_on(It first, Size n, G gen) {
+  generate_on<P>(first, first + n, gen);
+  return first + n;
+}
+
+template <class P, class It, class F> It for_each_on(It first, It last, F f) {
+  if constexpr (on_device_v<P, It>) for_each_index(ForEachOp<decltype(raw(first)), F>{raw(first), f}, last - first);
+  else std::for_each(first, last, f);
+  return last;
+}
+template <class P, class It, class Size, class F> It for_each_n_on(It first, Size n, F f) {
+  return for_each_on<P>(first, first + n, f);
+}
+
 template <class P, class In, class Out, class F> Out transform_on(In first, In last, Out out, F f) {
   if constexpr (on_device_v<P, In>) {
     transform_index(Transform1<decltype(raw(first)), decltype(raw(out)), F>{raw(first), raw(out), f}, last - first);
@@ -203,15 +245,37 @@ template <class P, class In, class Out> Out copy_on(In first, In last, Out out) 
   const long long n = last - first;
   if constexpr (on_device_v<P, In> && (is_device_iterator_v<Out> || std::is_same_v<P, device_policy>)) {
     for_each_index(CopyOp<decltype(raw(first)), decltype(raw(out))>{raw(first), raw(out)}, n);
+    return out + n;
   } else if constexpr (on_device_v<P, In>) {  // device to host
-    if (n) check(cudaMemcpy(&*out, raw(first), n * sizeof(value_t<In>), cudaMemcpyDeviceToHost), "thrust::copy");
+    using V = value_t<In>;
+    if constexpr (is_contiguous_device_v<In> && std::is_pointer_v<Out>) {
+      if (n) check(cudaMemcpy(out, raw(first), n * sizeof(V), cudaMemcpyDeviceToHost), "thrust::copy");
+      return out + n;
+    } else {  // through a host buffer (any host output), and a device one for a fancy input
+      std::vector<V> h(n);
+      if constexpr (is_contiguous_device_v<In>) {
+        if (n) check(cudaMemcpy(h.data(), raw(first), n * sizeof(V), cudaMemcpyDeviceToHost), "thrust::copy");
+      } else if (n) {
+        DeviceBuffer<V> d(n);
+        for_each_index(CopyOp<decltype(raw(first)), V*>{raw(first), d.p}, n);
+        check(cudaMemcpy(h.data(), d.p, n * sizeof(V), cudaMemcpyDeviceToHost), "thrust::copy");
+      }
+      return std::copy(h.begin(), h.end(), out);
+    }
   } else if constexpr (is_device_iterator_v<Out>) {  // host to device
-    std::vector<value_t<Out>> h(first, last);
-    if (n) check(cudaMemcpy(raw(out), h.data(), n * sizeof(value_t<Out>), cudaMemcpyHostToDevice), "thrust::copy");
+    using V = value_t<Out>;
+    std::vector<V> h(first, last);
+    if constexpr (is_contiguous_device_v<Out>) {
+      if (n) check(cudaMemcpy(raw(out), h.data(), n * sizeof(V), cudaMemcpyHostToDevice), "thrust::copy");
+    } else if (n) {  // a fancy output: the values to a device buffer, then a kernel through it
+      DeviceBuffer<V> d(n);
+      check(cudaMemcpy(d.p, h.data(), n * sizeof(V), cudaMemcpyHostToDevice), "thrust::copy");
+      for_each_index(CopyOp<V*, decltype(raw(out))>{d.p, raw(out)}, n);
+    }
+    return out + n;
   } else {
     return std::copy(first, last, out);
   }
-  return out + n;
 }
 
 template <class P, class It, class T = value_t<It>, class Op = ::cuda::std::plus<>> T reduce_on(It first, It last, T init = T(), Op op = {}) {
@@ -282,11 +346,6 @@ template <class Comp> inline constexpr bool descending_v = std::is_same_v<Comp, 
 template <class Comp, class K> inline constexpr bool radix_comparator_v =
     std::is_same_v<Comp, thrust::less<>> || std::is_same_v<Comp, thrust::less<K>> || std::is_same_v<Comp, thrust::greater<>> ||
     std::is_same_v<Comp, thrust::greater<K>>;
-template <class K> struct DeviceBuffer {
-  K* p = nullptr;
-  explicit DeviceBuffer(long long n) { check(cudaMalloc(&p, std::max(1LL, n) * sizeof(K)), "thrust: allocating"); }
-  ~DeviceBuffer() { cudaFree(p); }
-};
 
 template <class P, class It, class Comp = thrust::less<>> void sort_on(It first, It last, Comp comp = {}) {
   using K = value_t<It>;
@@ -397,6 +456,10 @@ pair<KOut, VOut> reduce_by_key_on(KIt kf, KIt kl, VIt vf, KOut ko, VOut vo, Pred
 }  // namespace detail
 
 SIMT_THRUST_POLICY_FORMS(fill)
+SIMT_THRUST_POLICY_FORMS(generate)
+SIMT_THRUST_POLICY_FORMS(generate_n)
+SIMT_THRUST_POLICY_FORMS(for_each)
+SIMT_THRUST_POLICY_FORMS(for_each_n)
 SIMT_THRUST_POLICY_FORMS(sequence)
 SIMT_THRUST_POLICY_FORMS(transform)
 SIMT_THRUST_POLICY_FORMS(copy)

@@ -1,0 +1,3 @@
+// thrust/for_each.h: simtlab's Thrust algorithms (thrust/detail/algorithms.h).
+#pragma once
+#include <thrust/detail/algorithms.h>
