@@ -3,6 +3,7 @@
 // Thrust defines it to give (tests/libs/test_libs.cpp holds the expected text).
 #include <thrust/copy.h>
 #include <thrust/device_vector.h>
+#include <thrust/execution_policy.h>
 #include <thrust/host_vector.h>
 #include <thrust/iterator/constant_iterator.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -32,11 +33,11 @@ int main() {
                              thrust::make_transform_iterator(last, Square{})));
 
   thrust::device_vector<int> seq(first, first + 8);  // a device_vector from a counting range
-  print("device_vector(counting)", std::vector<int>(seq));
+  print("device_vector(counting)", thrust::host_vector<int>(seq));
 
   thrust::device_vector<int> sums(8);
   thrust::transform(seq.begin(), seq.end(), thrust::make_constant_iterator(10), sums.begin(), thrust::plus<int>());
-  print("seq + constant 10", std::vector<int>(sums));
+  print("seq + constant 10", thrust::host_vector<int>(sums));
 
   // permutation_iterator: a gather when read, a scatter when written.
   thrust::device_vector<int> source = {10, 20, 30, 40, 50, 60};
@@ -44,13 +45,13 @@ int main() {
   thrust::device_vector<int> gathered(4);
   thrust::copy(thrust::make_permutation_iterator(source.begin(), map.begin()),
                thrust::make_permutation_iterator(source.begin(), map.end()), gathered.begin());
-  print("gather", std::vector<int>(gathered));
+  print("gather", thrust::host_vector<int>(gathered));
   std::printf("reduce of the gather = %d\n", thrust::reduce(thrust::make_permutation_iterator(source.begin(), map.begin()),
                                                            thrust::make_permutation_iterator(source.begin(), map.end())));
   thrust::device_vector<int> scattered(6, -1);
   thrust::device_vector<int> where = {4, 2, 0};
   thrust::copy(first, first + 3, thrust::make_permutation_iterator(scattered.begin(), where.begin()));
-  print("scatter 1 2 3 to 4 2 0", std::vector<int>(scattered));
+  print("scatter 1 2 3 to 4 2 0", thrust::host_vector<int>(scattered));
 
   // A fancy device range to the host: through a device buffer.
   std::vector<long long> host(5);
@@ -61,7 +62,7 @@ int main() {
   // From the host to a fancy device output, and into a discard_iterator.
   std::vector<int> values = {7, 8, 9};
   thrust::copy(values.begin(), values.end(), thrust::make_permutation_iterator(scattered.begin(), where.begin()));
-  print("host 7 8 9 scattered", std::vector<int>(scattered));
+  print("host 7 8 9 scattered", thrust::host_vector<int>(scattered));
   auto end = thrust::copy(seq.begin(), seq.end(), thrust::make_discard_iterator());
   std::printf("discarded %lld\n", static_cast<long long>(end - thrust::make_discard_iterator()));
 
