@@ -52,36 +52,29 @@ TEST_CASE("simt exec: a report in a folder that does not exist is refused before
   CHECK(timeline.out.find("does not exist") != std::string::npos);
 }
 
+namespace {
+// Commands run in a shell whose address space is limited (`ulimit -v`, in KiB).
+simt_test::Result under_address_limit(const std::string& commands) {
+  return simt_test::shell("sh -c 'ulimit -v 4000000 && " + commands + "' 2>&1");
+}
+}  // namespace
+
 TEST_CASE("under an address-space limit (ulimit -v) simt starts and runs, with a smaller device arena") {
-  const std::string cmd = "sh -c 'ulimit -v 4000000 && " + std::string(SIMT_BIN) + " --version && " +
-                          std::string(SIMT_BIN) + " run vector_add --n 4096' 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p);
-  std::string out;
-  char buf[4096];
-  while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  const int status = pclose(p);
-  CHECK(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 0);
-  CHECK(out.find("simtlab") != std::string::npos);
-  CHECK(out.find("check: OK") != std::string::npos);
+  const std::string bin = SIMT_BIN;
+  auto r = under_address_limit(bin + " --version && " + bin + " run vector_add --n 4096");
+  CHECK(r.status == 0);
+  CHECK(r.out.find("simtlab") != std::string::npos);
+  CHECK(r.out.find("check: OK") != std::string::npos);
 }
 
 TEST_CASE("under an address-space limit cudaMalloc says why it refuses, and cudaMemGetInfo tells what fits") {
-  const std::string cmd = "sh -c 'ulimit -v 4000000 && " + std::string(SIMT_BIN) + " exec " +
-                          std::string(SIMT_SOURCE_DIR) + "/tests/frontend/malloc_under_address_limit.cu' 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p);
-  std::string out;
-  char buf[4096];
-  while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  const int status = pclose(p);
-  CHECK(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 0);
-  CHECK(out.find("free below total: 1") != std::string::npos);
-  CHECK(out.find("past free: cudaErrorMemoryAllocation") != std::string::npos);
-  CHECK(out.find("address-space limit (ulimit -v") != std::string::npos);
-  CHECK(out.find("half of free: cudaSuccess") != std::string::npos);
+  auto r = under_address_limit(std::string(SIMT_BIN) + " exec " + SIMT_SOURCE_DIR +
+                               "/tests/frontend/malloc_under_address_limit.cu");
+  CHECK(r.status == 0);
+  CHECK(r.out.find("free below total: 1") != std::string::npos);
+  CHECK(r.out.find("past free: cudaErrorMemoryAllocation") != std::string::npos);
+  CHECK(r.out.find("address-space limit (ulimit -v") != std::string::npos);
+  CHECK(r.out.find("half of free: cudaSuccess") != std::string::npos);
 }
 
 TEST_CASE("simt roofline --counters does not price a launch that failed") {

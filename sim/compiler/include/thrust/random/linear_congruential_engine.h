@@ -28,16 +28,15 @@ template <class UIntType, UIntType a, UIntType c, UIntType m> class linear_congr
   __host__ __device__ void discard(unsigned long long z) {
     if constexpr (m == 0) {  // arithmetic modulo 2^w: one step at a time
       for (; z; --z) (*this)();
-      return;
+    } else {
+      unsigned long long mul = 1, add = 0, pa = a % m, pc = c % m;
+      for (; z; z >>= 1) {
+        if (z & 1) { mul = mul * pa % m; add = (add * pa + pc) % m; }
+        pc = (pc * pa + pc) % m;
+        pa = pa * pa % m;
+      }
+      x_ = result_type((mul * x_ + add) % m);
     }
-    const unsigned long long mod = m == 0 ? 1 : m;  // (never 1: the branch above took m == 0)
-    unsigned long long mul = 1, add = 0, pa = a % mod, pc = c % mod;
-    for (; z; z >>= 1) {
-      if (z & 1) { mul = mul * pa % mod; add = (add * pa + pc) % mod; }
-      pc = (pc * pa + pc) % mod;
-      pa = pa * pa % mod;
-    }
-    x_ = result_type((mul * x_ + add) % mod);
   }
   __host__ __device__ bool operator==(const linear_congruential_engine& o) const { return x_ == o.x_; }
   __host__ __device__ bool operator!=(const linear_congruential_engine& o) const { return x_ != o.x_; }
