@@ -2,7 +2,7 @@
 # Several simulated GPUs end to end: tests/multigpu/nccl_collectives.cu on 2, 3 and 8
 # GPUs passes every check, and its 2-rank float all-reduce hashes as on two H200s
 # (docs/validation/data/nccl_h200x2_allreduce.txt); four host threads launch at once
-# and each gets its own result; host threads driving different GPUs, whose blocks run
+# and each gets its own result; a new thread's clock starts at its creator's; host threads driving different GPUs, whose blocks run
 # at the same time, give the outputs, launches, counters, simulated times and race
 # report of one launch at a time, run after run; a program that waits on a rank
 # its own thread drives is refused, not hung. Usage: run.sh SIMT
@@ -32,6 +32,9 @@ for run in 1 2 3; do
   "$simt" exec "$here/host_threads.cu" > out.txt 2> err.txt || { cat out.txt err.txt; exit 1; }
 done
 echo "four host threads launching at once: right results, 3 runs of 3"
+"$simt" exec "$here/thread_clock.cu" > out.txt 2> err.txt || { cat out.txt err.txt; exit 1; }
+grep -q "^PASS" out.txt || { cat out.txt; exit 1; }
+echo "a new host thread's clock starts at its creator's; a join waits for the joined thread's"
 "$simt" exec --gpus 2 "$here/peer_access.cu" > out.txt 2> err.txt && { echo "peer_access.cu exited 0 after a fault"; exit 1; }
 grep -q "^PASS" out.txt || { cat out.txt err.txt; exit 1; }
 grep -q "in allocation #1 (4096 bytes at 0x[0-9a-f]*), which is GPU 1's memory: this kernel runs on GPU 0, which has not enabled peer access to GPU 1" err.txt \
