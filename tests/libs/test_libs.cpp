@@ -291,6 +291,32 @@ TEST_CASE("Thrust's counting, constant, transform, permutation and discard itera
   for (const auto& l : e.launches) CHECK(l["diagnostics"].empty());
 }
 
+// tests/libs/thrust_gather_zip.cu: gather/scatter and their _if forms, zip_iterator over
+// thrust::tuple, the transform output iterators; the values are those Thrust defines.
+TEST_CASE("Thrust's gather, scatter, zip_iterator and transform output iterators") {
+  Exec e = exec("thrust_gather_zip.cu");
+  CHECK(e.status == 0);
+  CHECK(e.out.substr(0, e.out.find("\n== simt")) ==
+        "gather: 17 12 12 10 15\n"
+        "gather_if stencil 1 0 1 0 1: 17 -1 12 -1 15\n"
+        "gather_if odd stencil: 17 -1 12 -1 15\n"
+        "scatter: 13 11 0 12 0 0 10 0\n"
+        "scatter_if: 13 11 0 102 0 0 100 0\n"
+        "zip a + 10 b + 100 c: 951 62 173 284\n"
+        "swapped a: 5 6 7 8\n"
+        "swapped b: 1 2 3 4\n"
+        "zip element 2 on the host: (7, 3)\n"
+        "gather zip into output a - c: 6 -4 6\n"
+        "io 3x + 5 + 1000: 1008 1011 1014\n"
+        "host gather: 13 13 11\n"
+        "host scatter: 3 0 3 1\n");
+  // As in CUDA 13: a gather or scatter is a transform, their _if forms a for_each.
+  CHECK(launch(e, "CopyOp<thrust::permutation_iterator")["kernel"].get<std::string>().find("transform_kernel") !=
+        std::string::npos);
+  CHECK(launch(e, "CopyIfStencilOp")["kernel"].get<std::string>().find("for_each::static_kernel") != std::string::npos);
+  for (const auto& l : e.launches) CHECK(l["diagnostics"].empty());
+}
+
 TEST_CASE("cuRAND: XORWOW and Philox integers, uniforms and normals are the H200's, bit for bit") {
   Exec e = exec("curand_sequences.cu");
   CHECK(e.status == 0);

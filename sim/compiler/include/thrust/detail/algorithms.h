@@ -39,6 +39,11 @@ struct no_policy {};
 template <class Policy, class It> inline constexpr bool on_device_v =
     std::is_same_v<Policy, device_policy> || (std::is_same_v<Policy, no_policy> && is_device_iterator_v<It>);
 
+// Which side runs for an algorithm over several iterators: their systems together.
+template <class Policy, class... Its> inline constexpr bool on_device_all_v =
+    std::is_same_v<Policy, device_policy> ||
+    (std::is_same_v<Policy, no_policy> && (system::any | ... | system_of_v<Its>) != system::host);
+
 template <class It> auto raw(It it) { return device_view(it); }
 // Device memory the kernels write and cudaMemcpy can read: a raw pointer.
 template <class It> inline constexpr bool is_contiguous_device_v = std::is_pointer_v<decltype(raw(std::declval<It>()))>;
@@ -476,6 +481,6 @@ SIMT_THRUST_POLICY_FORMS(stable_sort_by_key)
 SIMT_THRUST_POLICY_FORMS(inclusive_scan)
 SIMT_THRUST_POLICY_FORMS(exclusive_scan)
 SIMT_THRUST_POLICY_FORMS(reduce_by_key)
-#undef SIMT_THRUST_POLICY_FORMS
+// SIMT_THRUST_POLICY_FORMS stays defined for the other algorithm headers (gather.h ...).
 
 }  // namespace thrust

@@ -19,6 +19,8 @@ constexpr system combine(system a, system b) {
   return a == system::device || b == system::device ? system::device : system::host;
 }
 
+constexpr system operator|(system a, system b) { return combine(a, b); }
+
 template <class It, class = void> struct system_of : std::integral_constant<system, system::host> {};
 template <class T> struct system_of<device_ptr<T>> : std::integral_constant<system, system::device> {};
 template <class It>
