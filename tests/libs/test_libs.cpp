@@ -317,6 +317,39 @@ TEST_CASE("Thrust's gather, scatter, zip_iterator and transform output iterators
   for (const auto& l : e.launches) CHECK(l["diagnostics"].empty());
 }
 
+// tests/libs/thrust_search_compact.cu: inner_product, the binary searches, copy_if, the
+// remove family, unique, tabulate, and a reduction into a 12-byte tuple; the values are
+// those Thrust defines (computed by hand in the comments of the expected text).
+TEST_CASE("Thrust's inner_product, binary searches, copy_if/remove/unique, tabulate, a tuple reduction") {
+  Exec e = exec("thrust_search_compact.cu");
+  CHECK(e.status == 0);
+  CHECK(e.out.substr(0, e.out.find("\n== simt")) ==
+        "inner_product x.y = 166666500\n"  // sum of i (1000 - i), i < 1000
+        "max |x - y| = 1000\n"
+        "lower_bound: 0 1 4 5 7 8\n"
+        "upper_bound: 0 4 4 7 8 8\n"
+        "binary_search: 0 1 0 1 1 0\n"
+        "scalar: lower_bound(9) at 5, upper_bound(3) at 4, binary_search(8) 0\n"
+        "lower_bound(9) in descending order: 1\n"
+        "copy_if multiples of 3 below 5000: 1667, last 4998\n"
+        "copy_if by stencil: 10 11 13 14\n"
+        "remove 3: 5 6 9 10\n"
+        "remove_if multiple of 3: 5 10\n"
+        "remove_copy_if: 1 2 4 5 7\n"
+        "unique_count 4\n"
+        "unique: 1 2 1 3\n"
+        "tabulate i*i + i: 0 2 6 12 20 30\n"
+        "even-index stats: count 1500 sum 2259000 max 3005\n"  // 7 + i for even i < 3000
+        "host lower_bound: 2 1\n"
+        "host copy_if: 15 42\n"
+        "host inner_product 878\n");
+  // The kernels CUDA 13's Thrust launches for them: CUB's reduction, DeviceSelect's sweep.
+  CHECK(launch(e, "ApplyToPair")["kernel"].get<std::string>().find("DeviceReduce") != std::string::npos);
+  CHECK(launch(e, "StencilFlags")["kernel"].get<std::string>().find("DeviceSelectSweepKernel") != std::string::npos);
+  CHECK(launch(e, "SearchOp")["kernel"].get<std::string>().find("transform_kernel") != std::string::npos);
+  for (const auto& l : e.launches) CHECK(l["diagnostics"].empty());
+}
+
 TEST_CASE("cuRAND: XORWOW and Philox integers, uniforms and normals are the H200's, bit for bit") {
   Exec e = exec("curand_sequences.cu");
   CHECK(e.status == 0);

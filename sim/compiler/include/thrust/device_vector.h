@@ -68,6 +68,8 @@ template <class T> class device_vector {
   device_reference<const T> operator[](size_type i) const { return device_reference<const T>(data_ + i); }
   reference front() { return (*this)[0]; }
   reference back() { return (*this)[size_ - 1]; }
+  device_reference<const T> front() const { return (*this)[0]; }
+  device_reference<const T> back() const { return (*this)[size_ - 1]; }
   void clear() { resize(0); }
   void resize(size_type n, const T& value = T()) {
     T* old = data_;

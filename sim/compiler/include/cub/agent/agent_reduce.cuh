@@ -43,7 +43,7 @@ template <class T, class Transform = Identity> struct PointerInput {
   static constexpr bool vectorizable = std::is_arithmetic_v<T>;
   const T* data;
   Transform transform;
-  __device__ __forceinline__ auto item(long long i) const { return transform(data[i]); }
+  __device__ __forceinline__ auto item(long long i) const { return transform(load_words(data + i)); }
 };
 
 // CUB's ArgIndexInputIterator: each item paired with its index.

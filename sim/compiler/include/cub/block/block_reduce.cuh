@@ -57,7 +57,7 @@ template <class T, int BLOCK_THREADS> struct BlockReduceWarpReductions {
 
   template <bool FULL_TILE, class Op>
   __device__ __forceinline__ T apply_warp_aggregates(Op op, T warp_aggregate, int num_valid) {
-    if (lane == 0) storage.warp_aggregates[warp_id] = warp_aggregate;
+    if (lane == 0) store_words(&storage.warp_aggregates[warp_id], warp_aggregate);
     __syncthreads();
     if (linear_tid == 0 && WARPS > 1) {
       // nvcc reads the other warps' totals as one run of the widest aligned loads

@@ -15,21 +15,24 @@ namespace cub {
 namespace detail {
 namespace reduce {
 
-// Any other random-access iterator: items read through operator[], never vectorized.
-template <class It> struct IteratorInput {
+// Any other random-access iterator: items read through operator[], each transformed
+// (TransformReduce) before it is combined, never vectorized.
+template <class It, class Transform = Identity> struct IteratorInput {
   using Raw = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<It>()[0])>>;
   static constexpr bool vectorizable = false;
   It data;
-  Identity transform;
-  __device__ __forceinline__ Raw item(long long i) const { return data[i]; }
+  Transform transform;
+  __device__ __forceinline__ auto item(long long i) const {
+    if constexpr (std::is_same_v<Transform, Identity>) return Raw(data[i]);
+    else return transform(data[i]);
+  }
 };
 
 template <class It, class Transform = Identity> auto make_input(It it, Transform t = {}) {
   if constexpr (std::is_pointer_v<It>) {
     return PointerInput<std::remove_cv_t<std::remove_pointer_t<It>>, Transform>{it, t};
   } else {
-    static_assert(std::is_same_v<Transform, Identity>, "simtlab's TransformReduce takes a pointer input");
-    return IteratorInput<It>{it, {}};
+    return IteratorInput<It, Transform>{it, t};
   }
 }
 template <class It> using value_of = std::remove_cv_t<std::remove_reference_t<decltype(*std::declval<It>())>>;
@@ -37,7 +40,10 @@ template <class It> using value_of = std::remove_cv_t<std::remove_reference_t<de
 // Where thread 0 of the last kernel writes the result.
 template <class It> struct IteratorOutput {
   It it;
-  template <class V> __device__ __forceinline__ void store(const V& v) const { *it = v; }
+  template <class V> __device__ __forceinline__ void store(const V& v) const {
+    if constexpr (std::is_pointer_v<It> && std::is_same_v<std::remove_cv_t<std::remove_pointer_t<It>>, V>) store_words(it, v);
+    else *it = v;
+  }
 };
 template <class V, class I> struct SplitArgOutput {  // CUDA 13's ArgMin(d_in, d_min_out, d_index_out, n)
   V* value;
@@ -69,7 +75,7 @@ __global__ void DeviceReduceKernel(Input in, AccumT* d_out, long long num_items,
   using Agent = AgentReduce<PolicyT, AccumT, Input, Op>;
   __shared__ typename Agent::TempStorage temp;
   const AccumT aggregate = Agent{temp, in, op}.ConsumeTiles(num_items, grid);
-  if (threadIdx.x == 0) d_out[blockIdx.x] = aggregate;
+  if (threadIdx.x == 0) store_words(d_out + blockIdx.x, aggregate);
 }
 
 template <class PolicyT, class AccumT, class Input, class Output, class Op, class Init>

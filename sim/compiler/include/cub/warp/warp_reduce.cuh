@@ -44,7 +44,7 @@ template <class T, int LOGICAL_WARP_THREADS = 32> class WarpReduce {
       const int offset = 1 << step;
       // Width LOGICAL_WARP_THREADS keeps the shuffle inside the logical warp; lanes
       // whose source is past last_lane keep their value (CUB's clamp + predicate).
-      const T received = __shfl_down_sync(member_mask_, value, unsigned(offset), LOGICAL_WARP_THREADS);
+      const T received = detail::shuffle<detail::shfl_kind::down>(member_mask_, value, offset, LOGICAL_WARP_THREADS);
       if (logical_lane_ + offset <= last_lane) value = op(value, received);
     }
     return value;

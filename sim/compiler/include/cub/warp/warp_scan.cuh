@@ -42,7 +42,7 @@ template <class T, int LOGICAL_WARP_THREADS = 32> class WarpScan {
     inclusive = acc;
     for (int step = 0; step < STEPS; ++step) {
       const int offset = 1 << step;
-      const T received = __shfl_up_sync(member_mask_, acc, unsigned(offset), LOGICAL_WARP_THREADS);
+      const T received = detail::shuffle<detail::shfl_kind::up>(member_mask_, acc, offset, LOGICAL_WARP_THREADS);
       if (lane_ >= offset) acc = op(received, acc);
       inclusive = acc;
     }
@@ -56,7 +56,7 @@ template <class T, int LOGICAL_WARP_THREADS = 32> class WarpScan {
   template <class Op> __device__ __forceinline__ void ExclusiveScan(T input, T& exclusive, Op op) {
     T inclusive;
     InclusiveScan(input, inclusive, op);
-    exclusive = __shfl_up_sync(member_mask_, inclusive, 1u, LOGICAL_WARP_THREADS);
+    exclusive = detail::shuffle<detail::shfl_kind::up>(member_mask_, inclusive, 1, LOGICAL_WARP_THREADS);
   }
   template <class Op> __device__ __forceinline__ void ExclusiveScan(T input, T& exclusive, T initial_value, Op op) {
     T aggregate;
@@ -69,10 +69,10 @@ template <class T, int LOGICAL_WARP_THREADS = 32> class WarpScan {
   // Both results at once (CUB's Scan: used by BlockScan).
   template <class Op> __device__ __forceinline__ void Scan(T input, T& inclusive, T& exclusive, Op op) {
     InclusiveScan(input, inclusive, op);
-    exclusive = __shfl_up_sync(member_mask_, inclusive, 1u, LOGICAL_WARP_THREADS);
+    exclusive = detail::shuffle<detail::shfl_kind::up>(member_mask_, inclusive, 1, LOGICAL_WARP_THREADS);
   }
   __device__ __forceinline__ T Broadcast(T input, int src_lane) {
-    return __shfl_sync(member_mask_, input, src_lane, LOGICAL_WARP_THREADS);
+    return detail::shuffle<detail::shfl_kind::idx>(member_mask_, input, src_lane, LOGICAL_WARP_THREADS);
   }
 
  private:
@@ -83,7 +83,7 @@ template <class T, int LOGICAL_WARP_THREADS = 32> class WarpScan {
     InclusiveScan(input, inclusive, op);
     if (want_aggregate) warp_aggregate = Broadcast(inclusive, LOGICAL_WARP_THREADS - 1);
     inclusive = op(initial_value, inclusive);
-    exclusive = __shfl_up_sync(member_mask_, inclusive, 1u, LOGICAL_WARP_THREADS);
+    exclusive = detail::shuffle<detail::shfl_kind::up>(member_mask_, inclusive, 1, LOGICAL_WARP_THREADS);
     if (lane_ == 0) exclusive = initial_value;
   }
 

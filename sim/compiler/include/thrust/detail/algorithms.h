@@ -8,7 +8,9 @@
 #include <thrust/device_ptr.h>
 #include <thrust/execution_policy.h>
 #include <thrust/functional.h>
+#include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/detail/system.h>
+#include <thrust/tuple.h>
 
 #include <algorithm>
 #include <cstddef>

@@ -1,0 +1,270 @@
+// More of simtlab's Thrust algorithms: inner_product, the binary searches, copy_if and
+// the remove family, unique, tabulate. Device forms launch the kernels CUDA 13's Thrust
+// launches for them (CUB's reduction for inner_product, cub::DeviceSelect's kernels for
+// the compactions, a transform_kernel per searched value, a for_each kernel for
+// tabulate); host forms are the standard library's or plain loops.
+#pragma once
+#include <thrust/detail/algorithms.h>
+#include <thrust/iterator/constant_iterator.h>
+#include <thrust/iterator/zip_iterator.h>
+
+#include <algorithm>
+#include <numeric>
+
+namespace thrust {
+namespace detail {
+
+// inner_product: CUB's TransformReduce over the two ranges zipped, each pair combined by
+// op2, the products folded by op1 from init (Thrust's transform_reduce of a zip).
+template <class Op2> struct ApplyToPair {
+  Op2 op;
+  template <class Tuple> __host__ __device__ auto operator()(const Tuple& t) const { return op(::cuda::std::get<0>(t), ::cuda::std::get<1>(t)); }
+};
+template <class P, class In1, class In2, class T, class Op1 = ::cuda::std::plus<>, class Op2 = ::cuda::std::multiplies<>>
+T inner_product_on(In1 first1, In1 last1, In2 first2, T init, Op1 op1 = {}, Op2 op2 = {}) {
+  if constexpr (on_device_all_v<P, In1, In2>) {
+    const long long n = last1 - first1;
+    auto z = make_zip_iterator(raw(first1), raw(first2));
+    DeviceScalar<T> out;
+    with_temp_storage([&](void* t, std::size_t& b) {
+      return cub::DeviceReduce::TransformReduce(t, b, z, out.p, n, op1, ApplyToPair<Op2>{op2}, init);
+    }, "thrust::inner_product");
+    return out.get();
+  } else {
+    for (; first1 != last1; ++first1, ++first2) init = op1(init, op2(*first1, *first2));
+    return init;
+  }
+}
+
+// The binary searches, one thread per searched value (a transform_kernel, as Thrust's).
+enum class search { lower, upper, found };
+template <search S, class It, class Comp, class T> __host__ __device__ auto search_one(It a, long long n, const T& v, Comp comp) {
+  long long lo = 0, hi = n;
+  while (lo < hi) {
+    const long long mid = lo + (hi - lo) / 2;
+    const bool right = S == search::upper ? !comp(v, a[mid]) : bool(comp(a[mid], v));
+    if (right) lo = mid + 1;
+    else hi = mid;
+  }
+  if constexpr (S == search::found) return lo < n && !comp(v, a[lo]);
+  else return lo;
+}
+template <search S, class It, class Values, class Out, class Comp> struct SearchOp {
+  It a;
+  long long n;
+  Values values;
+  Out out;
+  Comp comp;
+  __device__ void operator()(long long i) const { out[i] = search_one<S>(a, n, values[i], comp); }
+};
+template <search S, class P, class It, class Values, class Out, class Comp>
+Out search_many(It first, It last, Values vf, Values vl, Out out, Comp comp) {
+  const long long n = last - first, m = vl - vf;
+  if constexpr (on_device_all_v<P, It, Values, Out>) {
+    transform_index(SearchOp<S, decltype(raw(first)), decltype(raw(vf)), decltype(raw(out)), Comp>{raw(first), n, raw(vf), raw(out), comp}, m);
+  } else {
+    for (long long i = 0; i < m; ++i) out[i] = search_one<S>(first, n, vf[i], comp);
+  }
+  return out + m;
+}
+// The vectorized forms without a comparator: thrust::less.
+template <search S, class P, class It, class Values, class Out> Out search_many(It first, It last, Values vf, Values vl, Out out) {
+  return search_many<S, P>(first, last, vf, vl, out, ::thrust::less<>{});
+}
+// The scalar forms: on the device one thread searches, its answer is read back.
+template <search S, class P, class It, class T, class Comp> auto search_scalar(It first, It last, const T& value, Comp comp) {
+  const long long n = last - first;
+  if constexpr (on_device_v<P, It>) {
+    using R = std::conditional_t<S == search::found, bool, long long>;
+    DeviceScalar<R> out;
+    transform_index(SearchOp<S, decltype(raw(first)), ::thrust::constant_iterator<T>, R*, Comp>{raw(first), n, ::thrust::constant_iterator<T>(value), out.p, comp}, 1);
+    if constexpr (S == search::found) return out.get();
+    else return first + out.get();
+  } else {
+    if constexpr (S == search::found) return search_one<S>(first, n, value, comp);
+    else return first + search_one<S>(first, n, value, comp);
+  }
+}
+// (values first, values last, out[, comp]) searches many; (value, comp) one.
+template <class P, class It, class A, class B, class... R> auto lower_bound_on(It first, It last, const A& a, const B& b, R... r) {
+  if constexpr (sizeof...(R) >= 1) return search_many<search::lower, P>(first, last, a, b, r...);
+  else return search_scalar<search::lower, P>(first, last, a, b);
+}
+template <class P, class It, class A> auto lower_bound_on(It first, It last, const A& a) {
+  return search_scalar<search::lower, P>(first, last, a, ::thrust::less<>{});
+}
+template <class P, class It, class A, class B, class... R> auto upper_bound_on(It first, It last, const A& a, const B& b, R... r) {
+  if constexpr (sizeof...(R) >= 1) return search_many<search::upper, P>(first, last, a, b, r...);
+  else return search_scalar<search::upper, P>(first, last, a, b);
+}
+template <class P, class It, class A> auto upper_bound_on(It first, It last, const A& a) {
+  return search_scalar<search::upper, P>(first, last, a, ::thrust::less<>{});
+}
+template <class P, class It, class A, class B, class... R> auto binary_search_on(It first, It last, const A& a, const B& b, R... r) {
+  if constexpr (sizeof...(R) >= 1) return search_many<search::found, P>(first, last, a, b, r...);
+  else return search_scalar<search::found, P>(first, last, a, b);
+}
+template <class P, class It, class A> auto binary_search_on(It first, It last, const A& a) {
+  return search_scalar<search::found, P>(first, last, a, ::thrust::less<>{});
+}
+
+// Compactions: cub::DeviceSelect's kernels keep the items whose flag is set, in order.
+template <class In, class Stencil, class Pred, bool Keep> struct StencilFlags {
+  Stencil stencil;
+  Pred pred;
+  __device__ bool operator()(long long i) const { return bool(pred(stencil[i])) == Keep; }
+};
+template <class Flags, class In, class Out> long long select_into(Flags flags, In in, Out out, long long n, const char* what) {
+  DeviceScalar<long long> count;
+  with_temp_storage([&](void* t, std::size_t& b) {
+    return cub::detail::select::dispatch(t, b, flags, cub::detail::select::CopyItem<In, Out>{in, out}, count.p, n, nullptr);
+  }, what);
+  return count.get();
+}
+
+template <class P, class In, class A, class B, class... R> auto copy_if_on(In first, In last, A a, B b, R... r) {
+  const long long n = last - first;
+  if constexpr (sizeof...(R) == 0) {  // copy_if(first, last, out, pred)
+    if constexpr (on_device_all_v<P, In, A>) {
+      auto in = raw(first);
+      return a + select_into(StencilFlags<decltype(in), decltype(in), B, true>{in, b}, in, raw(a), n, "thrust::copy_if");
+    } else {
+      return std::copy_if(first, last, a, b);
+    }
+  } else {  // copy_if(first, last, stencil, out, pred)
+    if constexpr (on_device_all_v<P, In, A, B>) {
+      auto in = raw(first);
+      auto s = raw(a);
+      return b + select_into(StencilFlags<decltype(in), decltype(s), R..., true>{s, r...}, in, raw(b), n, "thrust::copy_if");
+    } else {
+      auto pred = std::get<0>(std::tuple<R...>(r...));
+      for (long long i = 0; i < n; ++i)
+        if (pred(a[i])) *b++ = first[i];
+      return b;
+    }
+  }
+}
+
+template <class P, class It, class A, class... R> It remove_if_on(It first, It last, A a, R... r) {
+  const long long n = last - first;
+  if constexpr (on_device_all_v<P, It>) {
+    // Thrust compacts in place; here the items are copied aside first, then the kept ones
+    // compacted back (the same result; one copy kernel more).
+    using V = value_t<It>;
+    DeviceBuffer<V> copy(n);
+    for_each_index(CopyOp<decltype(raw(first)), V*>{raw(first), copy.p}, n);
+    if constexpr (sizeof...(R) == 0)
+      return first + select_into(StencilFlags<V*, V*, A, false>{copy.p, a}, copy.p, raw(first), n, "thrust::remove_if");
+    else
+      return first + select_into(StencilFlags<V*, decltype(raw(a)), R..., false>{raw(a), r...}, copy.p, raw(first), n, "thrust::remove_if");
+  } else {
+    if constexpr (sizeof...(R) == 0) {
+      return std::remove_if(first, last, a);
+    } else {
+      auto pred = std::get<0>(std::tuple<R...>(r...));
+      std::vector<value_t<It>> kept;
+      for (long long i = 0; i < n; ++i)
+        if (!pred(a[i])) kept.push_back(first[i]);
+      return std::copy(kept.begin(), kept.end(), first);
+    }
+  }
+}
+template <class Pred> struct NotPred {
+  Pred pred;
+  template <class T> __host__ __device__ bool operator()(const T& x) const { return !pred(x); }
+};
+template <class P, class In, class Out, class Pred> Out remove_copy_if_on(In first, In last, Out out, Pred pred) {
+  return copy_if_on<P>(first, last, out, NotPred<Pred>{pred});
+}
+template <class T> struct NotEqualTo {
+  T value;
+  template <class U> __host__ __device__ bool operator()(const U& x) const { return !(x == value); }
+};
+template <class T> struct IsEqualTo {
+  T value;
+  template <class U> __host__ __device__ bool operator()(const U& x) const { return x == value; }
+};
+template <class P, class It, class T> It remove_on(It first, It last, const T& value) {
+  return remove_if_on<P>(first, last, IsEqualTo<T>{value});
+}
+template <class P, class In, class Out, class T> Out remove_copy_on(In first, In last, Out out, const T& value) {
+  return copy_if_on<P>(first, last, out, NotEqualTo<T>{value});
+}
+
+// unique: the first item of each run of equal items (cub::DeviceSelect::Unique's flags).
+template <class In, class Pred> struct RunHeadFlags {
+  In in;
+  Pred pred;
+  __device__ bool operator()(long long i) const { return i == 0 || !pred(in[i - 1], in[i]); }
+};
+struct WriteNothing {
+  __device__ void operator()(long long, long long) const {}
+};
+template <class P, class It, class Pred = ::thrust::equal_to<>> It unique_on(It first, It last, Pred pred = {}) {
+  const long long n = last - first;
+  if constexpr (on_device_v<P, It>) {
+    using V = value_t<It>;
+    DeviceBuffer<V> copy(n);
+    for_each_index(CopyOp<decltype(raw(first)), V*>{raw(first), copy.p}, n);
+    return first + select_into(RunHeadFlags<V*, Pred>{copy.p, pred}, copy.p, raw(first), n, "thrust::unique");
+  } else {
+    return std::unique(first, last, pred);
+  }
+}
+template <class P, class In, class Out, class Pred = ::thrust::equal_to<>> Out unique_copy_on(In first, In last, Out out, Pred pred = {}) {
+  const long long n = last - first;
+  if constexpr (on_device_all_v<P, In, Out>) {
+    auto in = raw(first);
+    return out + select_into(RunHeadFlags<decltype(in), Pred>{in, pred}, in, raw(out), n, "thrust::unique_copy");
+  } else {
+    return std::unique_copy(first, last, out, pred);
+  }
+}
+template <class P, class It, class Pred = ::thrust::equal_to<>> long long unique_count_on(It first, It last, Pred pred = {}) {
+  const long long n = last - first;
+  if constexpr (on_device_v<P, It>) {
+    auto in = raw(first);
+    DeviceScalar<long long> count;
+    with_temp_storage([&](void* t, std::size_t& b) {
+      return cub::detail::select::dispatch(t, b, RunHeadFlags<decltype(in), Pred>{in, pred}, WriteNothing{}, count.p, n, nullptr);
+    }, "thrust::unique_count");
+    return count.get();
+  } else {
+    long long c = 0;
+    for (long long i = 0; i < n; ++i) c += i == 0 || !pred(first[i - 1], first[i]);
+    return c;
+  }
+}
+
+// tabulate: out[i] = f(i) (Thrust's parallel_for: a for_each kernel).
+template <class Out, class F> struct TabulateOp {
+  Out out;
+  F f;
+  __device__ void operator()(long long i) const { out[i] = f(typename std::iterator_traits<Out>::difference_type(i)); }
+};
+template <class P, class It, class F> void tabulate_on(It first, It last, F f) {
+  if constexpr (on_device_v<P, It>) {
+    for_each_index(TabulateOp<decltype(raw(first)), F>{raw(first), f}, last - first);
+  } else {
+    const long long n = last - first;
+    for (long long i = 0; i < n; ++i) first[i] = f(typename std::iterator_traits<It>::difference_type(i));
+  }
+}
+
+}  // namespace detail
+
+SIMT_THRUST_POLICY_FORMS(inner_product)
+SIMT_THRUST_POLICY_FORMS(lower_bound)
+SIMT_THRUST_POLICY_FORMS(upper_bound)
+SIMT_THRUST_POLICY_FORMS(binary_search)
+SIMT_THRUST_POLICY_FORMS(copy_if)
+SIMT_THRUST_POLICY_FORMS(remove_if)
+SIMT_THRUST_POLICY_FORMS(remove)
+SIMT_THRUST_POLICY_FORMS(remove_copy_if)
+SIMT_THRUST_POLICY_FORMS(remove_copy)
+SIMT_THRUST_POLICY_FORMS(unique)
+SIMT_THRUST_POLICY_FORMS(unique_copy)
+SIMT_THRUST_POLICY_FORMS(unique_count)
+SIMT_THRUST_POLICY_FORMS(tabulate)
+
+}  // namespace thrust
