@@ -350,6 +350,30 @@ TEST_CASE("Thrust's inner_product, binary searches, copy_if/remove/unique, tabul
   for (const auto& l : e.launches) CHECK(l["diagnostics"].empty());
 }
 
+// tests/libs/thrust_sort_scan_by_key.cu: sorts by comparators (a merge sort: stable, as
+// CUB's), cuda::std::greater, the scans by key, thrust/version.h (CUDA 13.0's 3.0.1).
+TEST_CASE("Thrust's sorts by a comparator, scans by key, version") {
+  Exec e = exec("thrust_sort_scan_by_key.cu");
+  CHECK(e.status == 0);
+  CHECK(e.out.substr(0, e.out.find("\n== simt")) ==
+        "Thrust 3.0.1\n"
+        "evens first: 0 2 4 4 6 8 1 3 5 7 9 11\n"
+        "descending: 11 9 8 7 6 5 4 4 3 2 1 0\n"
+        "stable by tens: 2 7 12 10 19 15 31 35 33 30\n"
+        "300 structs by operator<: first (0,0) last (10,294), stable 1\n"
+        "pairs: (0,9) (1,2) (1,5) (2,0) (2,1)\n"
+        "sort_by_key evens first, keys: 8 1 3 3 5 5\n"
+        "sort_by_key evens first, values: 5 3 1 4 0 2\n"
+        "inclusive_scan_by_key: 1 3 28 8 ... out[4999] = 9999\n"  // runs of 7 keys over 1 .. 5000
+        "exclusive_scan_by_key from 100: 100 101 121 100 ... out[4999] = 5099\n"
+        "inclusive by head flags: 1 2 3 1 2 1 1 2\n"
+        "exclusive by head flags: 0 1 2 0 1 0 0 1\n"
+        "host inclusive_scan_by_key: 1 3 3 7 12 6\n");
+  CHECK(launch(e, "EvensFirst")["kernel"].get<std::string>().find("DeviceMergeSortMergeKernel") != std::string::npos);
+  CHECK(launch(e, "SegmentedOp")["kernel"].get<std::string>().find("DeviceScan") != std::string::npos);
+  for (const auto& l : e.launches) CHECK(l["diagnostics"].empty());
+}
+
 TEST_CASE("cuRAND: XORWOW and Philox integers, uniforms and normals are the H200's, bit for bit") {
   Exec e = exec("curand_sequences.cu");
   CHECK(e.status == 0);

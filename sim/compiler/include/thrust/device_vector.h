@@ -82,6 +82,25 @@ template <class T> class device_vector {
     size_ = n;
     if (n > was) thrust::fill(begin() + was, end(), value);
   }
+  // The items after the erased ones move down (a device-to-device copy through a buffer).
+  iterator erase(iterator first, iterator last) {
+    const size_type at = size_type(first - begin()), count = size_type(last - first), tail = size_ - at - count;
+    if (count == 0) return first;
+    if (tail) {
+      T* buffer = nullptr;
+      cudaMalloc(&buffer, tail * sizeof(T));
+      cudaMemcpy(buffer, data_ + at + count, tail * sizeof(T), cudaMemcpyDeviceToDevice);
+      cudaMemcpy(data_ + at, buffer, tail * sizeof(T), cudaMemcpyDeviceToDevice);
+      cudaFree(buffer);
+    }
+    size_ -= count;
+    return begin() + at;
+  }
+  iterator erase(iterator pos) { return erase(pos, pos + 1); }
+  void push_back(const T& v) {
+    resize(size_ + 1);
+    (*this)[size_ - 1] = v;
+  }
   void swap(device_vector& o) noexcept { std::swap(data_, o.data_); std::swap(size_, o.size_); }
 
  private:

@@ -14,7 +14,7 @@ template <class In, class Stencil, class Out, class Pred> struct CopyIfStencilOp
   In in;
   Stencil stencil;
   Out out;
-  Pred pred;
+  mutable Pred pred;
   __device__ void operator()(long long i) const {
     if (pred(stencil[i])) out[i] = in[i];
   }

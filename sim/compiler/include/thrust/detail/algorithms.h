@@ -10,6 +10,7 @@
 #include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/detail/system.h>
+#include <thrust/iterator/zip_iterator.h>
 #include <thrust/tuple.h>
 
 #include <algorithm>
@@ -103,6 +104,39 @@ template <class F> __global__ void transform_kernel(F f, long long n) {
   if (i < n) f(i);
 }
 }  // namespace cub::detail::transform
+
+// Sorts by a comparator radix sort cannot take (a user's functor, a struct's operator<):
+// a stable merge sort, as CUDA 13's Thrust (cub::DeviceMergeSort) sorts them, so the
+// order, equal keys included, is CUB's. simtlab's passes are its own: one
+// DeviceMergeSortMergeKernel per doubling of the run width, each thread placing one
+// item by a binary search in the neighbouring run (CUB merges tiles by merge-path
+// partitions instead; the result is the same, the kernels and their counters are not).
+namespace cub::detail::merge_sort {
+template <class K, class V, class Comp>
+__global__ void DeviceMergeSortMergeKernel(const K* keys_in, K* keys_out, const V* values_in, V* values_out, long long n,
+                                           long long width, Comp comp) {
+  const long long i = (long long)blockIdx.x * 256 + threadIdx.x;
+  if (i >= n) return;
+  Comp c = comp;  // a comparator's operator() need not be const
+  const long long run = i / width, start = run * width;
+  const bool left = run % 2 == 0;
+  const long long other = left ? (start + width < n ? start + width : n) : start - width;
+  const long long other_end = other + width < n ? other + width : n;
+  const K key = keys_in[i];
+  // Items of the other run that go first: those below the key (a left item goes before
+  // equal right ones), or not above it (a right item goes after equal left ones).
+  long long lo = other, hi = left ? other_end : other + width;
+  while (lo < hi) {
+    const long long mid = lo + (hi - lo) / 2;
+    const bool before = left ? bool(c(keys_in[mid], key)) : !bool(c(key, keys_in[mid]));
+    if (before) lo = mid + 1;
+    else hi = mid;
+  }
+  const long long pos = (left ? start : other) + (i - start) + (lo - other);
+  keys_out[pos] = key;
+  if constexpr (!std::is_same_v<V, ::cub::NullType>) values_out[pos] = values_in[i];
+}
+}  // namespace cub::detail::merge_sort
 
 namespace thrust {
 namespace detail {
@@ -346,23 +380,48 @@ template <class P, class It> It min_element_on(It first, It last) {
   }
 }
 
+// The merge sort's passes over contiguous device keys (and values), in place.
+template <class K, class V, class Comp> void merge_sort_device(K* keys, V* values, long long n, Comp comp) {
+  if (n < 2) return;
+  DeviceBuffer<K> kb(n);
+  DeviceBuffer<V> vb(std::is_same_v<V, ::cub::NullType> ? 1 : n);
+  K* kin = keys;
+  K* kout = kb.p;
+  V* vin = values;
+  V* vout = vb.p;
+  for (long long width = 1; width < n; width *= 2) {
+    check(cub::detail::device::launch(&cub::detail::merge_sort::DeviceMergeSortMergeKernel<K, V, Comp>, int((n + 255) / 256), 256,
+                                      nullptr, (const K*)kin, kout, (const V*)vin, vout, n, width, comp),
+          "thrust::sort");
+    std::swap(kin, kout);
+    std::swap(vin, vout);
+  }
+  if (kin != keys) {
+    check(cudaMemcpy(keys, kin, n * sizeof(K), cudaMemcpyDeviceToDevice), "thrust::sort");
+    if constexpr (!std::is_same_v<V, ::cub::NullType>)
+      check(cudaMemcpy(values, vin, n * sizeof(V), cudaMemcpyDeviceToDevice), "thrust::sort");
+  }
+}
+
 // Sorts: CUB's radix sort into a temporary buffer, then copied back (Thrust's radix
 // path for arithmetic keys with less<> or greater<>). Stable.
-template <class Comp> inline constexpr bool descending_v = std::is_same_v<Comp, thrust::greater<>> ||
-                                                          std::is_same_v<Comp, thrust::greater<void>>;
+template <class Comp, class K> inline constexpr bool descending_v =
+    std::is_same_v<Comp, thrust::greater<>> || std::is_same_v<Comp, thrust::greater<K>> ||
+    std::is_same_v<Comp, ::cuda::std::greater<>> || std::is_same_v<Comp, ::cuda::std::greater<K>>;
 template <class Comp, class K> inline constexpr bool radix_comparator_v =
-    std::is_same_v<Comp, thrust::less<>> || std::is_same_v<Comp, thrust::less<K>> || std::is_same_v<Comp, thrust::greater<>> ||
-    std::is_same_v<Comp, thrust::greater<K>>;
+    descending_v<Comp, K> || std::is_same_v<Comp, thrust::less<>> || std::is_same_v<Comp, thrust::less<K>> ||
+    std::is_same_v<Comp, ::cuda::std::less<>> || std::is_same_v<Comp, ::cuda::std::less<K>>;
 
 template <class P, class It, class Comp = thrust::less<>> void sort_on(It first, It last, Comp comp = {}) {
   using K = value_t<It>;
-  if constexpr (on_device_v<P, It>) {
-    static_assert(std::is_arithmetic_v<K> && radix_comparator_v<Comp, K>,
-                  "simtlab's thrust::sort sorts arithmetic keys with thrust::less or thrust::greater");
+  if constexpr (on_device_v<P, It> && !(std::is_arithmetic_v<K> && radix_comparator_v<Comp, K>)) {
+    static_assert(is_contiguous_device_v<It>, "simtlab's thrust::sort by a comparator sorts device memory");
+    merge_sort_device<K, ::cub::NullType>(raw(first), nullptr, last - first, comp);
+  } else if constexpr (on_device_v<P, It>) {
     const long long n = last - first;
     DeviceBuffer<K> sorted(n);
     with_temp_storage([&](void* t, std::size_t& b) {
-      constexpr bool down = std::is_same_v<Comp, thrust::greater<>> || std::is_same_v<Comp, thrust::greater<K>>;
+      constexpr bool down = descending_v<Comp, K>;
       return down ? cub::DeviceRadixSort::SortKeysDescending(t, b, raw(first), sorted.p, n)
                   : cub::DeviceRadixSort::SortKeys(t, b, raw(first), sorted.p, n);
     }, "thrust::sort");
@@ -379,13 +438,15 @@ template <class P, class KIt, class VIt, class Comp = thrust::less<>> void sort_
   using K = value_t<KIt>;
   using V = value_t<VIt>;
   const long long n = kl - kf;
-  if constexpr (on_device_v<P, KIt>) {
-    static_assert(std::is_arithmetic_v<K> && radix_comparator_v<Comp, K>,
-                  "simtlab's thrust::sort_by_key sorts arithmetic keys with thrust::less or thrust::greater");
+  if constexpr (on_device_v<P, KIt> && !(std::is_arithmetic_v<K> && radix_comparator_v<Comp, K>)) {
+    static_assert(is_contiguous_device_v<KIt> && is_contiguous_device_v<VIt>,
+                  "simtlab's thrust::sort_by_key by a comparator sorts device memory");
+    merge_sort_device<K, V>(raw(kf), raw(vf), n, comp);
+  } else if constexpr (on_device_v<P, KIt>) {
     DeviceBuffer<K> keys(n);
     DeviceBuffer<V> values(n);
     with_temp_storage([&](void* t, std::size_t& b) {
-      constexpr bool down = std::is_same_v<Comp, thrust::greater<>> || std::is_same_v<Comp, thrust::greater<K>>;
+      constexpr bool down = descending_v<Comp, K>;
       return down ? cub::DeviceRadixSort::SortPairsDescending(t, b, raw(kf), keys.p, raw(vf), values.p, n)
                   : cub::DeviceRadixSort::SortPairs(t, b, raw(kf), keys.p, raw(vf), values.p, n);
     }, "thrust::sort_by_key");

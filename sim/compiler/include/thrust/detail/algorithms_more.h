@@ -6,6 +6,8 @@
 #pragma once
 #include <thrust/detail/algorithms.h>
 #include <thrust/iterator/constant_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/iterator/transform_output_iterator.h>
 #include <thrust/iterator/zip_iterator.h>
 
 #include <algorithm>
@@ -17,7 +19,7 @@ namespace detail {
 // inner_product: CUB's TransformReduce over the two ranges zipped, each pair combined by
 // op2, the products folded by op1 from init (Thrust's transform_reduce of a zip).
 template <class Op2> struct ApplyToPair {
-  Op2 op;
+  mutable Op2 op;  // called as it is: a functor's operator() need not be const
   template <class Tuple> __host__ __device__ auto operator()(const Tuple& t) const { return op(::cuda::std::get<0>(t), ::cuda::std::get<1>(t)); }
 };
 template <class P, class In1, class In2, class T, class Op1 = ::cuda::std::plus<>, class Op2 = ::cuda::std::multiplies<>>
@@ -54,7 +56,7 @@ template <search S, class It, class Values, class Out, class Comp> struct Search
   long long n;
   Values values;
   Out out;
-  Comp comp;
+  mutable Comp comp;
   __device__ void operator()(long long i) const { out[i] = search_one<S>(a, n, values[i], comp); }
 };
 template <search S, class P, class It, class Values, class Out, class Comp>
@@ -111,7 +113,7 @@ template <class P, class It, class A> auto binary_search_on(It first, It last, c
 // Compactions: cub::DeviceSelect's kernels keep the items whose flag is set, in order.
 template <class In, class Stencil, class Pred, bool Keep> struct StencilFlags {
   Stencil stencil;
-  Pred pred;
+  mutable Pred pred;
   __device__ bool operator()(long long i) const { return bool(pred(stencil[i])) == Keep; }
 };
 template <class Flags, class In, class Out> long long select_into(Flags flags, In in, Out out, long long n, const char* what) {
@@ -170,7 +172,7 @@ template <class P, class It, class A, class... R> It remove_if_on(It first, It l
   }
 }
 template <class Pred> struct NotPred {
-  Pred pred;
+  mutable Pred pred;
   template <class T> __host__ __device__ bool operator()(const T& x) const { return !pred(x); }
 };
 template <class P, class In, class Out, class Pred> Out remove_copy_if_on(In first, In last, Out out, Pred pred) {
@@ -194,7 +196,7 @@ template <class P, class In, class Out, class T> Out remove_copy_on(In first, In
 // unique: the first item of each run of equal items (cub::DeviceSelect::Unique's flags).
 template <class In, class Pred> struct RunHeadFlags {
   In in;
-  Pred pred;
+  mutable Pred pred;
   __device__ bool operator()(long long i) const { return i == 0 || !pred(in[i - 1], in[i]); }
 };
 struct WriteNothing {
@@ -239,7 +241,7 @@ template <class P, class It, class Pred = ::thrust::equal_to<>> long long unique
 // tabulate: out[i] = f(i) (Thrust's parallel_for: a for_each kernel).
 template <class Out, class F> struct TabulateOp {
   Out out;
-  F f;
+  mutable F f;
   __device__ void operator()(long long i) const { out[i] = f(typename std::iterator_traits<Out>::difference_type(i)); }
 };
 template <class P, class It, class F> void tabulate_on(It first, It last, F f) {
@@ -249,6 +251,72 @@ template <class P, class It, class F> void tabulate_on(It first, It last, F f) {
     const long long n = last - first;
     for (long long i = 0; i < n; ++i) first[i] = f(typename std::iterator_traits<It>::difference_type(i));
   }
+}
+
+// Scans by key: CUB's DeviceScan over (head flag, value) items with the segmented
+// operator — a run of equal keys starts afresh at its head —, so each run is scanned left
+// to right in the order simtlab's DeviceScan scans (integers exact; float sums in that
+// order). CUDA 13 runs cub::DeviceScan::InclusiveScanByKey, whose kernels differ.
+template <class V> struct alignas(8) Segmented {  // aligned: clang moves 8 bytes at once
+  int head;
+  V value;
+};
+template <class Op> struct SegmentedOp {
+  mutable Op op;
+  template <class V> __host__ __device__ Segmented<V> operator()(const Segmented<V>& a, const Segmented<V>& b) const {
+    return {a.head | b.head, b.head ? b.value : V(op(a.value, b.value))};
+  }
+};
+// Item i: its head flag and value; for an exclusive scan the value before it, or init at a head.
+template <class Keys, class Values, class Pred, class V, bool EXCLUSIVE> struct SegmentedItem {
+  Keys keys;
+  Values values;
+  mutable Pred pred;
+  V init;
+  __host__ __device__ Segmented<V> operator()(long long i) const {
+    const int head = i == 0 || !pred(keys[i - 1], keys[i]);
+    if constexpr (EXCLUSIVE) return {head, head ? init : V(values[i - 1])};
+    else return {head, V(values[i])};
+  }
+};
+struct SegmentedValue {
+  template <class V> __host__ __device__ V operator()(const Segmented<V>& s) const { return s.value; }
+};
+template <bool EXCLUSIVE, class P, class KIt, class VIt, class Out, class V, class Pred, class Op>
+Out scan_by_key(KIt kf, KIt kl, VIt vf, Out out, V init, Pred pred, Op op, const char* what) {
+  const long long n = kl - kf;
+  if constexpr (on_device_all_v<P, KIt, VIt, Out>) {
+    auto items = make_transform_iterator(counting_iterator<long long>(0),
+                                         SegmentedItem<decltype(raw(kf)), decltype(raw(vf)), Pred, V, EXCLUSIVE>{raw(kf), raw(vf), pred, init});
+    auto to = make_transform_output_iterator(raw(out), SegmentedValue{});
+    with_temp_storage([&](void* t, std::size_t& b) { return cub::DeviceScan::InclusiveScan(t, b, items, to, SegmentedOp<Op>{op}, n); }, what);
+  } else {
+    V acc = init;
+    for (long long i = 0; i < n; ++i) {
+      const bool head = i == 0 || !pred(kf[i - 1], kf[i]);
+      if constexpr (EXCLUSIVE) {
+        if (head) acc = init;
+        const V v = vf[i];
+        out[i] = acc;
+        acc = V(op(acc, v));
+      } else {
+        const V v = vf[i];
+        acc = head ? v : V(op(acc, v));
+        out[i] = acc;
+      }
+    }
+  }
+  return out + n;
+}
+template <class P, class KIt, class VIt, class Out, class Pred = ::thrust::equal_to<>, class Op = ::cuda::std::plus<>>
+Out inclusive_scan_by_key_on(KIt kf, KIt kl, VIt vf, Out out, Pred pred = {}, Op op = {}) {
+  using V = value_t<VIt>;
+  return scan_by_key<false, P>(kf, kl, vf, out, V(), pred, op, "thrust::inclusive_scan_by_key");
+}
+template <class P, class KIt, class VIt, class Out, class T = value_t<VIt>, class Pred = ::thrust::equal_to<>, class Op = ::cuda::std::plus<>>
+Out exclusive_scan_by_key_on(KIt kf, KIt kl, VIt vf, Out out, T init = T(), Pred pred = {}, Op op = {}) {
+  using V = value_t<VIt>;
+  return scan_by_key<true, P>(kf, kl, vf, out, V(init), pred, op, "thrust::exclusive_scan_by_key");
 }
 
 }  // namespace detail
@@ -266,5 +334,7 @@ SIMT_THRUST_POLICY_FORMS(unique)
 SIMT_THRUST_POLICY_FORMS(unique_copy)
 SIMT_THRUST_POLICY_FORMS(unique_count)
 SIMT_THRUST_POLICY_FORMS(tabulate)
+SIMT_THRUST_POLICY_FORMS(inclusive_scan_by_key)
+SIMT_THRUST_POLICY_FORMS(exclusive_scan_by_key)
 
 }  // namespace thrust

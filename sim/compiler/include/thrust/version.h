@@ -1,0 +1,14 @@
+// thrust/version.h: the version of the Thrust CUDA 13.0 ships (CCCL 3.0.1), which
+// simtlab's Thrust headers stand in for.
+#pragma once
+#define THRUST_VERSION 300001
+#define THRUST_MAJOR_VERSION (THRUST_VERSION / 100000)
+#define THRUST_MINOR_VERSION (THRUST_VERSION / 100 % 1000)
+#define THRUST_SUBMINOR_VERSION (THRUST_VERSION % 100)
+#define THRUST_PATCH_NUMBER 0
+#ifndef CCCL_VERSION
+#define CCCL_VERSION 3000001
+#define CCCL_MAJOR_VERSION (CCCL_VERSION / 1000000)
+#define CCCL_MINOR_VERSION (((CCCL_VERSION / 1000) % 1000))
+#define CCCL_PATCH_VERSION (CCCL_VERSION % 1000)
+#endif
