@@ -326,6 +326,16 @@ void run_ready_collectives(Clique& q) {
   }
 }
 
+// NCCL's point-to-point sends are eager up to the connection's buffer: the sender's
+// kernel writes into the FIFO between the two GPUs (NCCL_BUFFSIZE, 4 MiB by default:
+// DEFAULT_BUFFSIZE in NCCL's src/init.cc; NCCL_STEPS slots of it) and returns without
+// waiting for the receiver, whose kernel copies out when its stream reaches the
+// receive. A larger message fills the FIFO and the sender waits for the receiver to
+// drain it: both sides then start together. Without this a pipeline stage that
+// sends its activations would stall until the next stage got round to receiving.
+constexpr std::size_t kEagerSendBytes = std::size_t(4) << 20;
+bool eager_send(std::size_t bytes) { return bytes <= kEagerSendBytes; }
+
 void run_ready_p2p(Clique& q, int from, int to) {
   auto& s = q.sends[{from, to}];
   auto& r = q.recvs[{from, to}];
@@ -346,9 +356,9 @@ void run_ready_p2p(Clique& q, int from, int to) {
     }
     WorkTime t;
     if (const TimeModel* m = DeviceClock::model(); m && from != to) t = m->peer_copy(bytes, q.devices[from], q.devices[to]);
-    // The receive completes with the send: both start when both streams are ready.
+    // The receive starts when both streams are ready; an eager send when its own is.
     const double start = joint_start(q, {&send, &recv});
-    place(q, {&send}, t, "ncclSend", {{"bytes", bytes}, {"peer", to}}, start);
+    place(q, {&send}, t, "ncclSend", {{"bytes", bytes}, {"peer", to}}, eager_send(bytes) ? joint_start(q, {&send}) : start);
     place(q, {&recv}, t, "ncclRecv", {{"bytes", bytes}, {"peer", from}}, start);
     s.pop_front();
     r.pop_front();
@@ -400,7 +410,7 @@ void progress_remote_p2p(Clique& q) {
     if (!error.empty()) {
       q.broken = error;
     } else {
-      place_message(q, m.call, start, bytes);
+      place_message(q, m.call, eager_send(bytes) ? m.ready_s : start, bytes);
       count_link(q, m.call.rank, m.call.peer, static_cast<double>(bytes));
     }
     ++q.remote_progress;
