@@ -197,6 +197,7 @@ void add_comm(CLI::App& app) {
 struct PipelineOptions {
   int stages = 0, microbatches = 0, virtual_stages = 1;
   std::string schedule, forward = "1s", backward, convention = "total";
+  double activation_bytes = 0;
   std::size_t width = 200;
   bool json = false, explain = false;
 };
@@ -211,6 +212,7 @@ void run_pipeline(const PipelineOptions& o) {
                                     : (o.virtual_stages > 1 ? Schedule::interleaved : Schedule::one_f_one_b);
   in.forward_s = parse_seconds(o.forward, "--forward");
   in.backward_s = o.backward.empty() ? 2 * in.forward_s : parse_seconds(o.backward, "--backward");
+  in.activation_bytes = o.activation_bytes;
   BubbleConvention conv = parse_bubble_convention(o.convention);
   PipelineResult r = pipeline(in);
   if (o.json) {
@@ -230,7 +232,12 @@ void run_pipeline(const PipelineOptions& o) {
                                                 : "(p-1)/(v m), Megatron-LM convention; --convention total for (p-1)/(v m + p-1)");
   fmt::print("step = {} (ideal {})", format_seconds(r.total_s), format_seconds(r.ideal_s));
   if (!r.ops.empty()) fmt::print("; peak activations on a stage: {:.3g} microbatches", r.peak_inflight_microbatches);
-  fmt::print("\n\n");
+  fmt::print("\n");
+  if (in.activation_bytes > 0)
+    fmt::print("point-to-point: 2 (v p - 1) m A = 2 x {} x {} x {} = {} a step over all links\n",
+               in.virtual_stages * in.stages - 1, in.microbatches, format_bytes(in.activation_bytes),
+               format_bytes(r.wire_bytes_per_step));
+  fmt::print("\n");
   fmt::print("{}", pipeline_timeline(r, o.width));
   if (o.explain) fmt::print("\n{}", r.explanation);
 }
@@ -244,6 +251,8 @@ void add_pipeline(CLI::App& app) {
   cmd->add_option("--schedule", o->schedule, "gpipe, 1f1b (default) or interleaved");
   cmd->add_option("--forward", o->forward, "forward time per microbatch per stage (default 1s: time in units of tf)");
   cmd->add_option("--backward", o->backward, "backward time per microbatch per stage (default 2 x forward)");
+  add_quantity_option(cmd, "--activation-bytes", o->activation_bytes,
+                      "one microbatch's activations at a stage boundary (b s h x bytes, e.g. 64KiB): adds the bytes sent");
   cmd->add_option("--convention", o->convention, "bubble fraction of 'total' time (GPipe) or of 'ideal' time (Megatron)")
       ->check(CLI::IsMember({"total", "ideal"}));
   cmd->add_option("--width", o->width, "widest timeline to draw, in columns");

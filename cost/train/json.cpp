@@ -22,6 +22,8 @@ json to_json(const PipelineResult& r) {
           {"bubble_of_ideal", r.bubble_of_ideal},
           {"simulated_total_s", r.simulated_total_s},
           {"peak_inflight_microbatches", r.peak_inflight_microbatches},
+          {"activation_bytes", r.in.activation_bytes},
+          {"wire_bytes_per_step", r.wire_bytes_per_step},
           {"formula", r.formula},
           {"ops", ops}};
 }

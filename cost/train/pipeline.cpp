@@ -54,6 +54,8 @@ void validate(const PipelineInput& in) {
         in.microbatches, in.stages));
   if (!(in.forward_s > 0) || !(in.backward_s > 0) || !std::isfinite(in.forward_s) || !std::isfinite(in.backward_s))
     throw std::invalid_argument("forward and backward times must be > 0");
+  if (!(in.activation_bytes >= 0) || !std::isfinite(in.activation_bytes))
+    throw std::invalid_argument("activation bytes must be >= 0");
 }
 
 // The order in which one stage runs its ops (before timing).
@@ -202,6 +204,7 @@ PipelineResult pipeline(const PipelineInput& in) {
   r.total_s = r.ideal_s + r.bubble_s;
   r.bubble_of_total = r.bubble_s / r.total_s;
   r.bubble_of_ideal = r.bubble_s / r.ideal_s;
+  r.wire_bytes_per_step = 2.0 * (double(v) * p - 1) * m * in.activation_bytes;
   r.formula = v > 1 ? "(p-1)(tf+tb)/v" : "(p-1)(tf+tb)";
 
   // The simulation is for seeing and checking the schedule; past a few hundred

@@ -12,6 +12,10 @@
 //   of_ideal: bubble / ideal           = (p-1)/m            [Megatron-LM paper]
 // 1F1B has the same bubble as GPipe; it wins on activation memory (at most p
 // microbatches in flight on stage 0 instead of m).
+// Point-to-point traffic: each microbatch crosses each of the v p - 1 boundaries
+// between model chunks twice (activations forward, their gradients backward), a
+// tensor of A bytes each time: 2 (v p - 1) m A bytes a step over all links, the
+// same for every schedule (interleaving multiplies the boundaries by v).
 #pragma once
 #include <string>
 #include <vector>
@@ -32,6 +36,7 @@ struct PipelineInput {
   Schedule schedule = Schedule::one_f_one_b;
   double forward_s = 1;    // per microbatch per stage (whole stage, all chunks)
   double backward_s = 2;   // conventional 2x forward
+  double activation_bytes = 0;  // A: one microbatch's activations at a chunk boundary (0: not asked)
 };
 
 // One cell of work in the simulated schedule.
@@ -50,6 +55,7 @@ struct PipelineResult {
   double total_s = 0;           // ideal + bubble, by formula
   double bubble_of_total = 0;   // bubble / total
   double bubble_of_ideal = 0;   // bubble / ideal
+  double wire_bytes_per_step = 0;  // 2 (v p - 1) m A: every stage's sends together
   // Makespan of the simulated schedule; 0 (and no ops) when p*m*v is too large
   // to simulate (over 200k ops): the formulas above still hold.
   double simulated_total_s = 0;

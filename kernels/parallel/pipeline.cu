@@ -1,5 +1,6 @@
 // pipeline.cu: pipeline parallelism, GPipe, 1F1B and interleaved 1F1B, over P stages
-// (one device each) of one process; one host thread drives every stage.
+// (one device each) of one process; a host thread per stage issues its work
+// (--one-host-thread: one thread issues every stage's).
 //
 // What each stage holds: V model chunks (V = 1 except with --schedule interleaved
 // --virtual-stages V). The L layers are cut into V P contiguous chunks (L/(VP) each,
@@ -35,28 +36,38 @@
 // bubble V times smaller, for V times as many transfers.
 //
 // The bubble check. tiny_gpt's stages are not equal: the first also embeds, the last
-// also runs the head (about 7% of a layer at the default sizes), so no stage takes
-// exactly t. With stage s taking t_s per micro-batch (measured: its time in F and B
-// divided by M) the stage that bounds the step, b (largest t_s), waits for the others
-// to fill and drain the pipeline once: a step takes M t_b + sum_{s != b} t_s / V and
-//   bubble_b = (sum_{s != b} t_s / V) / (M t_b + sum_{s != b} t_s / V)
-// which is (P-1)/(VM+P-1) when the t_s are equal. The program measures bubble_b on the
-// timeline (1 - time in F and B / the pipeline's span, from cudaEvents) and prints it
-// beside bubble_b computed from the measured t_s and the equal-stage formula; with
-// --check-bubble it FAILs when the measurement is more than --bubble-tol (5%) off the
-// former. The formula leaves out what the measurement holds: the point-to-point
-// transfers on the fill and drain path, and the host: one host thread issues every
-// stage's launches (about 5 us each on an H200), so at tiny sizes the stages wait for
-// the host, not for each other, and the measured bubble is far above the formula (the
-// check then rightly fails). It is a check for sizes where the GPUs bind.
+// also runs the head (7-12% more than a layer's work at the default sizes), so no
+// stage takes exactly t, and every transfer occupies both ends' streams. With stage s
+// taking c_s of compute and x_s of its own transfers per micro-batch (measured from
+// cudaEvents around its F, B and transfer groups), t_s = c_s + x_s, the stage that
+// bounds the step, b (largest t_s), waits once for the others' compute to fill and
+// drain the pipeline and for the transfers on that path that do not touch b (those
+// that do are b's own busy time): 2(P-2) of them when b is the first or last stage,
+// 2P-6 when in the middle, x each (x: the mean transfer). A step takes M t_b + F:
+//   bubble_b = F / (M t_b + F),  F = sum_{s != b} c_s / V + path_transfers x
+// which is (P-1)/(VM+P-1) when the stages are equal and transfers free. The program
+// measures bubble_b on the timeline (1 - stage b's busy time / the pipeline's span)
+// and prints it beside both formulas; with --check-bubble it FAILs when the
+// measurement is more than --bubble-tol (5%) off the first. Measured on simtlab:
+// GPipe 2 and 4 stages, 1F1B 2 and 3 stages, 0.5-2.6% off, tiny sizes included
+// (README.md). The host: an H200 takes about 5 us to issue a launch, and a tiny
+// stage's F is ~15 launches, so one host thread issuing every stage's work is what
+// binds at small sizes (with --one-host-thread: 0.43 measured against 0.17); a thread
+// per stage, as Megatron-LM's process per GPU, takes the host off the path. The
+// interleaved schedule's bubble is not checked: its chunks are unequal in more ways
+// (embedding and head chunks, 2(VP-1) transfers a micro-batch) than this formula
+// describes, and it measures 40-60% above it at these sizes.
 // A schedule that serialises the stages, or transfers that stall them, moves the
 // measured bubble far from both (--plant-bug serial makes every op wait for the one
 // issued before it, whatever its stage: the stages take turns and the check FAILs).
 //
 // The host issues the schedule in ticks (a list scheduler: at each tick every stage
 // runs its next op if what it needs was produced in an earlier tick); a transfer is
-// issued in the tick its receiver consumes it, as one NCCL group of the sends and
-// receives. Each stage records cudaEvents around every F and B on its stream; the
+// issued in the tick its receiver consumes it, as one NCCL group per stage thread of
+// its sends and receives (Megatron's batched send_forward_recv_backward). Ticks are
+// host-side barriers between the stage threads: they cost no simulated time (NCCL's
+// sends are eager below 4 MiB, so a sender does not wait for its receiver). Each stage
+// records cudaEvents around every F and B and its transfers on its stream; the
 // pipeline's window is bounded by cross-device event waits (every stage starts when all
 // have started and ends when all have run their last op); the optimizer step follows
 // it, outside the window (the formulas describe the pipeline, not the optimizer).
@@ -73,6 +84,11 @@
 #include <nccl.h>
 
 #include "tiny_gpt.cuh"
+
+#include <algorithm>
+#include <atomic>
+#include <barrier>
+#include <thread>
 
 namespace {
 
@@ -117,6 +133,8 @@ struct Stage {
   ncclComm_t comm;
   std::vector<Op> ops;
   std::vector<cudaEvent_t> ev_begin, ev_end;
+  std::vector<cudaEvent_t> ev_comm_begin, ev_comm_end;  // around this stage's transfers of each tick that has some
+  size_t comm_used = 0;                                  // how many of them this step
   cudaEvent_t pre, start, done, end, stepped;  // start..end: the pipeline (the bubble's window)
   cudaEvent_t sent_fwd, sent_bwd;  // where this stage's stream is when it sends (see the transfers)
 };
@@ -177,7 +195,7 @@ int main(int argc, char** argv) {
   tg::Config c;
   int stages_req = 0, M = 4, V = 1;
   Sched kind = Sched::one_f_one_b;
-  bool check_grad = false, plant_serial = false, check_bubble = false;
+  bool check_grad = false, plant_serial = false, check_bubble = false, one_host_thread = false;
   double tol = 0, bubble_tol = 0.05;
   c.L = 0;  // default: one layer per chunk, at least 2
   for (int i = 1; i < argc; ++i) {
@@ -195,6 +213,7 @@ int main(int argc, char** argv) {
     } else if (tg::arg_is(argv[i], "--check-grad")) check_grad = true;
     else if (tg::arg_is(argv[i], "--tol")) tol = std::atof(tg::arg_value(argc, argv, i));
     else if (tg::arg_is(argv[i], "--check-bubble")) check_bubble = true;
+    else if (tg::arg_is(argv[i], "--one-host-thread")) one_host_thread = true;
     else if (tg::arg_is(argv[i], "--bubble-tol")) bubble_tol = std::atof(tg::arg_value(argc, argv, i));
     else if (tg::arg_is(argv[i], "--plant-bug")) {
       const char* v = tg::arg_value(argc, argv, i);
@@ -204,6 +223,7 @@ int main(int argc, char** argv) {
       std::printf("usage: pipeline [--stages P (all devices)] [--micro-batches M (4)]\n"
                   "                [--schedule gpipe|1f1b|interleaved (1f1b)] [--virtual-stages V (interleaved: 2)]\n"
                   "                [--check-grad] [--tol X (0: bit for bit)] [--check-bubble] [--bubble-tol F (0.05)]\n"
+                  "                [--one-host-thread (one thread issues every stage's work; default: a thread per stage)]\n"
                   "                [--plant-bug serial (the stages take turns: the bubble check must FAIL)]\n"
                   "%s  (pipeline's default: one layer per model chunk, at least 2)\n",
                   tg::model_flags_help());
@@ -211,6 +231,8 @@ int main(int argc, char** argv) {
     }
   }
   const int P = tg::resolve_ranks(stages_req);
+  // The planted bug orders every op after the one issued before it: one issue order.
+  const int host_threads = one_host_thread || plant_serial ? 1 : P;
   if (kind == Sched::interleaved && V == 1) V = 2;
   if (kind != Sched::interleaved && V != 1) {
     std::fprintf(stderr, "--virtual-stages %d needs --schedule interleaved\n", V);
@@ -237,7 +259,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   const char* kind_name = kind == Sched::gpipe ? "GPipe" : kind == Sched::one_f_one_b ? "1F1B" : "interleaved 1F1B";
-  std::printf("pipeline: %s, %d stages x %d model chunks, %d micro-batches of %d sequences\n", kind_name, P, V, M, c.B);
+  std::printf("pipeline: %s, %d stages x %d model chunks, %d micro-batches of %d sequences, %s\n", kind_name, P, V, M,
+              c.B, host_threads == 1 ? "one host thread issues every stage's work" : "a host thread per stage");
   tg::print_config(c);
 
   std::vector<ncclComm_t> comms(static_cast<size_t>(P));
@@ -355,6 +378,7 @@ int main(int argc, char** argv) {
   timer.init();
   std::vector<double> losses, ms;
   std::vector<std::vector<double>> bubble(static_cast<size_t>(P)), busy_ms(static_cast<size_t>(P));
+  std::vector<std::vector<double>> comm_ms(static_cast<size_t>(P));  // each stage's own transfers, per step
   int ticks_used = 0;
   size_t sent_bytes_step = 0;  // what this step's ncclSend calls carried, all stages
   for (int step = 1; step <= c.steps; ++step) {
@@ -375,13 +399,20 @@ int main(int argc, char** argv) {
     std::vector<size_t> next(static_cast<size_t>(P), 0);
     std::vector<std::vector<int>> fdone(static_cast<size_t>(K), std::vector<int>(size_t(M), -1)),
         bdone(static_cast<size_t>(K), std::vector<int>(size_t(M), -1));
-    sent_bytes_step = 0;
+    std::vector<int> runs(static_cast<size_t>(P), 0);
+    std::vector<size_t> cur(static_cast<size_t>(P), 0);  // this tick's op of each stage (next[] moves on)
+    std::atomic<size_t> sent_bytes{0};
+    for (auto& g : S) g.comm_used = 0;
     cudaEvent_t last_end = nullptr;
-    int tick = 0;
-    for (bool left = true; left; ++tick) {
+    int tick = -1;
+    bool left = true, stuck = false;
+    // Which stages run their next op in the next tick (every thread has arrived).
+    auto plan_tick = [&]() noexcept {
+      ++tick;
       left = false;
-      std::vector<int> runs(static_cast<size_t>(P), 0);
       for (int s = 0; s < P; ++s) {
+        runs[size_t(s)] = 0;
+        cur[size_t(s)] = next[size_t(s)];
         Stage& g = S[size_t(s)];
         if (next[size_t(s)] >= g.ops.size()) continue;
         left = true;
@@ -391,65 +422,133 @@ int main(int argc, char** argv) {
                                : (from < 0 ? fdone[size_t(k)][size_t(op.mb)] : bdone[size_t(from)][size_t(op.mb)]);
         runs[size_t(s)] = dep >= 0 && dep < tick;
       }
-      if (!left) break;
-      // This tick's transfers, one group: activations into chunks about to run F,
-      // gradients into chunks about to run B.
-      bool any = false;
-      for (int s = 0; s < P; ++s)
-        if (runs[size_t(s)] && source_chunk(S[size_t(s)].ops[next[size_t(s)]], s) >= 0) any = true;
-      if (any) {
-        // The receiver's stream also waits (cudaStreamWaitEvent) for the point where
-        // the sender's stream issues its send. NCCL implies that wait (a receive ends
-        // after its send starts); written out, it shows the dependency and costs
-        // nothing (README.md: simtlab's clock once missed it).
-        for (int s = 0; s < P; ++s) {
-          Stage& g = S[size_t(s)];
-          if (!runs[size_t(s)]) continue;
-          const Op op = g.ops[next[size_t(s)]];
-          const int from = source_chunk(op, s);
-          if (from < 0) continue;
-          Stage& fs = stage_of(from);
-          cudaEvent_t ev = op.fwd ? fs.sent_fwd : fs.sent_bwd;
-          CUDA_CHECK(cudaSetDevice(fs.dev));
-          CUDA_CHECK(cudaEventRecord(ev, fs.st));
-          CUDA_CHECK(cudaSetDevice(g.dev));
-          CUDA_CHECK(cudaStreamWaitEvent(g.st, ev, 0));
+      if (tick > 4 * P * (M * V + K) + 8) stuck = true, left = false;
+    };
+    // The op stage s runs this tick, and the stage its input comes from (-1: none).
+    auto incoming = [&](int s) -> int {
+      if (!runs[size_t(s)]) return -1;
+      const int from = source_chunk(S[size_t(s)].ops[cur[size_t(s)]], s);
+      return from < 0 ? -1 : from % P;
+    };
+    // This tick's transfers: activations into chunks about to run F, gradients into
+    // chunks about to run B. First every sender marks where its stream is...
+    auto mark_sends = [&](int s) {
+      for (int r = 0; r < P; ++r)
+        if (incoming(r) == s) {
+          CUDA_CHECK(cudaSetDevice(S[size_t(s)].dev));
+          const bool fwd = S[size_t(r)].ops[cur[size_t(r)]].fwd;
+          CUDA_CHECK(cudaEventRecord(fwd ? S[size_t(s)].sent_fwd : S[size_t(s)].sent_bwd, S[size_t(s)].st));
         }
-        NCCL_CHECK(ncclGroupStart());
-        for (int s = 0; s < P; ++s) {
-          Stage& g = S[size_t(s)];
-          if (!runs[size_t(s)]) continue;
-          const Op op = g.ops[next[size_t(s)]];
-          const int from = source_chunk(op, s);
-          if (from < 0) continue;
-          Stage& fs = stage_of(from);
+    };
+    // ... then every receiver's stream also waits (cudaStreamWaitEvent) for that point.
+    // NCCL implies the wait (a receive ends after its send starts); written out, it
+    // shows the dependency and costs nothing (README.md: simtlab's clock once missed it).
+    auto wait_for_sender = [&](int s) {
+      const int from = incoming(s);
+      if (from < 0) return;
+      Stage& g = S[size_t(s)];
+      CUDA_CHECK(cudaSetDevice(g.dev));
+      CUDA_CHECK(cudaStreamWaitEvent(g.st, g.ops[cur[size_t(s)]].fwd ? S[size_t(from)].sent_fwd
+                                                                        : S[size_t(from)].sent_bwd, 0));
+    };
+    // Does stage s send or receive this tick?
+    auto transfers = [&](int s) {
+      for (int r = 0; r < P; ++r)
+        if (incoming(r) >= 0 && (r == s || incoming(r) == s)) return true;
+      return false;
+    };
+    // Events around stage s's transfers of the tick, after its wait for the sender: what
+    // lies between them is the transfers themselves, the stage's own communication
+    // (busy time, not bubble).
+    auto mark_comm = [&](int s, bool begin) {
+      if (!transfers(s)) return;
+      Stage& g = S[size_t(s)];
+      CUDA_CHECK(cudaSetDevice(g.dev));
+      if (begin && g.comm_used == g.ev_comm_begin.size()) {
+        g.ev_comm_begin.emplace_back();
+        g.ev_comm_end.emplace_back();
+        CUDA_CHECK(cudaEventCreate(&g.ev_comm_begin.back()));
+        CUDA_CHECK(cudaEventCreate(&g.ev_comm_end.back()));
+      }
+      CUDA_CHECK(cudaEventRecord(begin ? g.ev_comm_begin[g.comm_used] : g.ev_comm_end[g.comm_used++], g.st));
+    };
+    // Stage s's part of the tick's transfers: its sends and its receive.
+    auto transfer_calls = [&](int s) {
+      for (int r = 0; r < P; ++r) {
+        const int f = incoming(r);
+        if (f < 0 || (f != s && r != s)) continue;
+        Stage& g = S[size_t(r)];
+        const Op op = g.ops[cur[size_t(r)]];
+        const int from = source_chunk(op, r);
+        if (f == s) {
           const Chunk& src = chunk_of(from);
           const float* sendbuf = op.fwd ? src.out(op.mb) : src.gradout[size_t(op.mb)];
+          NCCL_CHECK(ncclSend(sendbuf, NC, ncclFloat, r, S[size_t(f)].comm, S[size_t(f)].st));
+          sent_bytes += NC * sizeof(float);
+        }
+        if (r == s) {
           float* recvbuf = op.fwd ? g.chunks[size_t(op.chunk)].slot(op.mb).xin : g.sc.dres;
-          NCCL_CHECK(ncclSend(sendbuf, NC, ncclFloat, s, fs.comm, fs.st));
-          NCCL_CHECK(ncclRecv(recvbuf, NC, ncclFloat, fs.s, g.comm, g.st));
-          sent_bytes_step += NC * sizeof(float);
+          NCCL_CHECK(ncclRecv(recvbuf, NC, ncclFloat, f, g.comm, g.st));
         }
+      }
+    };
+    auto run_next = [&](int s) {
+      if (!runs[size_t(s)]) return;
+      Stage& g = S[size_t(s)];
+      const size_t opi = cur[size_t(s)];
+      next[size_t(s)] = opi + 1;
+      const Op op = g.ops[opi];
+      if (plant_serial && last_end) {  // the planted bug: every op waits for the one issued before it
+        CUDA_CHECK(cudaSetDevice(g.dev));
+        CUDA_CHECK(cudaStreamWaitEvent(g.st, last_end, 0));
+      }
+      run_op(g, op, step, opi);
+      last_end = g.ev_end[opi];
+      (op.fwd ? fdone : bdone)[size_t(op.chunk * P + s)][size_t(op.mb)] = tick;
+    };
+    if (host_threads == 1) {
+      // One host thread issues every stage's work, each tick's transfers as one group.
+      for (plan_tick(); left; plan_tick()) {
+        for (int s = 0; s < P; ++s) mark_sends(s);
+        for (int s = 0; s < P; ++s) wait_for_sender(s), mark_comm(s, true);
+        NCCL_CHECK(ncclGroupStart());
+        for (int s = 0; s < P; ++s) transfer_calls(s);
         NCCL_CHECK(ncclGroupEnd());
+        for (int s = 0; s < P; ++s) mark_comm(s, false);
+        for (int s = 0; s < P; ++s) run_next(s);
       }
-      for (int s = 0; s < P; ++s) {
-        if (!runs[size_t(s)]) continue;
-        Stage& g = S[size_t(s)];
-        const size_t opi = next[size_t(s)]++;
-        const Op op = g.ops[opi];
-        if (plant_serial && last_end) {  // the planted bug: every op waits for the one issued before it
-          CUDA_CHECK(cudaSetDevice(g.dev));
-          CUDA_CHECK(cudaStreamWaitEvent(g.st, last_end, 0));
-        }
-        run_op(g, op, step, opi);
-        last_end = g.ev_end[opi];
-        (op.fwd ? fdone : bdone)[size_t(op.chunk * P + s)][size_t(op.mb)] = tick;
-      }
-      if (tick > 4 * P * (M * V + K) + 8) {
-        std::fprintf(stderr, "pipeline: the schedule does not progress (a bug)\n");
-        return 1;
-      }
+    } else {
+      // A host thread per stage, as Megatron-LM's process per GPU: each issues only its
+      // own stage's launches and its side of the transfers; the ticks keep them in step
+      // (host-side barriers: they cost no simulated time, a real host would block in
+      // the transfers instead).
+      std::barrier tick_start(P, plan_tick);
+      std::barrier<> sends_marked(P);
+      std::vector<std::thread> threads;
+      for (int s = 0; s < P; ++s)
+        threads.emplace_back([&, s] {
+          CUDA_CHECK(cudaSetDevice(S[size_t(s)].dev));
+          for (;;) {
+            tick_start.arrive_and_wait();
+            if (!left) return;
+            mark_sends(s);
+            sends_marked.arrive_and_wait();
+            wait_for_sender(s);
+            mark_comm(s, true);
+            NCCL_CHECK(ncclGroupStart());
+            transfer_calls(s);
+            NCCL_CHECK(ncclGroupEnd());
+            mark_comm(s, false);
+            run_next(s);
+          }
+        });
+      for (auto& t : threads) t.join();
     }
+    if (stuck) {
+      std::fprintf(stderr, "pipeline: the schedule does not progress (a bug)\n");
+      return 1;
+    }
+    sent_bytes_step = sent_bytes;
     ticks_used = tick;
     // The pipeline ends when every stage has run its last op (the bubble's window),
     // then every stage's optimizer step; the step ends when all have stepped.
@@ -478,8 +577,16 @@ int main(int argc, char** argv) {
         CUDA_CHECK(cudaEventElapsedTime(&t, g.ev_begin[k], g.ev_end[k]));
         busy += t;
       }
+      float comm = 0;
+      for (size_t k = 0; k < g.comm_used; ++k) {
+        float t = 0;
+        CUDA_CHECK(cudaEventElapsedTime(&t, g.ev_comm_begin[k], g.ev_comm_end[k]));
+        comm += t;
+      }
+      busy += comm;
       bubble[size_t(g.s)].push_back(span > 0 ? 1.0 - double(busy) / span : 0.0);
       busy_ms[size_t(g.s)].push_back(busy);
+      comm_ms[size_t(g.s)].push_back(comm);
     }
     Stage& lst = stage_of(K - 1);
     CUDA_CHECK(cudaSetDevice(lst.dev));
@@ -529,7 +636,7 @@ int main(int argc, char** argv) {
   }
 
   // The bubble (last step): measured on the stage that bounds the step against the
-  // formula at the measured stage times (header), and the equal-stage formula.
+  // formula at the measured stage times and transfer time (header), and the equal-stage formula.
   const double equal_formula = double(P - 1) / double(V * M + P - 1);
   int b = 0;
   double sum_t = 0;
@@ -537,7 +644,16 @@ int main(int argc, char** argv) {
     sum_t += busy_ms[size_t(s)].back() / M;
     if (busy_ms[size_t(s)].back() > busy_ms[size_t(b)].back()) b = s;
   }
-  const double t_b = busy_ms[size_t(b)].back() / M, fill = (sum_t - t_b) / V;
+  // What stage b waits for: the other stages' compute on the fill and drain path, and
+  // the transfers on it that do not touch b (those that do are b's own busy time).
+  double others = 0, comm_all = 0;
+  for (int s = 0; s < P; ++s) {
+    comm_all += comm_ms[size_t(s)].back();
+    if (s != b) others += (busy_ms[size_t(s)].back() - comm_ms[size_t(s)].back()) / M;
+  }
+  const double x = P > 1 ? comm_all / (2.0 * 2.0 * (K - 1) * M) : 0.0;  // one transfer (both ends count it)
+  const int path_transfers = P < 3 ? 0 : (b == 0 || b == P - 1) ? 2 * (P - 2) : 2 * P - 6;
+  const double t_b = busy_ms[size_t(b)].back() / M, fill = others / V + path_transfers * x;
   const double stage_formula = P > 1 ? fill / (M * t_b + fill) : 0.0;
   const double measured = bubble[size_t(b)].back();
   const double rel_stage = stage_formula > 0 ? std::fabs(measured - stage_formula) / stage_formula : std::fabs(measured);
@@ -546,16 +662,17 @@ int main(int argc, char** argv) {
   std::printf("\nbubble (idle fraction of the pipeline, from cudaEvents, last step: the optimizer step excluded)  [%d ticks]\n", ticks_used);
   for (int s = 0; s < P; ++s) {
     const double bs = bubble[size_t(s)].back();
-    std::printf("  stage %d: busy %.4f ms per micro-batch (%+.1f%% of the mean), bubble %.4f%s\n", s,
-                busy_ms[size_t(s)].back() / M, 100.0 * (busy_ms[size_t(s)].back() / M / (sum_t / P) - 1.0), bs,
-                s == b ? "  <- bounds the step" : "");
+    std::printf("  stage %d: busy %.4f ms per micro-batch (%.4f of it its own transfers; %+.1f%% of the mean), bubble %.4f%s\n",
+                s, busy_ms[size_t(s)].back() / M, comm_ms[size_t(s)].back() / M,
+                100.0 * (busy_ms[size_t(s)].back() / M / (sum_t / P) - 1.0), bs, s == b ? "  <- bounds the step" : "");
   }
-  std::printf("  equal stages: (P-1)/(VM+P-1) = %.4f of the step, (P-1)/(VM) = %.4f of the work"
+  std::printf("  equal stages, free transfers: (P-1)/(VM+P-1) = %.4f of the step, (P-1)/(VM) = %.4f of the work"
               " (Narayanan et al. 2021); measured %+.1f%%\n",
               equal_formula, double(P - 1) / double(V * M), 100.0 * rel_equal);
-  std::printf("  at the measured stage times: (sum_{s!=b} t_s/V) / (M t_b + sum_{s!=b} t_s/V) = %.4f;"
-              " measured %.4f, %.1f%% off (bound %.0f%%): %s\n",
-              stage_formula, measured, 100.0 * rel_stage, 100.0 * bubble_tol,
+  std::printf("  at the measured times: F / (M t_b + F), t_b stage %d's compute and transfers per micro-batch, F the\n"
+              "  others' compute / V + the %d transfers on the fill and drain path that do not touch stage %d (x = %.4f ms)\n"
+              "  = %.4f; measured %.4f, %.1f%% off (bound %.0f%%): %s\n",
+              b, path_transfers, b, x, stage_formula, measured, 100.0 * rel_stage, 100.0 * bubble_tol,
               !check_bubble ? "not checked (--check-bubble)" : bubble_ok ? "ok" : "FAIL");
 
   const std::vector<float> wref = ref.params_host();

@@ -89,3 +89,19 @@ TEST_CASE("pipeline input errors") {
   CHECK(parse_schedule("1F1B") == Schedule::one_f_one_b);
   CHECK_THROWS_WITH(parse_schedule("gpip"), doctest::Contains("did you mean 'gpipe'"));
 }
+
+TEST_CASE("point-to-point bytes: each microbatch crosses the v p - 1 chunk boundaries twice") {
+  PipelineInput in;
+  in.schedule = Schedule::gpipe;
+  in.stages = 4;
+  in.microbatches = 8;
+  in.activation_bytes = 1000;
+  CHECK(pipeline(in).wire_bytes_per_step == 2.0 * 3 * 8 * 1000);
+  in.schedule = Schedule::one_f_one_b;  // the schedule moves the same bytes, in another order
+  CHECK(pipeline(in).wire_bytes_per_step == 2.0 * 3 * 8 * 1000);
+  in.schedule = Schedule::interleaved;
+  in.virtual_stages = 2;  // twice the chunks, 7 boundaries instead of 3
+  CHECK(pipeline(in).wire_bytes_per_step == 2.0 * 7 * 8 * 1000);
+  in.activation_bytes = -1;
+  CHECK_THROWS_AS(pipeline(in), std::invalid_argument);
+}
