@@ -1,13 +1,18 @@
 // simtlab's thrust::sort and sort_by_key by a comparator radix sort cannot take (a
 // functor, a struct's operator<, pairs: a stable merge sort, as CUB's), descending
-// radix sorts by cuda::std::greater, inclusive_scan_by_key and exclusive_scan_by_key
+// radix sorts by cuda::std::greater, is_sorted, adjacent_difference, device_malloc,
+// inclusive_scan_by_key and exclusive_scan_by_key
 // (keys, a head-flag predicate, several scan tiles), and thrust/version.h. Each line
 // prints what Thrust defines it to give (tests/libs/test_libs.cpp holds the text).
 #include <cuda/std/functional>
 #include <cuda/std/utility>
+#include <thrust/adjacent_difference.h>
+#include <thrust/device_free.h>
+#include <thrust/device_malloc.h>
 #include <thrust/device_vector.h>
 #include <thrust/functional.h>
 #include <thrust/host_vector.h>
+#include <thrust/reduce.h>
 #include <thrust/scan.h>
 #include <thrust/sequence.h>
 #include <thrust/sort.h>
@@ -103,6 +108,16 @@ int main() {
   print("inclusive by head flags", thrust::host_vector<int>(seg));
   thrust::exclusive_scan_by_key(flags.begin(), flags.end(), ones.begin(), seg.begin(), 0, HeadFlag{}, thrust::plus<int>());
   print("exclusive by head flags", thrust::host_vector<int>(seg));
+
+  std::printf("is_sorted by tens %d, by value %d\n", (int)thrust::is_sorted(tens.begin(), tens.end(), ByTens{}),
+              (int)thrust::is_sorted(tens.begin(), tens.end()));
+  thrust::device_vector<int> squares = {1, 4, 9, 16, 25};
+  thrust::adjacent_difference(squares.begin(), squares.end(), squares.begin());  // in place
+  print("adjacent_difference of squares", thrust::host_vector<int>(squares));
+  thrust::device_ptr<int> p = thrust::device_malloc<int>(4);
+  thrust::sequence(p, p + 4, 10);
+  std::printf("device_malloc'd 10..13 sum %d\n", thrust::reduce(p, p + 4));
+  thrust::device_free(p);
 
   std::vector<int> hs(6);
   std::vector<int> hkeys = {1, 1, 2, 2, 2, 3}, hvals = {1, 2, 3, 4, 5, 6};

@@ -319,6 +319,46 @@ Out exclusive_scan_by_key_on(KIt kf, KIt kl, VIt vf, Out out, T init = T(), Pred
   return scan_by_key<true, P>(kf, kl, vf, out, V(init), pred, op, "thrust::exclusive_scan_by_key");
 }
 
+// adjacent_difference: out[0] = in[0], out[i] = op(in[i], in[i - 1]) (a transform
+// kernel; an in-place call reads a copy of the input, as Thrust does).
+template <class In, class Out, class Op> struct AdjacentOp {
+  In in;
+  Out out;
+  mutable Op op;
+  __device__ void operator()(long long i) const { out[i] = i == 0 ? in[0] : op(in[i], in[i - 1]); }
+};
+template <class P, class In, class Out, class Op = ::cuda::std::minus<>> Out adjacent_difference_on(In first, In last, Out out, Op op = {}) {
+  const long long n = last - first;
+  if constexpr (on_device_all_v<P, In, Out>) {
+    using V = value_t<In>;
+    DeviceBuffer<V> copy(n);
+    for_each_index(CopyOp<decltype(raw(first)), V*>{raw(first), copy.p}, n);
+    transform_index(AdjacentOp<V*, decltype(raw(out)), Op>{copy.p, raw(out), op}, n);
+  } else {
+    std::vector<value_t<In>> in(first, last);
+    for (long long i = 0; i < n; ++i) out[i] = i == 0 ? in[0] : op(in[i], in[i - 1]);
+  }
+  return out + n;
+}
+
+// is_sorted: no item below the one before it (a count of those, CUB's reduction).
+template <class It, class Comp> struct OutOfOrder {
+  It in;
+  mutable Comp comp;
+  __host__ __device__ long long operator()(long long i) const { return comp(in[i + 1], in[i]) ? 1 : 0; }
+};
+template <class P, class It, class Comp = ::thrust::less<>> bool is_sorted_on(It first, It last, Comp comp = {}) {
+  const long long n = last - first;
+  if (n < 2) return true;
+  if constexpr (on_device_v<P, It>) {
+    using F = OutOfOrder<decltype(raw(first)), Comp>;
+    return transform_reduce_on<device_policy>(counting_iterator<long long>(0), counting_iterator<long long>(n - 1), F{raw(first), comp},
+                                              0LL, ::cuda::std::plus<>{}) == 0;
+  } else {
+    return std::is_sorted(first, last, comp);
+  }
+}
+
 }  // namespace detail
 
 SIMT_THRUST_POLICY_FORMS(inner_product)
@@ -335,6 +375,8 @@ SIMT_THRUST_POLICY_FORMS(unique_copy)
 SIMT_THRUST_POLICY_FORMS(unique_count)
 SIMT_THRUST_POLICY_FORMS(tabulate)
 SIMT_THRUST_POLICY_FORMS(inclusive_scan_by_key)
+SIMT_THRUST_POLICY_FORMS(adjacent_difference)
+SIMT_THRUST_POLICY_FORMS(is_sorted)
 SIMT_THRUST_POLICY_FORMS(exclusive_scan_by_key)
 
 }  // namespace thrust
