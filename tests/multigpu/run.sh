@@ -1,7 +1,8 @@
 #!/bin/sh
 # Several simulated GPUs end to end: tests/multigpu/nccl_collectives.cu on 2, 3 and 8
 # GPUs passes every check, and its 2-rank float all-reduce hashes as on two H200s
-# (docs/validation/data/nccl_h200x2_allreduce.txt); four host threads launch at once
+# (docs/validation/data/nccl_h200x2_allreduce.txt); NCCL_ALGO=Tree all-reduces in NCCL's
+# tree order on 3, 4 and 8 GPUs; four host threads launch at once
 # and each gets its own result; a new thread's clock starts at its creator's; host threads driving different GPUs, whose blocks run
 # at the same time, give the outputs, launches, counters, simulated times and race
 # report of one launch at a time, run after run; a program that waits on a rank
@@ -24,6 +25,14 @@ grep -q "GPU 7   stream" err.txt || { echo "no terminal timeline of 8 GPUs"; cat
 /usr/bin/python3 "$here/../../plots/timeline.py" trace.json -o trace.png > /dev/null
 [ -s trace.png ] || { echo "plots/timeline.py wrote nothing"; exit 1; }
 echo "the 8-GPU timeline: in the terminal and as a Gantt chart"
+for layout in "3 1" "4 4" "8 2"; do  # GPUs, nodes: a chain, 4 one-GPU nodes, 2 nodes of 4
+  set -- $layout
+  for algo in Tree Ring; do
+    NCCL_ALGO=$algo "$simt" exec --gpus "$1" --nodes "$2" "$here/nccl_tree.cu" -- "$2" > out.txt 2> err.txt || { cat out.txt err.txt; exit 1; }
+    grep -qx PASS out.txt || { cat out.txt; exit 1; }
+  done
+  echo "--gpus $1 --nodes $2: NCCL_ALGO=Tree adds in the double binary tree's order, the default in the ring's"
+done
 "$simt" exec --gpus 2 "$here/ungrouped_deadlock.cu" > out.txt 2> err.txt || true
 grep -q "which this host thread also drives" err.txt || { cat out.txt err.txt; exit 1; }
 grep -q "^refused: invalid usage" out.txt || { cat out.txt err.txt; exit 1; }

@@ -6,6 +6,7 @@
 #include "sim/exec/devices.hpp"
 #include "sim/libs/nccl/process_transport.hpp"
 #include "sim/libs/nccl/ring_order.hpp"
+#include "sim/libs/nccl/tree_order.hpp"
 #include "sim/memory/global_memory.hpp"
 #include "sim/shortcuts/deferred_launches.hpp"
 #include "sim/shortcuts/repeat_launch.hpp"
@@ -13,7 +14,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <condition_variable>
 #include <deque>
@@ -171,10 +174,32 @@ Extent extent(const Call& c, int n) {
           c.func != Func::broadcast || c.rank == c.root, c.func != Func::reduce || c.rank == c.root};
 }
 
-void apply(const Call& c0, const RankBuffers& b) {
+// NCCL_ALGO=Tree (NCCL's variable: its tuner otherwise picks ring or tree by size and
+// topology): all-reduces add in the double binary tree's order. simtlab's default is
+// the ring, which its collective clock prices; NCCL allows tree for all-reduce only.
+bool tree_requested() {
+  const char* v = std::getenv("NCCL_ALGO");
+  if (!v || *v == '^') return false;
+  std::string s(v);
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  return s.find("tree") != std::string::npos && s.find("ring") == std::string::npos;
+}
+
+// The ranks of the clique grouped by the node their GPU sits in, each in rank order.
+std::vector<std::vector<int>> rank_nodes(const Clique& q) {
+  std::map<int, std::vector<int>> by_node;
+  for (int r = 0; r < q.nranks; ++r) by_node[node_of(q.devices[r])].push_back(r);
+  std::vector<std::vector<int>> nodes;
+  for (auto& [node, ranks] : by_node) nodes.push_back(std::move(ranks));
+  return nodes;
+}
+
+void apply(const Clique& q, const Call& c0, const RankBuffers& b) {
   if (c0.count == 0) return;
   switch (c0.func) {
-    case Func::all_reduce: return ring_all_reduce(b, c0.count, c0.type, c0.op);
+    case Func::all_reduce:
+      if (tree_requested()) return tree_all_reduce(b, c0.count, c0.type, c0.op, rank_nodes(q));
+      return ring_all_reduce(b, c0.count, c0.type, c0.op);
     case Func::reduce_scatter: return ring_reduce_scatter(b, c0.count, c0.type, c0.op);
     case Func::reduce: return ring_reduce(b, c0.count, c0.type, c0.op, c0.root);
     case Func::broadcast: return ring_broadcast(b, c0.count, c0.type, c0.root);
@@ -193,6 +218,7 @@ void finish_collective(Clique& q, const std::vector<const Call*>& calls, double 
     t = m->collective(model_op(c0.func), static_cast<std::size_t>(collective_bytes(c0, n)), q.devices);
   nlohmann::json args = {{"count", c0.count}, {"type", type_name(c0.type)}, {"bytes", collective_bytes(c0, n)}, {"ranks", n}};
   if (c0.func != Func::broadcast && c0.func != Func::all_gather) args["op"] = op_name(c0.op);
+  if (c0.func == Func::all_reduce) args["algorithm"] = tree_requested() ? "Tree" : "Ring";
   place(q, calls, t, func_name(c0.func), args, start);
 }
 
@@ -206,7 +232,7 @@ void run_collective(Clique& q, const std::vector<const Call*>& calls) {
     b.send.push_back(e.reads ? host_view(c->send) : nullptr);
     b.recv.push_back(e.writes ? host_view(c->recv) : nullptr);
   }
-  apply(*calls[0], b);
+  apply(q, *calls[0], b);
   finish_collective(q, calls);
 }
 
@@ -276,7 +302,7 @@ bool run_distributed_collective(Clique& q, std::uint64_t seq, const std::vector<
     b.send.push_back(e.reads ? host_view((*mine)->send) : nullptr);
     b.recv.push_back(e.writes ? host_view((*mine)->recv) : nullptr);
   }
-  apply(*calls[0], b);
+  apply(q, *calls[0], b);
   finish_collective(q, calls, start);
   for (const Call* c : calls) t.consumed(k, c->rank);
   wait_all_consumed(q, k);
