@@ -42,7 +42,7 @@ template <class T, class Transform = Identity> struct PointerInput {
   using Raw = T;
   static constexpr bool vectorizable = std::is_arithmetic_v<T>;
   const T* data;
-  Transform transform;
+  mutable Transform transform;  // a functor's operator() need not be const
   __device__ __forceinline__ auto item(long long i) const { return transform(load_words(data + i)); }
 };
 

@@ -21,7 +21,7 @@ template <class It, class Transform = Identity> struct IteratorInput {
   using Raw = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<It>()[0])>>;
   static constexpr bool vectorizable = false;
   It data;
-  Transform transform;
+  mutable Transform transform;  // a functor's operator() need not be const
   __device__ __forceinline__ auto item(long long i) const {
     if constexpr (std::is_same_v<Transform, Identity>) return Raw(data[i]);
     else return transform(data[i]);

@@ -161,17 +161,18 @@ template <class Out, class T> struct SequenceOp {
   T init, step;
   __device__ void operator()(long long i) const { out[i] = init + T(i) * step; }
 };
+// Functors are called as they are: an operator() need not be const (mutable members).
 template <class In, class Out, class F> struct Transform1 {
   In in;
   Out out;
-  F f;
+  mutable F f;
   __device__ void operator()(long long i) const { out[i] = f(in[i]); }
 };
 template <class In1, class In2, class Out, class F> struct Transform2 {
   In1 a;
   In2 b;
   Out out;
-  F f;
+  mutable F f;
   __device__ void operator()(long long i) const { out[i] = f(a[i], b[i]); }
 };
 template <class In, class Out> struct CopyOp {
@@ -196,14 +197,14 @@ template <class It, class F> struct ForEachOp {
   }
 };
 template <class Pred> struct CountOne {
-  Pred pred;
+  mutable Pred pred;
   template <class T> __device__ long long operator()(const T& x) const { return pred(x) ? 1 : 0; }
 };
 // One thread per run of equal keys folds its values left to right.
 template <class Values, class Out, class Op> struct FoldRun {
   Values values;
   Out out;
-  Op op;
+  mutable Op op;
   const long long* starts;
   const long long* runs;
   long long n;
