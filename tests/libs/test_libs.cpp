@@ -306,6 +306,7 @@ TEST_CASE("Thrust's gather, scatter, zip_iterator and transform output iterators
         "swapped a: 5 6 7 8\n"
         "swapped b: 1 2 3 4\n"
         "zip element 2 on the host: (7, 3)\n"
+        "zip_function 2a + b: 11 14 17 20\n"
         "gather zip into output a - c: 6 -4 6\n"
         "io 3x + 5 + 1000: 1008 1011 1014\n"
         "host gather: 13 13 11\n"

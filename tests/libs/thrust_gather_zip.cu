@@ -1,10 +1,11 @@
 // simtlab's thrust/gather.h (gather, gather_if, scatter, scatter_if), zip_iterator with
-// thrust::tuple, transform_output_iterator and transform_input_output_iterator, on the
-// device and on the host. Each line prints
-// what Thrust defines it to give (tests/libs/test_libs.cpp holds the expected text).
+// thrust::tuple, zip_function, transform_output_iterator and
+// transform_input_output_iterator, on the device and on the host. Each line prints what
+// Thrust defines it to give (tests/libs/test_libs.cpp holds the expected text).
 #include <cuda/std/tuple>
 #include <thrust/device_vector.h>
 #include <thrust/execution_policy.h>
+#include <thrust/for_each.h>
 #include <thrust/gather.h>
 #include <thrust/host_vector.h>
 #include <thrust/iterator/constant_iterator.h>
@@ -15,6 +16,7 @@
 #include <thrust/scatter.h>
 #include <thrust/transform.h>
 #include <thrust/tuple.h>
+#include <thrust/zip_function.h>
 
 #include <cstdio>
 #include <vector>
@@ -40,6 +42,9 @@ struct Swap {
 };
 struct Difference {  // written through a transform_output_iterator
   __host__ __device__ int operator()(const cuda::std::tuple<int, int>& t) const { return cuda::std::get<0>(t) - cuda::std::get<1>(t); }
+};
+struct TwiceAPlusB {  // three arguments: through make_zip_function
+  __host__ __device__ void operator()(const int& a, const int& b, int& out) const { out = 2 * a + b; }
 };
 struct Times3 {
   __host__ __device__ int operator()(int x) const { return 3 * x; }
@@ -85,6 +90,10 @@ int main() {
   print("swapped b", thrust::host_vector<int>(b));
   thrust::tuple<int, int> third = *(ab + 2);
   std::printf("zip element 2 on the host: (%d, %d)\n", thrust::get<0>(third), thrust::get<1>(third));
+  thrust::device_vector<int> axpy(4);
+  auto abz = thrust::make_zip_iterator(a.begin(), b.begin(), axpy.begin());
+  thrust::for_each(abz, abz + 4, thrust::make_zip_function(TwiceAPlusB{}));
+  print("zip_function 2a + b", thrust::host_vector<int>(axpy));
 
   // gather through a zip into a transform_output_iterator.
   thrust::device_vector<int> diff(3);
