@@ -291,6 +291,21 @@ TEST_CASE("Thrust's counting, constant, transform, permutation and discard itera
   for (const auto& l : e.launches) CHECK(l["diagnostics"].empty());
 }
 
+// tests/libs/thrust_placeholders.cu: placeholder expressions (thrust::placeholders::_1 ...)
+// as the functors of transform, count_if and reduce, and called on the host.
+TEST_CASE("Thrust's placeholder expressions") {
+  Exec e = exec("thrust_placeholders.cu");
+  CHECK(e.status == 0);
+  CHECK(e.out.substr(0, e.out.find("\n== simt")) ==
+        "saxpy 2x + y: 12 15 18 21 24\n"
+        "multiples of 3: 4\n"
+        "in (2, 6): 3\n"
+        "100 - x - x*x/4: 100 99 97 95 92 89 85 81 76 71\n"
+        "identity sum: 45\n"
+        "on the host: 10\n");
+  for (const auto& l : e.launches) CHECK(l["diagnostics"].empty());
+}
+
 // tests/libs/thrust_gather_zip.cu: gather/scatter and their _if forms, zip_iterator over
 // thrust::tuple, the transform output iterators; the values are those Thrust defines.
 TEST_CASE("Thrust's gather, scatter, zip_iterator and transform output iterators") {

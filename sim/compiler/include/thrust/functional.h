@@ -5,6 +5,7 @@
 #include <cuda/functional>
 #include <cuda/std/functional>
 #include <cuda_runtime.h>
+#include <thrust/detail/placeholders.h>
 
 namespace thrust {
 
