@@ -99,11 +99,15 @@ void check_global_bounds(ThreadState* t, std::uintptr_t a, unsigned size, MemOp 
 // A divergent warp: per-lane logs, and the checks rows would get at the barrier done now.
 __attribute__((noinline)) void record_divergent(ThreadState* t, Site site, std::uintptr_t a, unsigned size, MemOp op,
                                                 Space space) {
+  WarpLog& log = *t->log;
+  if (log.full(t->lane)) {  // wait until the warp's log is counted, then file the access afresh
+    wait_for_log_flush(t);
+    if (log.record(t->lane, site, a, WarpLog::shape(size, op, space, log.sync_count))) return;
+  }
   // The spin watchdog: loads that open a row are watched there (warp_log.cpp), a
   // divergent warp's here.
   if (op == MemOp::Load) watch_load(t, site, a);
   BlockState& b = *t->block;
-  WarpLog& log = *t->log;
   const AddressMap& m = t_address_map;
   const SharedCheckFlags on{m.races, m.uninitialized};
   if (!log.divergent()) {  // the rows so far get their deferred checks before they become lane logs

@@ -47,16 +47,48 @@ void Worker::close_interval(BlockState& b) {
   check_pending_reads(b);
   if (b.failed) return;
   for (unsigned w = 0; w < b.nwarps; ++w) {
-    WarpLog& log = logs_[w];
-    if (log.divergent()) {  // checked as it ran; group the lanes' logs now
-      std::array<const std::vector<MemEvent>*, 32> lanes{};
-      for (unsigned l = 0; l < 32; ++l) lanes[l] = &log.lane_logs()[l];
-      scratch_.clear();
-      group_warp_accesses(lanes, scratch_);
-      for (const WarpAccess& a : scratch_) count_instruction(a, cost_of(a), w);
-    }
-    log.clear_interval();
+    if (logs_[w].divergent()) count_divergent(w);  // checked as it ran
+    logs_[w].clear_interval();
   }
+}
+
+void Worker::count_divergent(unsigned warp) {
+  const WarpLog& log = logs_[warp];
+  std::array<const std::vector<MemEvent>*, 32> lanes{};
+  for (unsigned l = 0; l < 32; ++l) lanes[l] = &log.lane_logs()[l];
+  scratch_.clear();
+  group_warp_accesses(lanes, scratch_);
+  for (const WarpAccess& a : scratch_) count_instruction(a, cost_of(a), warp);
+}
+
+// A warp at its log's limit, in the middle of an interval: its rows are checked and
+// counted now, as at a barrier, and the log starts empty. Other warps' accesses of
+// the same interval are still to come, so reads are noted for the race check. The
+// warp's later accesses group into instructions by themselves: a memory
+// instruction whose lanes fall on both sides of the cut counts as two (at most a
+// few per 16,384 rows).
+bool Worker::flush_logs(BlockState& b) {
+  bool any = false;
+  const SharedCheckFlags on{t_address_map.races, t_address_map.uninitialized, true, true};
+  for (unsigned w = 0; w < b.nwarps; ++w) {
+    bool waiting = false;
+    for (unsigned t = w * 32; t < b.nthreads && t < w * 32 + 32; ++t) waiting |= b.run[t] == Run::AtLogLimit;
+    if (!waiting) continue;
+    any = true;
+    try {
+      if (logs_[w].divergent())
+        count_divergent(w);
+      else
+        process_rows(b, w, on, true);
+    } catch (const KernelFault& f) {
+      b.fail(f.diag);
+      return false;
+    }
+    logs_[w].clear_interval();
+    for (unsigned t = w * 32; t < b.nthreads && t < w * 32 + 32; ++t)
+      if (b.run[t] == Run::AtLogLimit) b.run[t] = Run::Runnable;
+  }
+  return any;
 }
 
 // A convergent warp's rows: the deferred checks and the DRAM estimate, then (with

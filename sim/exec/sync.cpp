@@ -219,6 +219,11 @@ void yield_thread(ThreadState* t) {
   set_current_thread(t);
 }
 
+void wait_for_log_flush(ThreadState* t) {
+  t->block->run[t->linear] = Run::AtLogLimit;
+  yield_thread(t);
+}
+
 void block_barrier(int value, Site site) {
   ThreadState* t = current_thread();
   BlockState& b = *t->block;
@@ -295,6 +300,7 @@ std::uint64_t warp_collective(Collective kind, std::uint32_t mask, std::uint64_t
 // No thread can run. Complete __activemask groups; release a barrier that every
 // remaining thread has reached; otherwise name what is stuck.
 bool Worker::settle(BlockState& b) {
+  if (flush_logs(b)) return true;
   bool progressed = false;
   for (unsigned wi = 0; wi < b.nwarps; ++wi) {
     WarpState& w = b.warps[wi];

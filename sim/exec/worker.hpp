@@ -81,6 +81,10 @@ class Worker {
   void map_addresses();  // t_address_map for this launch
   void check_pending_reads(BlockState& b);
   void close_interval(BlockState& b);  // at a barrier and at the end of the block
+  // Counts and checks the logs of the warps whose threads wait at WarpLog's limit, and
+  // lets those threads go on; false if none waits.
+  bool flush_logs(BlockState& b);
+  void count_divergent(unsigned warp);  // a divergent warp's lane logs, grouped
   // In totals and per site; with thread_accesses=1 or trace_warps=N also count_extras.
   void count_instruction(const WarpAccess& a, const InstructionCost& cost, unsigned warp);
   // The optional records of a row: the per-thread tally and the warp trace.

@@ -19,7 +19,9 @@ struct LaunchContext;
 class Worker;
 
 // AtGridBarrier: at cooperative_groups::grid_group::sync() (sim/exec/grid_sync.hpp).
-enum class Run : std::uint8_t { Runnable, AtBarrier, AtWarpSync, AtGridBarrier, Done };
+// AtLogLimit: the thread's warp has logged as many accesses since the last barrier
+// as it may hold (WarpLog::kRowLimit); it waits for its warp's log to be counted.
+enum class Run : std::uint8_t { Runnable, AtBarrier, AtWarpSync, AtGridBarrier, AtLogLimit, Done };
 
 // Reduce: __reduce_*_sync, the operation in the slot's arg (ReduceOp); MatchAny and
 // MatchAll: __match_any_sync and __match_all_sync; WarpCall: a warp-wide operation of
@@ -94,6 +96,8 @@ struct BlockState {
 
 // Park the current thread until the scheduler resumes it.
 void yield_thread(ThreadState* t);
+// Park the current thread until its warp's full log has been counted (WarpLog::kRowLimit).
+void wait_for_log_flush(ThreadState* t);
 // Leave the current thread parked for good, without unwinding its stack: for
 // faults raised inside C functions that C++ exceptions must not cross.
 [[noreturn]] void abandon_thread(ThreadState* t);

@@ -31,8 +31,16 @@ class WarpLog {
     return size | std::uint64_t(op) << 8 | std::uint64_t(space) << 16 | std::uint64_t(sync_count) << 32;
   }
 
-  // Files the access, opening a row if needed. False when the warp is divergent
-  // or the access does not fit the rows; the caller switches to per-lane logs.
+  // A warp logs at most this many rows, and a divergent warp's lane this many
+  // accesses, between two barriers: a kernel whose threads loop for millions of
+  // accesses with no barrier (llm.c's naive attention backward) would otherwise
+  // hold them all. At the limit the lanes wait (Run::AtLogLimit) until the warp's
+  // log is counted and checked, and go on with an empty one (Worker::flush_logs).
+  static constexpr std::uint32_t kRowLimit = 1u << 14, kLaneLimit = 1u << 14;
+
+  // Files the access, opening a row if needed. False when the warp is divergent,
+  // the access does not fit the rows, or the rows are full (full()); the caller
+  // switches to per-lane logs or waits for the log to be flushed.
   // Inlined into kernel code. A divergent warp has count_ 0, so it is only
   // looked at on the way to opening a row.
   bool record(unsigned lane, Site site, std::uint64_t addr, std::uint64_t shape) {
@@ -42,7 +50,7 @@ class WarpLog {
       if (keys_[k].site != site || keys_[k].shape != shape) return false;  // another instruction
       row = &rows_[k];
     } else {
-      if (divergent_) return false;
+      if (divergent_ || count_ >= kRowLimit) return false;
       row = open_row(site, shape, addr);
     }
     row->addr[lane] = addr;  // which lanes a row holds follows from seq_ (see rows())
@@ -51,6 +59,10 @@ class WarpLog {
   }
 
   bool divergent() const { return divergent_; }
+  // A convergent warp's rows are all in use, or this lane's divergent log is full.
+  bool full(unsigned lane) const {
+    return divergent_ ? lanes_[lane].size() >= kLaneLimit : count_ >= kRowLimit && seq_[lane] >= count_;
+  }
   // Rows so far become per-lane logs, in each lane's program order.
   void diverge();
   std::vector<MemEvent>& lane_log(unsigned lane) { return lanes_[lane]; }

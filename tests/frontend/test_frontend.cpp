@@ -176,6 +176,27 @@ TEST_CASE("a spin-wait is stopped by the watchdog, naming the line it spins on")
   CHECK(e.stderr_.find("tests/frontend/spin_wait.cu:7") != std::string::npos);
 }
 
+TEST_CASE("threads that loop for hundreds of thousands of loads without a barrier: exact counts, bounded memory") {
+  Exec e = exec(kTests + "long_barrier_free_loop.cu");
+  CHECK(e.run.status == 1);  // the planted race fails its launch
+  CHECK(e.run.out ==
+        "stream_sum: no error, out[0] = 1198044.0\n"
+        "peak resident size grew by less than 64 MiB: yes\n"
+        "ragged_sum: no error, out[31] = 69232.0\n"
+        "race_after_long_reads: unspecified launch failure\n");
+  REQUIRE(e.launches.size() == 3);
+  // 2 warps x 400,000 coalesced loads of 128 bytes, cut into logs of 16,384 rows.
+  CHECK(metric(e.launches[0], kLdReq) == 800000);
+  CHECK(metric(e.launches[0], kLdSec) == 3200000);
+  // Lane l loads 20,000 + 100 l times: 23,100 requests; 4 sectors each while all lanes
+  // run, then 4 - m/8 for the lanes m..31 still running, 100 iterations per m.
+  CHECK(metric(e.launches[1], kLdReq) == 23100);
+  CHECK(metric(e.launches[1], kLdSec) == 20000 * 4 + 7600);
+  // Warp 0's reads of s[5] fall on both sides of its log's cut; warp 1 writes it.
+  REQUIRE(e.launches[2]["diagnostics"].size() == 1);
+  CHECK(e.launches[2]["diagnostics"][0]["kind"] == "shared-memory race");
+}
+
 TEST_CASE("a spin that touches no memory is stopped by the instruction watchdog, naming the loop's line") {
   Exec e = exec(kTests + "register_spin.cu", "", "SIMT_OPTIONS=watchdog_insts=1000000");
   CHECK(e.run.status == 1);  // the program exits 0, but the stopped launch is an error (docs/cli.md)
