@@ -342,16 +342,17 @@ TimeTerm load_chain_term(const KernelCounters& c, const KernelRates& r, const Oc
   t.amount = o.waves * std::max(0.0, rounds - 1);
   t.unit = "round trips";
   t.seconds = o.waves * later_clk / r.clock_hz;
+  std::vector<std::string> kinds;
+  if (batched > 0)
+    kinds.push_back(fmt::format("{:g} load site{} in branch-free loops (loads of {:g} iterations in flight)", batched,
+                                batched == 1 ? "" : "s", kBatchedLoadIterations));
+  if (branching > 0)
+    kinds.push_back(fmt::format("{:g} load site{} in loops that branch", branching, branching == 1 ? "" : "s"));
   t.detail = fmt::format("{:.3g} load rounds per warp in {} loop{} (a loop that uses each value before its next "
-                         "iteration waits a round trip each time; loops run one after another){}, {:.0f}% from "
-                         "DRAM{}",
+                         "iteration waits a round trip each time; loops run one after another){}; {:.0f}% of the "
+                         "launch's loaded sectors from DRAM (where first reads are filed by site, each loop's rounds use its own sites' share){}",
                          rounds, parts.size(), parts.size() == 1 ? "" : "s",
-                         batched + branching > 0
-                             ? fmt::format("; {:g} load site{} in branch-free loops (loads of {:g} iterations in "
-                                           "flight), {:g} in loops that branch",
-                                           batched, batched == 1 ? "" : "s", kBatchedLoadIterations, branching)
-                             : "",
-                         100 * miss,
+                         kinds.empty() ? "" : fmt::format("; {}", fmt::join(kinds, ", ")), 100 * miss,
                          l2_clk > 0 ? "" : "; no measured L2 round for this device (micro_load_loop): L2 hits not charged");
   t.formula = fmt::format("{:g} waves x ({} - the first {:.0f} clk) / {:.3g} GHz", o.waves,
                           parts.empty() ? std::string("0") : fmt::format("{}", fmt::join(parts, " + ")), first_clk,
