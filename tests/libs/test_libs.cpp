@@ -306,6 +306,28 @@ TEST_CASE("Thrust's placeholder expressions") {
   for (const auto& l : e.launches) CHECK(l["diagnostics"].empty());
 }
 
+// tests/libs/thrust_merge.cu: merge and merge_by_key, stable (the first range's
+// equivalent items first), with thrust::greater, on the device and on the host.
+TEST_CASE("Thrust's merge and merge_by_key") {
+  Exec e = exec("thrust_merge.cu");
+  CHECK(e.status == 0);
+  CHECK(e.out.substr(0, e.out.find("\n== simt")) ==
+        "merge: 1 2 3 3 3 4 5 7 8\n"
+        "end at 9\n"
+        "merge_by_key keys: 1 2 3 3 3 4 5 7 8\n"
+        "merge_by_key values: 10 20 11 12 21 22 13 14 23\n"
+        "ends at 9 9\n"
+        "merge greater: 9 8 5 5 5 2 1\n"
+        "host merge: 1 2 3 3 3 4 5 7 8\n"
+        "host merge_by_key values: 10 20 11 12 21 22 13 14 23\n");
+  int merges = 0;
+  for (const auto& l : e.launches) {
+    CHECK(l["diagnostics"].empty());
+    merges += l["kernel"].get<std::string>().find("MergeOp") != std::string::npos;
+  }
+  CHECK(merges == 3);  // one launch per device merge
+}
+
 // tests/libs/thrust_gather_zip.cu: gather/scatter and their _if forms, zip_iterator over
 // thrust::tuple, the transform output iterators; the values are those Thrust defines.
 TEST_CASE("Thrust's gather, scatter, zip_iterator and transform output iterators") {

@@ -498,8 +498,10 @@ template <class P, class KIt, class VIt, class KOut, class VOut, class Pred = th
 pair<KOut, VOut> reduce_by_key_on(KIt kf, KIt kl, VIt vf, KOut ko, VOut vo, Pred = {}, Op op = {}) {
   const long long n = kl - kf;
   if constexpr (on_device_v<P, KIt>) {
-    static_assert(std::is_same_v<Pred, thrust::equal_to<>> || std::is_same_v<Pred, thrust::equal_to<value_t<KIt>>>,
-                  "simtlab's thrust::reduce_by_key compares keys with thrust::equal_to");
+    static_assert(std::is_same_v<Pred, thrust::equal_to<>> || std::is_same_v<Pred, thrust::equal_to<value_t<KIt>>> ||
+                      std::is_same_v<Pred, ::cuda::std::equal_to<>> ||
+                      std::is_same_v<Pred, ::cuda::std::equal_to<value_t<KIt>>>,
+                  "simtlab's thrust::reduce_by_key compares keys with equal_to");
     if (n == 0) return {ko, vo};
     using namespace cub::detail::select;
     DeviceBuffer<long long> starts(n), runs(1);
