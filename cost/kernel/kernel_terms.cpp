@@ -350,7 +350,8 @@ TimeTerm load_chain_term(const KernelCounters& c, const KernelRates& r, const Oc
     kinds.push_back(fmt::format("{:g} load site{} in loops that branch", branching, branching == 1 ? "" : "s"));
   t.detail = fmt::format("{:.3g} load rounds per warp in {} loop{} (a loop that uses each value before its next "
                          "iteration waits a round trip each time; loops run one after another){}; {:.0f}% of the "
-                         "launch's loaded sectors from DRAM (where first reads are filed by site, each loop's rounds use its own sites' share){}",
+                         "launch's loaded sectors from DRAM (where first reads are filed by site, each loop's "
+                         "rounds use its own sites' share){}",
                          rounds, parts.size(), parts.size() == 1 ? "" : "s",
                          kinds.empty() ? "" : fmt::format("; {}", fmt::join(kinds, ", ")), 100 * miss,
                          l2_clk > 0 ? "" : "; no measured L2 round for this device (micro_load_loop): L2 hits not charged");
