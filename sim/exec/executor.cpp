@@ -210,7 +210,9 @@ int run_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody&
   rec.workers = n;
   if (progress_callback() && std::chrono::steady_clock::now() - launch.started >= std::chrono::milliseconds(500))
     report_launch_progress(&launch, launch.kernel, launch.nblocks, launch.nblocks);  // let the display finish its line
-  if (!launch.faults.empty()) {  // report the lowest-numbered failing block: stable across runs
+  // The lowest-numbered failing block: stable across runs, except for a race between
+  // blocks that ran at once, where which accesses met first varies (docs/exec.md).
+  if (!launch.faults.empty()) {
     auto first = std::min_element(launch.faults.begin(), launch.faults.end(),
                                   [](auto& a, auto& b) { return a.first < b.first; });
     Diagnostic d = first->second;

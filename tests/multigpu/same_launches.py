@@ -4,7 +4,12 @@ launches: the same kernels on the same GPUs with the same counters, per-line met
 simulated times and diagnostics. Host threads launch in an order that differs from run
 to run, so the launches are compared as a multiset; the simulator's own wall time,
 record numbers (repeat_of), addresses (the arena's base differs run to run) and
-allocation numbers (host threads allocate in either order) are left out.
+allocation numbers (host threads allocate in either order) are left out. A launch that
+a race between blocks failed is compared by its kernel, geometry, GPU, error and the race's
+kind and line: which two accesses of the racing blocks meet first, and so the pair the
+message names and how far each block ran before the launch stopped (its counters and
+time), depends on how the blocks' workers interleave, in any run (docs/exec.md, "What
+race detection can miss").
 Usage: same_launches.py A.json B.json [...]"""
 import json
 import re
@@ -21,12 +26,22 @@ def without_addresses(x):
     return x
 
 
+def race_failed(record):
+    return any(d.get("kind") == "global-memory race" for d in record.get("diagnostics", []))
+
+
+def race_outline(record):
+    kept = {k: record[k] for k in ("kernel", "grid", "block", "device", "stream", "error") if k in record}
+    kept["diagnostics"] = [{"kind": d["kind"], "location": d["location"]} for d in record["diagnostics"]]
+    return kept
+
+
 def launches(path):
     with open(path) as f:
         records = json.load(f)
     out = []
     for r in records:
-        r = dict(r)
+        r = race_outline(r) if race_failed(r) else dict(r)
         r.pop("wall_seconds", None)
         r.pop("repeat_of", None)
         out.append(json.dumps(without_addresses(r), sort_keys=True))
