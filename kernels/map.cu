@@ -7,29 +7,12 @@
 // the default view, neighbouring lanes read floats 128 apart, so every load
 // request touches 32 sectors of which it uses 4 bytes each.
 #include "kernels/harness.hpp"
+#include "kernels/map.cuh"
 #include "kernels/strided_tensor.cuh"
 #include <cuda_runtime.h>
 
 #include <string>
 #include <vector>
-
-enum UnaryOp : int { kNeg = 0, kRelu = 1, kSquare = 2 };
-
-__device__ inline float apply_unary(int op, float x) {
-  switch (op) {
-    case kNeg: return -x;
-    case kRelu: return fmaxf(x, 0.0f);
-    default: return x * x;
-  }
-}
-
-__global__ void map_strided(float* out, int size, StridedTensor in, int op) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= size) return;
-  int index[kMaxDims];
-  to_index(i, in.shape, in.dims, index);  // the output is contiguous in the view's shape
-  out[i] = apply_unary(op, in.data[index_to_position(index, in.strides, in.dims)]);
-}
 
 namespace {
 

@@ -227,17 +227,25 @@ bool jumps_back(const BranchInst& br, const LoopInfo* loops) {
   return l && br.getSuccessor(0) == l->getHeader();
 }
 
+// A loop nvcc leaves rolled: `#pragma unroll 1`, or the remainder loop clang's own
+// runtime unrolling left behind (it marks it so: the leftover 1-3 iterations), which
+// nvcc's code has too. With 2 or 3 dimensions, HW1's index loops run only that
+// remainder, every iteration with its compare, branch and pointer steps
+// (docs/validation/h200-instructions.md).
+bool stays_rolled(const Loop& l) { return findOptionMDForLoop(&l, "llvm.loop.unroll.disable") != nullptr; }
+
 }  // namespace
 
 // The loop control of innermost loops without a barrier: nvcc unrolls them (by 4
-// where the trip count is known only at run time), clang -O2 for the CPU does not;
-// the latch's branch, its compare and the induction step are charged a quarter each.
+// where the trip count is known only at run time), clang -O2 for the CPU mostly does
+// not; the latch's branch, its compare and the induction step are charged a quarter
+// each, except in a loop that stays rolled.
 void SassEstimate::find_loop_control(const LoopInfo& loops) {
   loops_ = &loops;
   quarter_.clear();
   for (const Loop* top : loops)
     for (const Loop* l : depth_first(top)) {
-      if (!l->isInnermost() || has_barrier(*l)) continue;
+      if (!l->isInnermost() || has_barrier(*l) || stays_rolled(*l)) continue;
       const BasicBlock* latch = l->getLoopLatch();
       const auto* br = latch ? dyn_cast<BranchInst>(latch->getTerminator()) : nullptr;
       if (!br || !br->isConditional()) continue;
