@@ -240,6 +240,19 @@ TEST_CASE("the instruction estimate of HW1's map: 3-dimension index loops run nv
   CHECK(ratio < 1.2);
 }
 
+TEST_CASE("the instruction estimate: aligned runs of shared words are one LDS.128, unaligned ones split") {
+  Exec e = exec(kTests + "shared_fusion.cu");
+  REQUIRE(e.launches.size() == 2);
+  CHECK(e.run.out == "no error 4090\n");
+  // 8 warps: four loads as one LDS.128 from 4t, as LDS + LDS.64 + LDS from 4t + 1.
+  const double aligned = metric(e.launches[0], "smsp__inst_executed.sum");
+  const double unaligned = metric(e.launches[1], "smsp__inst_executed.sum");
+  CHECK(unaligned - aligned == 2 * 8);
+  // The counters count what the source asks for: four shared loads a thread in both.
+  CHECK(metric(e.launches[0], "smsp__sass_inst_executed_op_shared_ld.sum") == 4 * 8);
+  CHECK(metric(e.launches[1], "smsp__sass_inst_executed_op_shared_ld.sum") == 4 * 8);
+}
+
 TEST_CASE("the instruction estimate of the tiled matmul: FP counts leave its inner loop unrolled") {
   Exec e = exec(kTests + "tiled_estimate.cu", "-I " + kSource);
   REQUIRE(e.launches.size() == 1);

@@ -3,6 +3,7 @@
 #include "pass_options.hpp"
 
 #include "device_code.hpp"
+#include "fused_shared.hpp"
 
 #include <llvm/ADT/DepthFirstIterator.h>
 #include <llvm/Analysis/LoopInfo.h>
@@ -282,7 +283,10 @@ std::map<const BasicBlock*, unsigned> SassEstimate::hoisted_reciprocals(const Fu
   return extra;
 }
 
+void SassEstimate::find_fused_shared(const Function& f) { fused_ = fused_shared_followers(f); }
+
 unsigned SassEstimate::quarters(const Instruction& i) const {
+  if (fused_.count(&i)) return 0;
   const unsigned n = sass_estimate(i, runtime_, loops_);
   return quarter_.count(&i) ? n : 4 * n;
 }
@@ -334,6 +338,7 @@ void BlockCounter::run(Function& f) {
   PostDominatorTree pdt(f);
   LoopInfo loops(dt);
   estimate_.find_loop_control(loops);
+  estimate_.find_fused_shared(f);
   std::map<const BasicBlock*, unsigned> hoisted = estimate_.hoisted_reciprocals(f);
   // A block runs exactly as often as its immediate dominator when it also
   // post-dominates it within the same loop: the two are control-equivalent, and one

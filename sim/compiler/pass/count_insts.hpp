@@ -28,6 +28,9 @@ class SassEstimate {
  public:
   explicit SassEstimate(const RuntimeFiles& runtime) : runtime_(runtime) {}
   void find_loop_control(const llvm::LoopInfo& loops);
+  // The __shared__ accesses nvcc folds into an earlier one's LDS.64/LDS.128 (or STS):
+  // charged nothing (pass/fused_shared.hpp).
+  void find_fused_shared(const llvm::Function& f);
   unsigned quarters(const llvm::Instruction& i) const;
   // What nvcc hoists into loop preheaders (the reciprocal of a divisor fixed for
   // the loop), in quarters, per preheader; after find_loop_control.
@@ -37,6 +40,7 @@ class SassEstimate {
   const RuntimeFiles& runtime_;
   const llvm::LoopInfo* loops_ = nullptr;
   std::set<const llvm::Instruction*> quarter_;
+  std::set<const llvm::Instruction*> fused_;
 };
 
 class BlockCounter {
