@@ -30,7 +30,7 @@ echo "tests/multigpu/nccl_tree.cu" >> "$jobs"
 # The front-end programs that reproduce what NVIDIA's CUDA samples needed
 # (tests/frontend/test_samples_patterns.cpp; run on the H200 by cuda_samples_h200.sh).
 for src in tests/frontend/{header_guards,int_mul_hi,cg_scan,device_attributes,cg_shfl_vector,cg_multi_warp_tile,shfl_outside_mask,uninitialized_shared_option,error_codes,shared_never_written,malloc_under_address_limit}.cu \
-           tests/libs/{thrust_merge,thrust_placeholders,thrust_random,thrust_iterators,thrust_gather_zip,thrust_search_compact,thrust_sort_scan_by_key}.cu; do
+           tests/libs/{thrust_merge,thrust_set_operations,thrust_placeholders,thrust_random,thrust_iterators,thrust_gather_zip,thrust_search_compact,thrust_sort_scan_by_key}.cu; do
   echo "$src" >> "$jobs"
 done
 # Each job prints "ok   FILE compiles with nvcc", or nvcc's messages and "FAILED FILE".

@@ -306,6 +306,28 @@ TEST_CASE("Thrust's placeholder expressions") {
   for (const auto& l : e.launches) CHECK(l["diagnostics"].empty());
 }
 
+// tests/libs/thrust_set_operations.cu: the four set operations on ranges with repeated
+// items, each beside std::'s over the same ranges; the _by_key forms' values (100 + i
+// from the first range, 200 + j from the second) worked out by hand from the rule.
+TEST_CASE("Thrust's set operations: the multiset rule, by key, with a comparator, on the device and the host") {
+  Exec e = exec("thrust_set_operations.cu");
+  CHECK(e.status == 0);
+  CHECK(e.out.substr(0, e.out.find("\n== simt")) ==
+        "set_union: 1 2 2 2 3 4 6 6 6 7 9 9 (same)\n"
+        "set_intersection: 2 2 6 6 9 (same)\n"
+        "set_difference: 1 2 4 (same)\n"
+        "set_symmetric_difference: 1 2 3 4 6 7 9 (same)\n"
+        "set_union greater: 9 8 7 7 3 3 1 0 (same)\n"
+        "set_union_by_key values: 100 101 102 103 202 104 105 106 205 206 107 208\n"
+        "set_intersection_by_key values: 101 102 105 106 107\n"
+        "set_difference_by_key values: 100 103 104\n"
+        "set_symmetric_difference_by_key values: 100 103 202 104 205 206 208\n"
+        "host set_symmetric_difference: 1 2 3 4 6 7 9 (same)\n"
+        "host set_union_by_key values: 100 101 102 103 202 104 105 106 205 206 107 208\n");
+  // Every launch is a kernel of simtlab's CUB or Thrust, none failed.
+  for (const auto& l : e.launches) CHECK(l["error"] == 0);
+}
+
 // tests/libs/thrust_merge.cu: merge and merge_by_key, stable (the first range's
 // equivalent items first), with thrust::greater, on the device and on the host.
 TEST_CASE("Thrust's merge and merge_by_key") {
