@@ -27,6 +27,7 @@ done
 echo "examples/minitorch/minitorch_backend.cu -Xcompiler -fPIC" >> "$jobs"
 echo "tests/multigpu/thread_clock.cu" >> "$jobs"
 echo "tests/multigpu/nccl_tree.cu" >> "$jobs"
+echo "tests/libs/thrust_extended_lambdas.cu --extended-lambda" >> "$jobs"
 # The front-end programs that reproduce what NVIDIA's CUDA samples needed
 # (tests/frontend/test_samples_patterns.cpp; run on the H200 by cuda_samples_h200.sh).
 for src in tests/frontend/{header_guards,int_mul_hi,cg_scan,device_attributes,cg_shfl_vector,cg_multi_warp_tile,shfl_outside_mask,uninitialized_shared_option,error_codes,shared_never_written,malloc_under_address_limit}.cu \

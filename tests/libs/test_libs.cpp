@@ -306,6 +306,20 @@ TEST_CASE("Thrust's placeholder expressions") {
   for (const auto& l : e.launches) CHECK(l["diagnostics"].empty());
 }
 
+// tests/libs/thrust_extended_lambdas.cu: nvcc's extended lambdas (the syntax step drops
+// the CUDA keywords between capture list and parameters), to Thrust, to a kernel
+// template and on the host; `[[nodiscard]] __host__ __device__` stays a function's.
+TEST_CASE("extended lambdas: [=] __host__ __device__ (...) to Thrust, to a kernel template, on the host") {
+  Exec e = exec("thrust_extended_lambdas.cu");
+  CHECK(e.status == 0);
+  CHECK(e.out.substr(0, e.out.find("\n== simt")) ==
+        "transform [=] __host__ __device__: 1 22\n"
+        "transform [] __device__: 7 21\n"
+        "kernel template: -3 4\n"
+        "on the host: 13 10\n");
+  CHECK(e.launches.size() == 5);  // two fills (the vectors), two transforms, the kernel
+}
+
 // tests/libs/thrust_set_operations.cu: the four set operations on ranges with repeated
 // items, each beside std::'s over the same ranges; the _by_key forms' values (100 + i
 // from the first range, 200 + j from the second) worked out by hand from the rule.

@@ -80,7 +80,7 @@ void mark_device_code(Context& c) {
   for (std::size_t i = 0; i < c.size(); ++i) {
     const Token& t = c.tok(i);
     if (t.kind != TokenKind::Identifier) continue;
-    if (is_qualifier(t.text) && !c.device[i]) {
+    if (is_qualifier(t.text) && !c.device[i] && !lambda_qualifier(c, i)) {
       bool variable = false;
       std::size_t end = declaration_end(c, i + 1, variable);
       mark(c, declaration_start(c, i), end, variable);

@@ -1,5 +1,5 @@
 // The compiler front end's syntax step (syntax.hpp): device regions marked, then the
-// dynamic-shared and launch rewrites. Types, includes and expressions stay the learner's.
+// dynamic-shared, launch and extended-lambda rewrites. Types, includes and expressions stay the learner's.
 #include "sim/compiler/syntax/context.hpp"
 #include "sim/compiler/syntax/passes.hpp"
 #include "sim/compiler/syntax/syntax.hpp"
@@ -14,6 +14,7 @@ SyntaxResult syntax_source(std::string_view source) {
   c.result.errors.clear();  // about device variables: clang and the pass judge those
   rewrite_dynamic_shared(c);
   rewrite_launches(c);
+  rewrite_extended_lambdas(c);
   if (c.result.errors.empty()) c.result.output = c.apply_edits();
   return std::move(c.result);
 }
@@ -21,7 +22,7 @@ SyntaxResult syntax_source(std::string_view source) {
 bool needs_syntax_step(std::string_view source) {
   Context c(source);
   for (std::size_t i = 0; i < c.size(); ++i)
-    if (c.is(i, "<<<") || (c.is(i, "extern") && c.is(i + 1, "__shared__"))) return true;
+    if (c.is(i, "<<<") || (c.is(i, "extern") && c.is(i + 1, "__shared__")) || lambda_qualifier(c, i)) return true;
   return false;
 }
 
