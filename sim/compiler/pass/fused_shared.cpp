@@ -11,6 +11,8 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
+#include <tuple>
 #include <utility>
 #include <vector>
 

@@ -50,14 +50,6 @@ template <class KIn, class VIn, class KOut, class VOut> struct CopyKeyValue {
   }
 };
 
-template <class Flags, class Write> long long select_write(Flags flags, Write write, long long n, const char* what) {
-  DeviceScalar<long long> count;
-  with_temp_storage([&](void* t, std::size_t& b) {
-    return cub::detail::select::dispatch(t, b, flags, write, count.p, n, nullptr);
-  }, what);
-  return count.get();
-}
-
 template <bool KeepMatched, class Self, class Other, class Comp>
 SetFlags<KeepMatched, Self, Other, Comp> set_flags(Self self, long long n, Other other, long long n_other, Comp comp) {
   return {self, n, other, n_other, comp};
@@ -70,7 +62,7 @@ Out set_first_on(In1 f1, In1 l1, In2 f2, In2 l2, Out out, Comp comp, const char*
   if constexpr (on_device_all_v<P, In1, In2, Out>) {
     auto a = raw(f1);
     const auto flags = set_flags<KeepMatched>(a, n1, raw(f2), n2, comp);
-    return out + select_write(flags, cub::detail::select::CopyItem<decltype(a), decltype(raw(out))>{a, raw(out)}, n1, what);
+    return out + select_into(flags, a, raw(out), n1, what);
   } else {
     const auto flags = set_flags<KeepMatched>(f1, n1, f2, n2, comp);
     for (long long i = 0; i < n1; ++i)

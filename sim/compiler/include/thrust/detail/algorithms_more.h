@@ -116,12 +116,16 @@ template <class In, class Stencil, class Pred, bool Keep> struct StencilFlags {
   mutable Pred pred;
   __device__ bool operator()(long long i) const { return bool(pred(stencil[i])) == Keep; }
 };
-template <class Flags, class In, class Out> long long select_into(Flags flags, In in, Out out, long long n, const char* what) {
+// Each kept item i calls write(slot, i), slot its place among the kept; returns how many.
+template <class Flags, class Write> long long select_write(Flags flags, Write write, long long n, const char* what) {
   DeviceScalar<long long> count;
   with_temp_storage([&](void* t, std::size_t& b) {
-    return cub::detail::select::dispatch(t, b, flags, cub::detail::select::CopyItem<In, Out>{in, out}, count.p, n, nullptr);
+    return cub::detail::select::dispatch(t, b, flags, write, count.p, n, nullptr);
   }, what);
   return count.get();
+}
+template <class Flags, class In, class Out> long long select_into(Flags flags, In in, Out out, long long n, const char* what) {
+  return select_write(flags, cub::detail::select::CopyItem<In, Out>{in, out}, n, what);
 }
 
 template <class P, class In, class A, class B, class... R> auto copy_if_on(In first, In last, A a, B b, R... r) {
