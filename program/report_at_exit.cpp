@@ -7,6 +7,7 @@
 // timeline (PATH: the simulated clock's Chrome/Perfetto trace).
 #include "sim/clock/device_clock.hpp"
 #include "sim/clock/link_traffic.hpp"
+#include "sim/cuda/launch_batch.hpp"
 #include "sim/exec/devices.hpp"
 #include "sim/exec/executor.hpp"
 #include "sim/exec/process_rank.hpp"
@@ -109,6 +110,7 @@ void print_report_tables(const simt::Options& o) {
 }
 
 void report() {
+  simt::run_launch_batch();  // launches the main thread made after its last runtime call
   std::fflush(stdout);  // the program's own output comes first
   const simt::Options& o = simt::runtime_options();
   if (o.report == simt::ReportKind::tables) print_report_tables(o);

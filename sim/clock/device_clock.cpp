@@ -62,6 +62,7 @@ std::vector<const DeviceClock*> DeviceClock::used() {
 void DeviceClock::set_model(std::unique_ptr<TimeModel> m) { shared_model() = std::move(m); }
 const TimeModel* DeviceClock::model() { return shared_model().get(); }
 double DeviceClock::host_time() { return t_host; }
+void DeviceClock::set_host_time(double t) { t_host = t; }
 
 int DeviceClock::add_stream(StreamHandle s, bool blocking) {
   if (!s) throw std::invalid_argument("the legacy default stream always exists");

@@ -132,6 +132,9 @@ class DeviceClock {
   double stream_done(StreamHandle s) const;
   double device_done() const;  // all streams
   static double host_time();
+  // The calling thread takes over another's time: a thread that runs launches of a host
+  // thread's batch (sim/cuda/launch_batch.cpp) issues each at the time it was made.
+  static void set_host_time(double t);
 
   const std::vector<TimelineEvent>& events() const { return events_; }
   int stream_id(StreamHandle s) const;

@@ -4,6 +4,7 @@
 // pointer with simt::launch(kernel, ...) too.
 #pragma once
 #include "sim/shortcuts/launch.hpp"
+#include "sim/cuda/launch_batch.hpp"
 #include "sim/cuda/runtime.hpp"
 
 #include <memory>
@@ -87,8 +88,9 @@ class Launcher {
   int run(A&&... args) const {
     static_assert(sizeof...(A) == sizeof...(P), "wrong number of kernel arguments");
     KernelCall<P...> call(kernel_, std::tuple<std::decay_t<P>...>(kernel_argument<std::decay_t<P>>(std::forward<A>(args))...));
-    const RuntimeLock lock(RuntimeLock::Device);
+    const RuntimeLock lock(RuntimeLock::Launch);
     if (const int refused = launch_refusal(cfg_.stream)) return refused;  // also for cudaGetLastError
+    if (join_launch_batch(reinterpret_cast<const void*>(kernel_), cfg_, call)) return 0;  // runs with its thread's next call
     const int code = execute_launch(reinterpret_cast<const void*>(kernel_), cfg_, call);
     note_launch_result(code, cfg_.stream);
     return code;
@@ -148,12 +150,13 @@ class CallLauncher {
   void launch_fitting(A&&... args) const {
     const std::tuple<std::decay_t<A>...> values(std::forward<A>(args)...);
     CallBody<F, std::decay_t<A>...> body(f_, values);
-    const RuntimeLock lock(RuntimeLock::Device);
+    const RuntimeLock lock(RuntimeLock::Launch);
     __simt_take_host_entered_kernel();
     { auto probe = values; std::apply(f_, std::move(probe)); }
     const void* kernel = __simt_take_host_entered_kernel();
     if (!kernel) throw std::logic_error("simt::launch: the launched function did not identify itself as a kernel");
     if (launch_refusal(cfg_.stream)) return;  // its error is for cudaGetLastError
+    if (join_launch_batch(kernel, cfg_, body)) return;  // runs with its thread's next runtime call
     note_launch_result(execute_launch(kernel, cfg_, body), cfg_.stream);
   }
 

@@ -207,6 +207,10 @@ void note_launch_result(int error, const void* stream) {
   }
 }
 
+void record_launch_error(int error) {
+  if (error) g_last_error = static_cast<cudaError_t>(error);
+}
+
 void set_report_faults(bool on) { g_report_faults = on; }
 void forget_sticky_error() { sticky() = cudaSuccess; }
 

@@ -152,7 +152,7 @@ namespace simt {
 // threads drive GPUs at once are served one call at a time (the simulator's
 // singletons are not shared otherwise), except that launches on different GPUs run
 // their blocks at the same time (sim/exec/host_lock.hpp). Recursive: a call may run
-// deferred launches. A launch takes it as RuntimeLock(RuntimeLock::Device).
+// deferred launches. A launch takes it as RuntimeLock(RuntimeLock::Launch).
 using RuntimeLock = HostLock;
 std::recursive_mutex& runtime_mutex();
 // The simulated GPU a stream belongs to (the legacy stream: the current device);
@@ -161,6 +161,9 @@ int stream_device(const void* stream);
 // Called after every launch with its cudaError_t and stream: reports faults to
 // stderr when enabled and puts the launch on the simulated clock.
 void note_launch_result(int error, const void* stream);
+// What cudaGetLastError reports next on the calling thread, when error is not 0: the
+// error of a launch its batch ran on another thread (sim/cuda/launch_batch.hpp).
+void record_launch_error(int error);
 // Why a launch on `stream` cannot run, also kept for cudaGetLastError: the device's
 // sticky error after a fault, or cudaErrorInvalidResourceHandle for a stream that was
 // never created or was destroyed; 0 when it may run.

@@ -107,6 +107,7 @@ int run_launch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody&
   rec.block = cfg.block;
   rec.dynamic_shared_bytes = cfg.dynamic_shared;
   rec.cooperative = cfg.cooperative;
+  rec.device = current_device();  // a refused launch is never placed on a clock, which sets it too
   const Module& module = module_of(kernel_fn);
   rec.static_shared_bytes = kernel_static_shared_bytes(kernel_fn);
   if (module.stripped) {  // its __shared__ variables would look like host memory to every access

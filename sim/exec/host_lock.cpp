@@ -29,6 +29,7 @@ thread_local bool t_call = false;      // its outermost hold is a Call: nothing 
 thread_local bool t_may_release = false;  // its LaunchSlot lets the next block phase leave the lock
 
 std::atomic<int> g_concurrent{-1};  // -1: the option's value
+std::atomic<void (*)(HostLock::Kind)> g_before_call{nullptr};
 
 // The mutex as this thread holds it, every level at once: waiting on a condition
 // variable must release all of them.
@@ -69,13 +70,15 @@ bool concurrent_gpus() {
 }
 
 HostLock::HostLock(Kind kind) {
+  if (t_depth == 0 && kind != Thread)
+    if (auto* before = g_before_call.load(std::memory_order_acquire)) before(kind);
   host_mutex().lock();
   if (t_depth++ > 0) return;
   t_call = kind == Call;
   InFlight& s = in_flight();
   if (kind == Call) {
     wait_for_none();
-  } else if (kind == Device) {
+  } else if (kind == Device || kind == Launch) {
     const int device = current_device();
     if (s.on[static_cast<std::size_t>(device)] > 0) wait_holding([&] { return s.on[static_cast<std::size_t>(device)] == 0; });
   }
@@ -118,5 +121,7 @@ BlocksOutsideLock::~BlocksOutsideLock() {
 }
 
 bool block_phases_in_flight() { return in_flight().total > 0; }
+
+void set_before_host_call(void (*hook)(HostLock::Kind)) { g_before_call.store(hook, std::memory_order_release); }
 
 }  // namespace simt

@@ -30,11 +30,20 @@ namespace simt {
 std::recursive_mutex& host_mutex();
 
 // Held by every runtime call (sim/cuda/runtime.hpp's RuntimeLock). The outermost
-// `Call` waits for every block phase in flight to end; a `Device` call (a launch, a
-// synchronisation) only for the current GPU's; a `Thread` call for none.
+// `Call` waits for every block phase in flight to end; a `Device` call (a
+// synchronisation) and a `Launch` only for the current GPU's; a `Thread` call (the
+// thread's own state: its GPU, its last error) for none.
+//
+// Before it takes the lock, the outermost `Call` or `Device` hold runs the launches the
+// calling thread left in its batch (sim/cuda/launch_batch.hpp), and a `Launch` when the
+// batch is full: whatever the call does, it sees them done, as if each had run when it
+// was made. A `Thread` call does not: on
+// a GPU, cudaGetLastError right after a launch reports the launch's configuration
+// errors (checked before a launch joins the batch), not faults of a kernel that has
+// not yet finished.
 class HostLock {
  public:
-  enum Kind { Call, Device, Thread };
+  enum Kind { Call, Device, Thread, Launch };
   explicit HostLock(Kind kind = Call);
   ~HostLock();
   HostLock(const HostLock&) = delete;
@@ -69,6 +78,10 @@ class BlocksOutsideLock {
 
 // Whether some launch's blocks are running outside the lock now (asked with it held).
 bool block_phases_in_flight();
+
+// Called by every outermost HostLock before it locks, with its kind: the launch batch
+// (sim/cuda/launch_batch.cpp) runs the calling thread's waiting launches there.
+void set_before_host_call(void (*hook)(HostLock::Kind));
 
 // Off (SIMT_OPTIONS=concurrent_gpus=0 or set_concurrent_gpus(false)): every launch keeps
 // the lock, one at a time, as simtlab did before.

@@ -27,6 +27,7 @@ done
 echo "examples/minitorch/minitorch_backend.cu -Xcompiler -fPIC" >> "$jobs"
 echo "tests/multigpu/thread_clock.cu" >> "$jobs"
 echo "tests/multigpu/nccl_tree.cu" >> "$jobs"
+echo "tests/multigpu/launch_batch.cu" >> "$jobs"
 echo "tests/libs/thrust_extended_lambdas.cu --extended-lambda" >> "$jobs"
 # The front-end programs that reproduce what NVIDIA's CUDA samples needed
 # (tests/frontend/test_samples_patterns.cpp; run on the H200 by cuda_samples_h200.sh).

@@ -5,7 +5,8 @@
 # tree order on 3, 4 and 8 GPUs; four host threads launch at once
 # and each gets its own result; a new thread's clock starts at its creator's; host threads driving different GPUs, whose blocks run
 # at the same time, give the outputs, launches, counters, simulated times and race
-# report of one launch at a time, run after run; a program that waits on a rank
+# report of one launch at a time, run after run, and so do the launches one host thread
+# makes round-robin over the GPUs; a program that waits on a rank
 # its own thread drives is refused, not hung. Usage: run.sh SIMT
 set -e
 simt=$1
@@ -63,3 +64,13 @@ echo "four GPUs driven at once: outputs, counters, times and the race report as 
 "$simt" exec --gpus 4 "$here/../bench/gpus_at_once.cu" -- --launches 2 --iters 200 > out.txt 2> err.txt || { cat out.txt err.txt; exit 1; }
 grep -q "^PASS: outputs equal every way" out.txt || { cat out.txt; exit 1; }
 echo "tests/bench/gpus_at_once.cu: the same bits issued one GPU after another, from a thread per GPU and round-robin"
+for n in 1 2; do  # one host thread round-robin over 3 GPUs: one launch at a time, then its batches at once
+  SIMT_OPTIONS="concurrent_gpus=$((n - 1))" "$simt" exec --gpus 3 --json="$work/batch$n.json" "$here/launch_batch.cu" \
+    > out.txt 2> err.txt || true  # exits 1: the refused launch is an error of the run
+  grep -qx PASS out.txt || { cat out.txt err.txt; exit 1; }
+  grep -q "^\[launch 10\] (GPU 2) kernel step  grid (1,1,1)  block (1025,1,1)" err.txt || { echo "the refused launch is not GPU 2's"; cat err.txt; exit 1; }
+  SIMT_OPTIONS="concurrent_gpus=$((n - 1))" "$simt" exec --gpus 3 "$here/launch_batch.cu" -- --fault > out.txt 2> err.txt || true
+  grep -qx PASS out.txt || { cat out.txt err.txt; exit 1; }
+done
+/usr/bin/python3 "$here/same_launches.py" "$work/batch1.json" "$work/batch2.json"
+echo "one host thread round-robin over 3 GPUs: its launches run at once, with the results, errors, counters and times of one at a time"

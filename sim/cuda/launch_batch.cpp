@@ -1,0 +1,153 @@
+#include "sim/cuda/launch_batch.hpp"
+
+#include "sim/clock/device_clock.hpp"
+#include "sim/cuda/runtime.hpp"
+#include "sim/exec/devices.hpp"
+#include "sim/exec/host_lock.hpp"
+#include "sim/exec/launch_checks.hpp"
+
+#include <exception>
+#include <map>
+#include <memory>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace simt {
+namespace {
+
+// More than this many waiting launches run before the next is taken: a thread that
+// launches in a loop without any other call still runs its work as it goes.
+constexpr std::size_t kMostWaiting = 256;
+
+struct Waiting {
+  const void* kernel_fn;
+  LaunchConfig cfg;
+  std::unique_ptr<KernelBody> body;
+  int device;        // the thread's current GPU when the launch was made
+  double host_time;  // the thread's time on the clock then
+};
+
+void run_in_order(std::vector<Waiting>& launches);
+
+struct Batch {
+  std::vector<Waiting> launches;
+  ~Batch() {  // the thread ends: what it launched still runs
+    if (!launches.empty()) run_in_order(launches);
+  }
+};
+thread_local Batch t_batch;
+
+// As the launch would have run when it was made: on its GPU, issued at its time.
+int run_waiting(Waiting& w) {
+  set_current_device(w.device);
+  DeviceClock::set_host_time(w.host_time);
+  const RuntimeLock lock(RuntimeLock::Launch);
+  if (const int refused = launch_refusal(w.cfg.stream)) return refused;  // an earlier one of the batch faulted
+  const int code = execute_launch(w.kernel_fn, w.cfg, *w.body);
+  note_launch_result(code, w.cfg.stream);
+  return code;
+}
+
+// The calling thread's device, clock and last error as they were before its batch ran:
+// the launches already spent their issue time when they were made.
+class ThreadState {
+ public:
+  ThreadState() : device_(current_device()), host_time_(DeviceClock::host_time()) {}
+  ~ThreadState() {
+    set_current_device(device_);
+    DeviceClock::set_host_time(host_time_);
+  }
+  ThreadState(const ThreadState&) = delete;
+  ThreadState& operator=(const ThreadState&) = delete;
+
+ private:
+  int device_;
+  double host_time_;
+};
+
+// cudaGetLastError then reports the last launch that failed, as if each had run when made.
+void record_errors(const std::vector<int>& codes) {
+  for (int code : codes)
+    if (code) record_launch_error(code);
+}
+
+void run_in_order(std::vector<Waiting>& launches) {
+  std::vector<Waiting> batch = std::exchange(launches, {});
+  std::vector<int> codes(batch.size());
+  {
+    const ThreadState keep;
+    for (std::size_t i = 0; i < batch.size(); ++i) codes[i] = run_waiting(batch[i]);
+  }
+  record_errors(codes);
+}
+
+// Each GPU's launches on a thread of their own, in order; the first GPU's on this one.
+// Launches of different GPUs finish, and record, in whichever order their blocks end,
+// as when host threads drive them (docs/multi-gpu.md, "Host threads").
+void run_at_once(std::vector<Waiting>& launches) {
+  std::vector<Waiting> batch = std::exchange(launches, {});
+  std::map<int, std::vector<std::size_t>> by_device;
+  for (std::size_t i = 0; i < batch.size(); ++i) by_device[batch[i].device].push_back(i);
+  std::vector<int> codes(batch.size());
+  std::vector<std::exception_ptr> failures(by_device.size());
+  auto run_device = [&](const std::vector<std::size_t>& order, std::exception_ptr& failure) {
+    try {
+      for (std::size_t i : order) codes[i] = run_waiting(batch[i]);
+    } catch (...) {
+      failure = std::current_exception();  // this GPU's later launches do not run
+    }
+  };
+  {
+    const ThreadState keep;
+    std::vector<std::thread> threads;
+    auto group = by_device.begin();
+    for (std::size_t g = 1; g < by_device.size(); ++g)
+      threads.emplace_back(run_device, std::cref(std::next(group, static_cast<long>(g))->second),
+                           std::ref(failures[g]));
+    run_device(group->second, failures[0]);
+    for (std::thread& t : threads) t.join();
+  }
+  record_errors(codes);
+  for (std::exception_ptr& f : failures)
+    if (f) std::rethrow_exception(f);
+}
+
+// A runtime call that may touch memory, streams or the clock runs the batch first
+// (sim/exec/host_lock.hpp); a launch only when the batch is full.
+void before_host_call(HostLock::Kind kind) {
+  std::vector<Waiting>& launches = t_batch.launches;
+  if (launches.empty() || (kind == HostLock::Launch && launches.size() < kMostWaiting)) return;
+  if (launches.size() == 1 || !concurrent_gpus()) run_in_order(launches);
+  else run_at_once(launches);
+}
+
+const bool g_hooked = [] {
+  set_before_host_call(before_host_call);
+  return true;
+}();
+
+}  // namespace
+
+bool join_launch_batch(const void* kernel_fn, const LaunchConfig& cfg, const KernelBody& body) {
+  std::vector<Waiting>& launches = t_batch.launches;
+  std::unique_ptr<KernelBody> copy;
+  // A configuration the device refuses is refused now, for cudaGetLastError.
+  if (device_count() > 1 && concurrent_gpus() && !cfg.cooperative && launches.size() < kMostWaiting &&
+      check_config(kernel_fn, cfg, kernel_static_shared_bytes(kernel_fn)).first == 0)
+    copy = body.clone();
+  if (!copy) {
+    if (!launches.empty()) run_in_order(launches);
+    return false;
+  }
+  launches.push_back({kernel_fn, cfg, std::move(copy), current_device(), DeviceClock::host_time()});
+  // The thread spends the launch's issue time now, as it would have issuing it.
+  if (const TimeModel* m = DeviceClock::model()) DeviceClock::host_spends(m->issue_s(WorkKind::Kernel));
+  return true;
+}
+
+void run_launch_batch() {
+  if (!t_batch.launches.empty()) run_in_order(t_batch.launches);
+}
+
+}  // namespace simt
