@@ -6,9 +6,15 @@
 #include "sim/exec/host_lock.hpp"
 #include "sim/exec/launch_checks.hpp"
 
+#include <algorithm>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
 #include <exception>
+#include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -37,6 +43,52 @@ struct Batch {
   }
 };
 thread_local Batch t_batch;
+
+// The host's cores, handed to the batches' launches: a launch takes as many as it has
+// workers (its blocks, up to the `threads` option) before it runs. Several GPUs' small
+// launches then share the cores, and large ones take turns, instead of a worker for
+// every block of eight launches contending for two cores (tensor_parallel.cu on 8 GPUs
+// ran 4x slower so).
+class Cores {
+ public:
+  static Cores& instance() {
+    static Cores cores;
+    return cores;
+  }
+  unsigned take(const LaunchConfig& cfg) {
+    const unsigned n = static_cast<unsigned>(
+        std::clamp<std::uint64_t>(std::min<std::uint64_t>(worker_count(), volume(cfg.grid)), 1, total_));
+    std::unique_lock lock(mutex_);
+    free_changed_.wait(lock, [&] { return free_ >= n; });
+    free_ -= n;
+    return n;
+  }
+  void give_back(unsigned n) {
+    {
+      std::lock_guard lock(mutex_);
+      free_ += n;
+    }
+    free_changed_.notify_all();
+  }
+
+ private:
+  Cores() : total_(std::max(1u, std::thread::hardware_concurrency())), free_(total_) {}
+  const unsigned total_;
+  unsigned free_;
+  std::mutex mutex_;
+  std::condition_variable free_changed_;
+};
+
+class TakenCores {
+ public:
+  explicit TakenCores(const LaunchConfig& cfg) : n_(Cores::instance().take(cfg)) {}
+  ~TakenCores() { Cores::instance().give_back(n_); }
+  TakenCores(const TakenCores&) = delete;
+  TakenCores& operator=(const TakenCores&) = delete;
+
+ private:
+  unsigned n_;
+};
 
 // As the launch would have run when it was made: on its GPU, issued at its time.
 int run_waiting(Waiting& w) {
@@ -82,31 +134,87 @@ void run_in_order(std::vector<Waiting>& launches) {
   record_errors(codes);
 }
 
-// Each GPU's launches on a thread of their own, in order; the first GPU's on this one.
-// Launches of different GPUs finish, and record, in whichever order their blocks end,
-// as when host threads drive them (docs/multi-gpu.md, "Host threads").
+// The threads that run batches' launches, one per GPU, for the life of the process: a
+// thread that has launched keeps its worker (and its blocks' fiber stacks) in the
+// worker pool (sim/exec/worker_pool.hpp), so they are made once, not per batch.
+// Deliberately never destroyed: they wait for work until the process ends.
+class GpuThreads {
+ public:
+  static GpuThreads& instance() {
+    static GpuThreads* threads = new GpuThreads;
+    return *threads;
+  }
+  // Runs `job` on GPU `device`'s thread.
+  void post(int device, std::function<void()> job) {
+    Queue& q = queue(device);
+    {
+      std::lock_guard lock(q.mutex);
+      q.jobs.push_back(std::move(job));
+    }
+    q.ready.notify_one();
+  }
+
+ private:
+  struct Queue {
+    std::mutex mutex;
+    std::condition_variable ready;
+    std::deque<std::function<void()>> jobs;
+  };
+  Queue& queue(int device) {
+    std::lock_guard lock(mutex_);
+    std::unique_ptr<Queue>& q = queues_[device];
+    if (!q) {
+      q = std::make_unique<Queue>();
+      std::thread(serve, q.get()).detach();
+    }
+    return *q;
+  }
+  static void serve(Queue* q) {
+    for (;;) {
+      std::function<void()> job;
+      {
+        std::unique_lock lock(q->mutex);
+        q->ready.wait(lock, [&] { return !q->jobs.empty(); });
+        job = std::move(q->jobs.front());
+        q->jobs.pop_front();
+      }
+      job();
+    }
+  }
+  std::mutex mutex_;
+  std::map<int, std::unique_ptr<Queue>> queues_;
+};
+
+// Each GPU's launches in order on that GPU's thread, the GPUs at once; the calling
+// thread waits. Launches of different GPUs finish, and record, in whichever order their
+// blocks end, as when host threads drive them (docs/multi-gpu.md, "Host threads").
 void run_at_once(std::vector<Waiting>& launches) {
   std::vector<Waiting> batch = std::exchange(launches, {});
   std::map<int, std::vector<std::size_t>> by_device;
   for (std::size_t i = 0; i < batch.size(); ++i) by_device[batch[i].device].push_back(i);
   std::vector<int> codes(batch.size());
   std::vector<std::exception_ptr> failures(by_device.size());
-  auto run_device = [&](const std::vector<std::size_t>& order, std::exception_ptr& failure) {
-    try {
-      for (std::size_t i : order) codes[i] = run_waiting(batch[i]);
-    } catch (...) {
-      failure = std::current_exception();  // this GPU's later launches do not run
-    }
-  };
+  std::mutex mutex;
+  std::condition_variable finished;
+  std::size_t running = by_device.size();
+  std::size_t g = 0;
+  for (auto& [device, order] : by_device) {
+    GpuThreads::instance().post(device, [&, &order = order, &failure = failures[g++]] {
+      try {
+        for (std::size_t i : order) {
+          const TakenCores cores(batch[i].cfg);  // taken before the runtime's lock, never while holding it
+          codes[i] = run_waiting(batch[i]);
+        }
+      } catch (...) {
+        failure = std::current_exception();  // this GPU's later launches do not run
+      }
+      std::lock_guard lock(mutex);
+      if (--running == 0) finished.notify_one();
+    });
+  }
   {
-    const ThreadState keep;
-    std::vector<std::thread> threads;
-    auto group = by_device.begin();
-    for (std::size_t g = 1; g < by_device.size(); ++g)
-      threads.emplace_back(run_device, std::cref(std::next(group, static_cast<long>(g))->second),
-                           std::ref(failures[g]));
-    run_device(group->second, failures[0]);
-    for (std::thread& t : threads) t.join();
+    std::unique_lock lock(mutex);
+    finished.wait(lock, [&] { return running == 0; });
   }
   record_errors(codes);
   for (std::exception_ptr& f : failures)
