@@ -226,7 +226,10 @@ void run_at_once(std::vector<Waiting>& launches) {
 void before_host_call(HostLock::Kind kind) {
   std::vector<Waiting>& launches = t_batch.launches;
   if (launches.empty() || (kind == HostLock::Launch && launches.size() < kMostWaiting)) return;
-  if (launches.size() == 1 || !concurrent_gpus()) run_in_order(launches);
+  // A thread that drives one GPU (a pipeline stage's) gains nothing from other threads.
+  const int first = launches.front().device;
+  const bool one_gpu = std::all_of(launches.begin(), launches.end(), [&](const Waiting& w) { return w.device == first; });
+  if (one_gpu || !concurrent_gpus()) run_in_order(launches);
   else run_at_once(launches);
 }
 
