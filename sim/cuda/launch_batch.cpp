@@ -46,9 +46,8 @@ thread_local Batch t_batch;
 
 // The host's cores, handed to the batches' launches: a launch takes as many as it has
 // workers (its blocks, up to the `threads` option) before it runs. Several GPUs' small
-// launches then share the cores, and large ones take turns, instead of a worker for
-// every block of eight launches contending for two cores (tensor_parallel.cu on 8 GPUs
-// ran 4x slower so).
+// launches then share the cores, and large ones take turns, instead of eight GPUs'
+// launches running two workers each on two cores.
 class Cores {
  public:
   static Cores& instance() {
@@ -101,8 +100,8 @@ int run_waiting(Waiting& w) {
   return code;
 }
 
-// The calling thread's device, clock and last error as they were before its batch ran:
-// the launches already spent their issue time when they were made.
+// The calling thread's device and clock as they were before its batch ran: the
+// launches spent their issue time on the thread's clock when they were made.
 class ThreadState {
  public:
   ThreadState() : device_(current_device()), host_time_(DeviceClock::host_time()) {}
