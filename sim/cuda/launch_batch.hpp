@@ -7,12 +7,13 @@
 // made; for such a program to use the host's cores as well, a launch made while
 // several GPUs are simulated waits in its thread's batch. The batch runs when the
 // thread next calls the runtime for anything but another launch, the choice of GPU or
-// its last error (sim/exec/host_lock.hpp): each GPU's launches in order on a thread of their own, the
-// GPUs at once. Results are those of running each launch when it was made: a launch
-// sees the earlier ones of its GPU done, and launches of different GPUs are unordered
-// on GPUs too. Counters, outputs and simulated times are the same as one launch at a
-// time; as with a host thread per GPU, the records of different GPUs' launches are in
-// the order they finished, and which launches were deferred may differ from run to run.
+// its last error (sim/exec/host_lock.hpp): each GPU's launches in order on a thread
+// kept for that GPU, the GPUs at once. Results are those of running each launch when
+// it was made: a launch sees the earlier ones of its GPU done, and launches of
+// different GPUs are unordered on GPUs too. Counters, outputs and simulated times are
+// the same as one launch at a time; as with a host thread per GPU, the records of
+// different GPUs' launches are in the order they finished, and which launches were
+// deferred may differ from run to run.
 #pragma once
 #include "sim/shortcuts/launch.hpp"
 
