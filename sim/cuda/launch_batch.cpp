@@ -117,20 +117,18 @@ class ThreadState {
   double host_time_;
 };
 
-// cudaGetLastError then reports the last launch that failed, as if each had run when made.
+// Launches run on other threads: the calling thread's cudaGetLastError then reports
+// the last that failed, as if each had run when made.
 void record_errors(const std::vector<int>& codes) {
   for (int code : codes)
     if (code) record_launch_error(code);
 }
 
+// On the calling thread: each launch's error is already its last error.
 void run_in_order(std::vector<Waiting>& launches) {
   std::vector<Waiting> batch = std::exchange(launches, {});
-  std::vector<int> codes(batch.size());
-  {
-    const ThreadState keep;
-    for (std::size_t i = 0; i < batch.size(); ++i) codes[i] = run_waiting(batch[i]);
-  }
-  record_errors(codes);
+  const ThreadState keep;
+  for (Waiting& w : batch) run_waiting(w);
 }
 
 // The threads that run batches' launches, one per GPU, for the life of the process: a

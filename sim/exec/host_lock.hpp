@@ -37,10 +37,9 @@ std::recursive_mutex& host_mutex();
 // Before it takes the lock, the outermost `Call` or `Device` hold runs the launches the
 // calling thread left in its batch (sim/cuda/launch_batch.hpp), and a `Launch` when the
 // batch is full: whatever the call does, it sees them done, as if each had run when it
-// was made. A `Thread` call does not: on
-// a GPU, cudaGetLastError right after a launch reports the launch's configuration
-// errors (checked before a launch joins the batch), not faults of a kernel that has
-// not yet finished.
+// was made. A `Thread` call does not: on a GPU, cudaGetLastError right after a launch
+// reports the launch's configuration errors (checked before a launch joins the batch),
+// not faults of a kernel that has not yet finished.
 class HostLock {
  public:
   enum Kind { Call, Device, Thread, Launch };
