@@ -106,6 +106,8 @@ cost::KernelCounters time_model_counters(const LaunchShape& shape, const Counter
   c.sass_thread_inst = v(Counter::ThreadInstExecuted);
   c.dram_read_bytes = v(Counter::DramReadBytes);
   c.dram_write_bytes = v(Counter::DramWriteBytes);
+  c.sysmem_read_bytes = v(Counter::SysmemReadBytes);
+  c.sysmem_write_bytes = v(Counter::SysmemWriteBytes);
   c.sites = std::move(sites);
   c.shared_sites = std::move(shared_sites);
   return c;

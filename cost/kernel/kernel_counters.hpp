@@ -71,6 +71,9 @@ struct KernelCounters {
   double sass_warp_inst = 0, sass_thread_inst = 0;
   // The simulator's compulsory-DRAM estimate (dram__bytes_{read,write}.sum).
   double dram_read_bytes = 0, dram_write_bytes = 0;
+  // Page-locked host memory the kernel touches (zero-copy), the same estimate
+  // (simt__sysmem_bytes_{read,write}.sum): over the host link, not DRAM.
+  double sysmem_read_bytes = 0, sysmem_write_bytes = 0;
 
   double warps_per_block() const;  // ceil(threads / 32)
   double warps() const { return blocks * warps_per_block(); }

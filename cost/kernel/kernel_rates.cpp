@@ -71,6 +71,18 @@ Rate half_lanes(const DeviceSpec& d, const KernelRates& r) {
                           it->second.source));
 }
 
+// Page-locked host memory a kernel reads or writes crosses the device's host link at
+// its datasheet rate per direction (the catalog's "host_link"); none: not priced.
+Rate host_link(const DeviceSpec& d) {
+  if (d.host_link.empty()) return rate(0, "B/s", "no host_link for this device in the catalog: not priced", false);
+  try {
+    const LinkSpec& l = Catalog::builtin().link(d.host_link);
+    return rate(l.bandwidth, "B/s", fmt::format("{} per direction ({})", l.name, l.source));
+  } catch (const std::exception&) {
+    return rate(0, "B/s", fmt::format("host link '{}' not in the catalog: not priced", d.host_link), false);
+  }
+}
+
 }  // namespace
 
 KernelRates kernel_rates(const DeviceSpec& d) {
@@ -102,6 +114,7 @@ KernelRates kernel_rates(const DeviceSpec& d) {
   r.atomic_same_address = from_catalog(d, "atomic_same_address_clk", 1, "updates per second", r.clock_hz);
   r.atomic_rounds = from_catalog(d, "atomic_round_clk", 0.691, "rounds per second", r.clock_hz);
   r.atomic_sectors = from_catalog(d, "atomic_sectors_clk", 49.8, "sectors per second", r.clock_hz);
+  r.host_link_bytes = host_link(d);
   r.launch_overhead_s = from_catalog(d, "launch_overhead_us", 1.66, "s", 1e-6);
   r.global_latency_s = from_catalog(d, "global_latency_us", 0.384, "s", 1e-6);
   r.shared_latency_clk = from_catalog(d, "shared_latency_clk", 30, "cycles");

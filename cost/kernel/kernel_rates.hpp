@@ -34,6 +34,7 @@ struct KernelRates {
   Rate atomic_same_address;  // same-address updates per second at one L2 slice
   Rate atomic_rounds;        // atomic sector rounds per second in one 512-byte block of addresses
   Rate atomic_sectors;       // global atomic sectors per second, device-wide
+  Rate host_link_bytes;      // B/s a kernel's zero-copy accesses get over the host link; 0 = no host link
   // Latencies and fixed costs.
   Rate launch_overhead_s;   // launch to first instruction + teardown
   Rate global_latency_s;    // one global load round trip from an idle SM

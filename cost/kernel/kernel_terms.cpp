@@ -134,6 +134,16 @@ TimeTerm dram_term(const KernelCounters& c, const KernelRates& r) {
   return t;
 }
 
+// Zero-copy: page-locked host memory crosses the host link (PCIe), a few percent
+// of DRAM's rate; reads and writes go in opposite directions and overlap.
+TimeTerm sysmem_term(const KernelCounters& c, const KernelRates& r) {
+  const double busier = std::max(c.sysmem_read_bytes, c.sysmem_write_bytes);
+  TimeTerm t = device_wide("sysmem", "host-link traffic (zero-copy)", busier, "B", r.host_link_bytes);
+  t.detail = fmt::format("{} read from and {} written to page-locked host memory, each direction at the link's rate",
+                         format_count(c.sysmem_read_bytes, "B"), format_count(c.sysmem_write_bytes, "B"));
+  return t;
+}
+
 // Contention, where the simulator counted it: the L2 applies the atomic sector rounds
 // of one 512-byte block of addresses one after another (sim/count/atomic_rule.hpp), so
 // the busiest block's rounds take at least their count over the per-block rate, and
@@ -261,7 +271,7 @@ double load_miss_fraction(const KernelCounters& c) {
 
 std::vector<TimeTerm> memory_terms(const KernelCounters& c, const KernelRates& r, const Occupancy& o) {
   const std::vector<GlobalSite> sites = global_sites(c);
-  return {dram_term(c, r),        l2_term(c, r),          l1_l2_term(c, r, o, sites),
+  return {dram_term(c, r),        sysmem_term(c, r),      l2_term(c, r),          l1_l2_term(c, r, o, sites),
           l1_term(c, r, o, sites), shared_term(c, r, o), atomic_term(c, sites, r), blocks_term(c, r, o)};
 }
 

@@ -35,6 +35,9 @@ enum class Counter : int {
   // wmma::mma_sync in kernels (sim/count/tensor_ops.hpp): tensor-pipe warp instructions,
   // and the integer operations of s8/u8 products (their FLOPs go to the two above).
   TensorInst, TensorInt8Ops,
+  // The compulsory estimate's sectors of page-locked host memory (zero-copy): they
+  // cross the host link, not DRAM.
+  SysmemReadBytes, SysmemWriteBytes,
   Count
 };
 constexpr int kCounterCount = static_cast<int>(Counter::Count);

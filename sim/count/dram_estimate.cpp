@@ -34,8 +34,14 @@ std::uint32_t account_dram_sector(Counters& totals, std::uint32_t serial, std::u
     if (shadow.compare_exchange_weak(old, now, std::memory_order_relaxed)) {
       if (!flags) mark_touched(sector);  // the launch's first touch of this sector
       const std::uint32_t read = (want & 1u) && !(flags & 3u) ? 32 : 0;
+      const std::uint32_t written = (want & 2u) && !(flags & 2u) ? 32 : 0;
+      if (memory().host_page(sector)) {  // zero-copy: the bytes cross the host link
+        totals[Counter::SysmemReadBytes] += read;
+        totals[Counter::SysmemWriteBytes] += written;
+        return 0;
+      }
       totals[Counter::DramReadBytes] += read;
-      if ((want & 2u) && !(flags & 2u)) totals[Counter::DramWriteBytes] += 32;
+      totals[Counter::DramWriteBytes] += written;
       return read;
     }
   }

@@ -90,6 +90,11 @@ constexpr MetricInfo kCatalog[] = {
      "warp-level tensor-pipe instructions (HMMA, IMMA) of wmma::mma_sync, as many per call as sm_90's SASS has"},
     {C::TensorInt8Ops, "simt__tensor_int8_ops.sum", F::Simtlab,
      "integer multiply-adds x 2 on the tensor cores with s8/u8 inputs (wmma::mma_sync: 2 x m x n x k)"},
+    {C::SysmemReadBytes, "simt__sysmem_bytes_read.sum", F::Estimate,
+     "page-locked host memory a kernel reads (zero-copy), over the host link: each 32-byte sector the launch reads "
+     "before writing it, once (ncu: lts__t_sectors_aperture_sysmem_op_read x 32, with L2 hits)"},
+    {C::SysmemWriteBytes, "simt__sysmem_bytes_write.sum", F::Estimate,
+     "page-locked host memory a kernel writes, over the host link: each 32-byte sector the launch writes, once"},
 };
 
 // The catalog lists every counter once, in the enum's order, so that the counter

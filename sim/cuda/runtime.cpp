@@ -38,7 +38,6 @@ std::array<cudaError_t, simt::kMaxDevices> g_pending_faults{};
 std::array<cudaError_t, simt::kMaxDevices> g_sticky{};
 std::array<std::size_t, simt::kMaxDevices> g_printf_fifo{}, g_stack_size{};
 bool g_report_faults = true;
-std::map<std::uintptr_t, std::size_t> g_pinned;  // cudaMallocHost: base -> bytes
 std::map<const void*, int> g_stream_devices;      // created streams -> their device
 
 cudaError_t& pending_fault() { return g_pending_faults[static_cast<std::size_t>(simt::current_device())]; }
@@ -83,11 +82,18 @@ cudaError_t take_fault() {
   return e;
 }
 
+// Page-locked host memory lies in the arena (kernels reach it) but is host memory to
+// copies, frees and pointer queries.
+const simt::Allocation* host_allocation(const void* p, std::size_t bytes = 1) {
+  const simt::Allocation* a = simt::GlobalMemory::instance().find(reinterpret_cast<std::uintptr_t>(p), bytes);
+  return a && a->host ? a : nullptr;
+}
 bool is_device_range(const void* p, std::size_t bytes) {
-  return simt::GlobalMemory::instance().find(reinterpret_cast<std::uintptr_t>(p), bytes) != nullptr;
+  const simt::Allocation* a = simt::GlobalMemory::instance().find(reinterpret_cast<std::uintptr_t>(p), bytes);
+  return a && !a->host;
 }
 bool is_device_pointer(const void* p) {
-  return simt::GlobalMemory::instance().contains(reinterpret_cast<std::uintptr_t>(p));
+  return simt::GlobalMemory::instance().contains(reinterpret_cast<std::uintptr_t>(p)) && !host_allocation(p);
 }
 
 // The calling host thread spends what issuing this kind of work costs (a launch,
@@ -132,7 +138,7 @@ void place_launch(std::size_t index, const void* stream) {
 
 int device_of(const void* p) {
   const simt::Allocation* a = simt::GlobalMemory::instance().find(reinterpret_cast<std::uintptr_t>(p), 1);
-  return a ? a->device : -1;
+  return a && !a->host ? a->device : -1;
 }
 
 simt::WorkKind transfer_kind(const void* dst, bool dst_dev, const void* src, bool src_dev) {
@@ -144,13 +150,7 @@ simt::WorkKind transfer_kind(const void* dst, bool dst_dev, const void* src, boo
 }
 
 // Whether [p, p + bytes) lies in memory from cudaMallocHost (page-locked).
-bool is_pinned(const void* p, std::size_t bytes) {
-  const auto a = reinterpret_cast<std::uintptr_t>(p);
-  auto it = g_pinned.upper_bound(a);
-  if (it == g_pinned.begin()) return false;
-  --it;
-  return a + bytes <= it->first + it->second;
-}
+bool is_pinned(const void* p, std::size_t bytes) { return host_allocation(p, bytes) != nullptr; }
 
 // A copy or memset on a stream's timeline; returns when it ends. `host` is the
 // host side of a copy (null for device-only work).
@@ -326,7 +326,7 @@ cudaError_t cudaFree(void* ptr) {
   // A host, pinned or interior pointer, or one freed before: cudaErrorInvalidValue, as
   // CUDA 13 returns on the H200 (not cudaErrorInvalidDevicePointer).
   const simt::Allocation* a = gm.find(reinterpret_cast<std::uintptr_t>(ptr), 1);
-  if (!a || a->base != reinterpret_cast<std::uintptr_t>(ptr)) return record(cudaErrorInvalidValue);
+  if (!a || a->host || a->base != reinterpret_cast<std::uintptr_t>(ptr)) return record(cudaErrorInvalidValue);
   simt::RepeatLaunches::instance().freed(ptr, a->size);  // a repeat would use freed memory: let it run and fault
   if (deferred.hold_release(ptr, a->size)) return cudaSuccess;  // released when the queue runs, or never needed
   return gm.release(ptr) ? cudaSuccess : record(cudaErrorInvalidValue);
@@ -341,16 +341,16 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const vo
   if (!attributes) return record(cudaErrorInvalidValue);
   *attributes = cudaPointerAttributes{};
   void* p = const_cast<void*>(ptr);
-  if (const simt::Allocation* a = simt::GlobalMemory::instance().find(reinterpret_cast<std::uintptr_t>(ptr), 1)) {
-    attributes->type = a->managed ? cudaMemoryTypeManaged : cudaMemoryTypeDevice;
-    attributes->device = a->device;
-    attributes->devicePointer = p;
-    attributes->hostPointer = a->managed ? p : nullptr;
-  } else if (ptr && is_pinned(ptr, 1)) {
+  if (ptr && is_pinned(ptr, 1)) {
     attributes->type = cudaMemoryTypeHost;
     attributes->device = simt::current_device();
     attributes->devicePointer = p;
     attributes->hostPointer = p;
+  } else if (const simt::Allocation* a = simt::GlobalMemory::instance().find(reinterpret_cast<std::uintptr_t>(ptr), 1)) {
+    attributes->type = a->managed ? cudaMemoryTypeManaged : cudaMemoryTypeDevice;
+    attributes->device = a->device;
+    attributes->devicePointer = p;
+    attributes->hostPointer = a->managed ? p : nullptr;
   } else {
     attributes->type = cudaMemoryTypeUnregistered;
     attributes->device = -2;
@@ -360,19 +360,30 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const vo
   return cudaSuccess;
 }
 
-// Page-locked on a GPU: copies from it run at the link's rate (the clock tells it
-// from pageable memory by this map).
+// Page-locked: copies from it run at the host link's rate, and kernels on every GPU
+// may read and write it through the same pointer (zero-copy, as with UVA on a 64-bit
+// host: cudaHostAlloc's flags change nothing here). It lies in the simulated address
+// space, open to the host at all times; a kernel's accesses to it are counted as
+// global accesses whose sectors cross the host link instead of DRAM
+// (simt__sysmem_bytes_{read,write}.sum). Its launches are never skipped or deferred as
+// repeats: the host reads and writes it without a call.
 cudaError_t cudaMallocHost(void** ptr, std::size_t bytes) {
   const simt::RuntimeLock lock;
-  *ptr = std::malloc(bytes ? bytes : 1);
-  if (!*ptr) return record(cudaErrorMemoryAllocation);
-  g_pinned[reinterpret_cast<std::uintptr_t>(*ptr)] = bytes ? bytes : 1;
-  return cudaSuccess;
+  if (!ptr) return record(cudaErrorInvalidValue);
+  *ptr = simt::GlobalMemory::instance().allocate_host(bytes ? bytes : 1);
+  return *ptr ? cudaSuccess : record(cudaErrorMemoryAllocation);
 }
 cudaError_t cudaFreeHost(void* ptr) {
   const simt::RuntimeLock lock;
-  g_pinned.erase(reinterpret_cast<std::uintptr_t>(ptr));
-  std::free(ptr);
+  if (!ptr) return cudaSuccess;
+  const simt::Allocation* a = host_allocation(ptr);
+  if (!a || a->base != reinterpret_cast<std::uintptr_t>(ptr)) return record(cudaErrorInvalidValue);
+  return simt::GlobalMemory::instance().release(ptr) ? cudaSuccess : record(cudaErrorInvalidValue);
+}
+cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned flags) {
+  const simt::RuntimeLock lock;
+  if (!device_ptr || flags != 0 || !is_pinned(host_ptr, 1)) return record(cudaErrorInvalidValue);
+  *device_ptr = host_ptr;  // one address space
   return cudaSuccess;
 }
 

@@ -65,6 +65,8 @@ template <class T> cudaError_t cudaMallocHost(T** ptr, std::size_t bytes) {
   return cudaMallocHost(reinterpret_cast<void**>(ptr), bytes);
 }
 cudaError_t cudaFreeHost(void* ptr);
+// The device address of page-locked memory: the same pointer (one address space).
+cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned flags);
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind);
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
                             cudaStream_t stream = nullptr);

@@ -93,7 +93,7 @@ void check_global_bounds(ThreadState* t, std::uintptr_t a, unsigned size, MemOp 
     w.recent_allocations[0] = alloc;
   }
   if (alloc->heap) check_heap_block(t, a, size, op, site, *alloc);
-  if (alloc->device != t->block->launch->device && !alloc->managed) access_peer(t, alloc, a, size, op, site);
+  if (alloc->device != t->block->launch->device && !alloc->managed && !alloc->host) access_peer(t, alloc, a, size, op, site);
 }
 
 // A divergent warp: per-lane logs, and the checks rows would get at the barrier done now.

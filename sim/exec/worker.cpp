@@ -265,6 +265,8 @@ void Worker::run_uncounted_block(LaunchContext& launch, std::uint64_t linear) {
   // block (simt_cuda/hooks.h, __simt_translate_dram_inline).
   kept[Counter::DramReadBytes] = totals[Counter::DramReadBytes];
   kept[Counter::DramWriteBytes] = totals[Counter::DramWriteBytes];
+  kept[Counter::SysmemReadBytes] = totals[Counter::SysmemReadBytes];
+  kept[Counter::SysmemWriteBytes] = totals[Counter::SysmemWriteBytes];
   totals = kept;
   per_site.swap(kept_sites);
   site_cache_.fill({});

@@ -57,6 +57,7 @@ std::atomic<const GlobalMemory*> g_existing{nullptr};
 std::string Allocation::describe() const {
   const char* state = live ? "" : freed_by_reset ? ", freed by cudaDeviceReset" : ", freed";
   if (heap) return fmt::format("the device malloc heap ({} bytes at 0x{:x}{})", size, base, state);
+  if (host) return fmt::format("page-locked host memory ({} bytes at 0x{:x}{})", size, base, state);
   return fmt::format("allocation #{} ({} bytes at 0x{:x}{})", id, size, base, state);
 }
 
@@ -83,11 +84,12 @@ GlobalMemory::GlobalMemory() {
   sector_shadow_ = static_cast<std::uint32_t*>(reserve(size_ / 32 * 4, PROT_READ | PROT_WRITE));
   touched_bits_ = static_cast<std::uint64_t*>(reserve(size_ / 32 / 8, PROT_READ | PROT_WRITE));
   page_bytes_ = static_cast<std::uint16_t*>(reserve((size_ >> kPageShift) * 2, PROT_READ | PROT_WRITE));
+  host_pages_ = static_cast<std::uint8_t*>(reserve(size_ >> kPageShift, PROT_READ | PROT_WRITE));
   g_existing.store(this, std::memory_order_release);
 }
 
 void GlobalMemory::protect_view(const Allocation& a) const {
-  const bool open = a.live && (!guarded_ || open_launch_ || (a.managed && !launch_running_));
+  const bool open = a.live && (!guarded_ || open_launch_ || a.host || (a.managed && !launch_running_));
   mprotect(reinterpret_cast<void*>(a.base), span_of(a), open ? PROT_READ | PROT_WRITE : PROT_NONE);
 }
 
@@ -131,7 +133,7 @@ void GlobalMemory::mark_pages(std::uintptr_t base, std::size_t bytes, bool live)
   if (device_pages_.empty()) return;
   const Allocation& a = *record_at(base);
   for (std::size_t d = 0; d < device_pages_.size(); ++d)
-    if (device_pages_[d] && (a.managed || a.device == static_cast<int>(d)))
+    if (device_pages_[d] && reaches(a, static_cast<int>(d)))
       fill_pages(device_pages_[d], base - base_, bytes, live);
 }
 
@@ -143,7 +145,7 @@ const std::uint16_t* GlobalMemory::page_bytes(int device) {
   if (!table) {  // the live pages it reaches, as the table of every GPU has them
     table = static_cast<std::uint16_t*>(reserve((size_ >> kPageShift) * 2, PROT_READ | PROT_WRITE));
     for (const Allocation& a : allocations_)
-      if (a.live && (a.managed || a.device == device)) {
+      if (a.live && reaches(a, device)) {
         const std::size_t first = (a.base - base_) >> kPageShift;
         std::copy_n(page_bytes_ + first, span_of(a) >> kPageShift, table + first);
       }
@@ -172,15 +174,37 @@ std::size_t GlobalMemory::bytes_in_use(int device) const {
 }
 
 void* GlobalMemory::allocate(std::size_t bytes, bool managed, int device) {
-  if (bytes > size_) return nullptr;  // more than the arena (SIZE_MAX would wrap the rounding below)
   std::lock_guard lock(mutex_);
+  return allocate_locked(bytes, managed, device, false);
+}
+
+void* GlobalMemory::allocate_host(std::size_t bytes) {
+  std::lock_guard lock(mutex_);
+  void* p = allocate_locked(bytes, false, kHostMemory, true);
+  if (p) --allocations_made_;  // the program's device allocations keep their numbers
+  return p;
+}
+
+std::vector<std::pair<std::uintptr_t, std::size_t>> GlobalMemory::host_ranges() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::pair<std::uintptr_t, std::size_t>> out;
+  if (host_live_ == 0) return out;
+  for (const Allocation& a : allocations_)
+    if (a.live && a.host) out.emplace_back(a.base, a.size);
+  return out;
+}
+
+void* GlobalMemory::allocate_locked(std::size_t bytes, bool managed, int device, bool host) {
+  if (bytes > size_) return nullptr;  // more than the arena (SIZE_MAX would wrap the rounding below)
   const std::size_t span = round_up(std::max<std::size_t>(bytes, 1), 4096);
   auto reuse = free_ranges_.lower_bound({span, 0});
   const bool reused = reuse != free_ranges_.end() && reuse->first == span;
   const std::uintptr_t p = reused ? reuse->second : next_;
   if (!reused && next_ + span + kGuardBytes > base_ + size_) return nullptr;
   if (mprotect(reinterpret_cast<void*>(p + size_), span, PROT_READ | PROT_WRITE) != 0) return nullptr;
-  const Allocation made{p, bytes, ++allocations_made_, true, managed, device};
+  Allocation made{p, bytes, ++allocations_made_, true, managed, device};
+  made.host = host;
+  if (host) made.id = 0;
   Allocation* a = nullptr;
   if (reused) {
     free_ranges_.erase(reuse);
@@ -192,6 +216,8 @@ void* GlobalMemory::allocate(std::size_t bytes, bool managed, int device) {
   }
   protect_view(*a);
   managed_live_ += managed;
+  host_live_ += host;
+  std::memset(host_pages_ + ((p - base_) >> kPageShift), host ? 1 : 0, span >> kPageShift);
   mark_pages(p, bytes, true);
   in_use_ += bytes;
   in_use_by_device_[device] += bytes;
@@ -246,6 +272,7 @@ bool GlobalMemory::release(void* ptr) {
   if (it == allocations_.end() || it->base != p || !it->live) return false;
   it->live = false;
   managed_live_ -= it->managed;
+  host_live_ -= it->host;
   mark_pages(it->base, it->size, false);
   in_use_ -= it->size;
   in_use_by_device_[it->device] -= it->size;

@@ -39,8 +39,16 @@ struct Allocation {
   int device = 0;         // the simulated GPU it was allocated on (all share one address space: UVA)
   bool heap = false;      // the device malloc heap (sim/memory/device_heap.hpp), numbered 0
   bool freed_by_reset = false;  // released by cudaDeviceReset, not cudaFree
+  // Page-locked host memory (cudaMallocHost, cudaHostAlloc): the host reads and writes
+  // it directly at any time, and every GPU's kernels reach it over the host link
+  // (zero-copy, as under UVA). Outside the program's allocation numbering and every
+  // GPU's capacity; device is kHostMemory.
+  bool host = false;
   std::string describe() const;  // "allocation #3 (4096 bytes at 0x...)"
 };
+
+// The `device` of page-locked host memory.
+inline constexpr int kHostMemory = -1;
 
 class GlobalMemory {
  public:
@@ -54,6 +62,14 @@ class GlobalMemory {
   bool release(void* p);              // false if p is not a live allocation base
   // The device malloc heap of a GPU: an allocation outside the program's numbering.
   void* allocate_heap(std::size_t bytes, int device);
+  // Page-locked host memory (Allocation::host); null when the arena is exhausted.
+  void* allocate_host(std::size_t bytes);
+  // Is the sector or byte at addr (inside the arena) page-locked host memory? For the
+  // DRAM estimate, which files those sectors as host-link traffic instead.
+  bool host_page(std::uintptr_t addr) const { return host_pages_[(addr - base_) >> kPageShift] != 0; }
+  // Base and size of every live host allocation (launches that touch one are never
+  // skipped or deferred as repeats: the host sees their memory without a call).
+  std::vector<std::pair<std::uintptr_t, std::size_t>> host_ranges() const;
   // cudaDeviceReset: every allocation of the device is released.
   void release_device(int device);
   // A live allocation handed to a new cudaMalloc of its size and kind as it is (a free
@@ -143,6 +159,8 @@ class GlobalMemory {
   std::uint32_t* sector_shadow_ = nullptr;
   std::uint64_t* touched_bits_ = nullptr;
   std::uint16_t* page_bytes_ = nullptr;
+  std::uint8_t* host_pages_ = nullptr;  // 1 per page of page-locked host memory
+  std::size_t host_live_ = 0;
   int fd_ = -1;              // the memfd behind both mappings
   bool guarded_ = false;
   bool launch_running_ = false;
@@ -151,6 +169,8 @@ class GlobalMemory {
   std::map<int, std::size_t> in_use_by_device_;
   void protect_view(const Allocation& a) const;  // the view's protection for a's state
   void mark_pages(std::uintptr_t base, std::size_t bytes, bool live);
+  void* allocate_locked(std::size_t bytes, bool managed, int device, bool host);
+  static bool reaches(const Allocation& a, int device) { return a.managed || a.host || a.device == device; }
   std::vector<std::uint16_t*> device_pages_;  // per device, null until its first page_bytes(device)
   std::vector<Allocation>::iterator record_at(std::uintptr_t p);
   std::vector<Allocation> allocations_;  // sorted by base; one per range, the latest allocation there

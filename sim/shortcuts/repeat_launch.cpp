@@ -54,6 +54,18 @@ std::string record_impurity(const LaunchRecord& r) {
   return c[Counter::GlobalAtomRequests] || c[Counter::GlobalRedRequests] || c[Counter::SharedAtomInst] ? "uses atomics" : "";
 }
 
+namespace {
+// Page-locked host memory: the host reads and writes it without a call, so a launch
+// that touches it (or may: a footprint too scattered to keep) is never a repeat.
+bool touches_host_memory(const LaunchFootprint& f) {
+  const auto ranges = GlobalMemory::instance().host_ranges();
+  if (ranges.empty()) return false;
+  if (!f.known) return true;
+  return std::any_of(ranges.begin(), ranges.end(),
+                     [&](const auto& r) { return overlaps_bytes(f.touched, r.first, r.second); });
+}
+}  // namespace
+
 std::optional<RepeatMatch> RepeatLaunches::repeat_of(const LaunchKey& key) {
   if (mode_ == RepeatMode::Never || managed_) return std::nullopt;
   auto found = std::find_if(kept_.rbegin(), kept_.rend(), [&](const Kept& k) { return k.key == key; });
@@ -87,7 +99,7 @@ void RepeatLaunches::executed(std::optional<LaunchKey> key, std::size_t record_i
     for (Kept& k : kept_) k.unchanged = false;
   else
     changed_by(footprint.written);
-  if (!key || mode_ == RepeatMode::Never) return;
+  if (!key || mode_ == RepeatMode::Never || touches_host_memory(footprint)) return;
   if (impure.empty() && !footprint.known) impure = "touches memory too scattered to keep track of";
   if (impure.empty() && footprint.read_then_written) impure = "reads what it writes";
   kept_.push_back(Kept{std::move(*key), record_index, clean, std::move(impure), std::move(footprint), all_writes_seen});

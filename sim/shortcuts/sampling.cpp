@@ -63,6 +63,9 @@ namespace {
 // multiply sectors that blocks share (llm.c attention's query-key kernel: 21-fold).
 // The uncounted blocks feed it themselves (simt_cuda/hooks.h,
 // __simt_translate_dram_inline): the sample's and theirs together are every block's.
+constexpr Counter kOncePerLaunch[] = {Counter::DramReadBytes, Counter::DramWriteBytes, Counter::SysmemReadBytes,
+                                      Counter::SysmemWriteBytes};
+
 void scale_to_grid(LaunchRecord& rec, double factor, const Counters& uncounted) {
   const Counters sample = rec.totals;
   const SiteCounters sample_sites = std::move(rec.per_site);
@@ -70,13 +73,11 @@ void scale_to_grid(LaunchRecord& rec, double factor, const Counters& uncounted) 
   rec.per_site.clear();
   auto scale = [&](Counters& to, const Counters& from) {
     add_scaled(to, from, factor);
-    to[Counter::DramReadBytes] = from[Counter::DramReadBytes];
-    to[Counter::DramWriteBytes] = from[Counter::DramWriteBytes];
+    for (Counter once : kOncePerLaunch) to[once] = from[once];
   };
   scale(rec.totals, sample);
   for (const auto& [site, c] : sample_sites) scale(rec.per_site[site], c);
-  rec.totals[Counter::DramReadBytes] += uncounted[Counter::DramReadBytes];
-  rec.totals[Counter::DramWriteBytes] += uncounted[Counter::DramWriteBytes];
+  for (Counter once : kOncePerLaunch) rec.totals[once] += uncounted[once];
 }
 
 // Whether to count the middles of windows a third as wide, which costs about twice the

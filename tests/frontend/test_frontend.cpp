@@ -692,6 +692,35 @@ TEST_CASE("cudaPointerGetAttributes: device, interior, managed, pinned and unreg
         "last error 0\n");
 }
 
+TEST_CASE("zero-copy: kernels read and write page-locked host memory, counted over the host link, never repeats") {
+  Exec e = exec(kTests + "zero_copy.cu");
+  CHECK(e.run.status == 0);
+  CHECK(e.run.out ==
+        "mallochost 0\n"
+        "hostalloc 0\n"
+        "device pointer 0 same 1\n"
+        "round 0 wrong 0\n"
+        "round 1 wrong 0\n"
+        "round 2 wrong 0\n"
+        "sync 0\n"
+        "in place wrong 0\n"
+        "free host of malloc 1\n"
+        "free host of device 1\n"
+        "free of pinned 1\n"
+        "free host 0 0\n");
+  REQUIRE(e.launches.size() == 5);  // every launch ran: the host changed their memory without a call
+  for (const auto& l : e.launches) CHECK(l["repeat_of"] == 0);
+  const auto& scale = e.launches[0];
+  CHECK(metric(scale, "simt__sysmem_bytes_read.sum") == 4096 * 4);
+  CHECK(metric(scale, "dram__bytes_read.sum") == 0);
+  CHECK(metric(scale, "dram__bytes_write.sum") == 4096 * 4);  // `out` is device memory
+  CHECK(metric(scale, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") == 4096 * 4 / 32);
+  const auto& in_place = e.launches[3];
+  CHECK(metric(in_place, "simt__sysmem_bytes_read.sum") == 4096 * 4);
+  CHECK(metric(in_place, "simt__sysmem_bytes_write.sum") == 4096 * 4);
+  CHECK(metric(in_place, "dram__bytes_write.sum") == 0);
+}
+
 TEST_CASE("cudaFree of a host, pinned or interior pointer, or twice, is cudaErrorInvalidValue as in CUDA 13") {
   Exec e = exec(kTests + "free_errors.cu");
   CHECK(e.run.status == 0);

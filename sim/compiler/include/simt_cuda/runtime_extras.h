@@ -23,8 +23,32 @@ cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, std::size_t count, 
 
 // ---- Calls real programs make that follow from the ones the runtime has.
 // Streams, events, cudaMemsetAsync and cudaMallocManaged: sim/cuda/runtime.hpp.
-enum { cudaHostAllocDefault = 0 };
-inline cudaError_t cudaHostAlloc(void** p, std::size_t n, unsigned) { return cudaMallocHost(p, n); }
+// Page-locked memory is mapped into every GPU's address space and reachable from all
+// of them (as with UVA): the flags CUDA takes are accepted and change nothing.
+enum { cudaHostAllocDefault = 0, cudaHostAllocPortable = 1, cudaHostAllocMapped = 2, cudaHostAllocWriteCombined = 4 };
+inline cudaError_t cudaHostAlloc(void** p, std::size_t n, unsigned flags) {
+  if (flags > 7) return cudaErrorInvalidValue;
+  return cudaMallocHost(p, n);
+}
+template <class T> cudaError_t cudaHostAlloc(T** p, std::size_t n, unsigned flags) {
+  return cudaHostAlloc(reinterpret_cast<void**>(p), n, flags);
+}
+template <class T> cudaError_t cudaHostGetDevicePointer(T** device_ptr, void* host_ptr, unsigned flags) {
+  return cudaHostGetDevicePointer(reinterpret_cast<void**>(device_ptr), host_ptr, flags);
+}
+// Device flags (scheduling, cudaDeviceMapHost): a simulated GPU always maps host
+// memory, and how the host waits does not change what it computes.
+enum {
+  cudaDeviceScheduleAuto = 0, cudaDeviceScheduleSpin = 1, cudaDeviceScheduleYield = 2,
+  cudaDeviceScheduleBlockingSync = 4, cudaDeviceBlockingSync = 4, cudaDeviceMapHost = 8,
+  cudaDeviceLmemResizeToMax = 16,
+};
+inline cudaError_t cudaSetDeviceFlags(unsigned flags) { return flags > 31 ? cudaErrorInvalidValue : cudaSuccess; }
+inline cudaError_t cudaGetDeviceFlags(unsigned* flags) {
+  if (!flags) return cudaErrorInvalidValue;
+  *flags = cudaDeviceMapHost;
+  return cudaSuccess;
+}
 // Stream-ordered allocation (CUDA 11.2): memory usable by the work enqueued on the
 // stream after the call. simtlab runs a stream's work in order as it is enqueued, so a
 // plain allocation now (on the current device) and a plain free give the stream what it
