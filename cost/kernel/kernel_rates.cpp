@@ -72,12 +72,16 @@ Rate half_lanes(const DeviceSpec& d, const KernelRates& r) {
 }
 
 // Page-locked host memory a kernel reads or writes crosses the device's host link at
-// its datasheet rate per direction (the catalog's "host_link"); none: not priced.
+// its datasheet rate per direction (the catalog's "host_link") times the efficiency
+// pinned copies reach on the device, where measured; no host link: not priced.
 Rate host_link(const DeviceSpec& d) {
   if (d.host_link.empty()) return rate(0, "B/s", "no host_link for this device in the catalog: not priced", false);
   try {
     const LinkSpec& l = Catalog::builtin().link(d.host_link);
-    return rate(l.bandwidth, "B/s", fmt::format("{} per direction ({})", l.name, l.source));
+    const Rate eff = from_catalog(d, "host_copy_efficiency", 1.0, "fraction");
+    return rate(l.bandwidth * eff.value, "B/s",
+                fmt::format("{} per direction ({}) x {:g} ({})", l.name, l.source, eff.value, eff.source),
+                eff.in_catalog);
   } catch (const std::exception&) {
     return rate(0, "B/s", fmt::format("host link '{}' not in the catalog: not priced", d.host_link), false);
   }
@@ -115,6 +119,7 @@ KernelRates kernel_rates(const DeviceSpec& d) {
   r.atomic_rounds = from_catalog(d, "atomic_round_clk", 0.691, "rounds per second", r.clock_hz);
   r.atomic_sectors = from_catalog(d, "atomic_sectors_clk", 49.8, "sectors per second", r.clock_hz);
   r.host_link_bytes = host_link(d);
+  r.sysmem_latency_s = from_catalog(d, "sysmem_latency_us", 2.5, "s", 1e-6);
   r.launch_overhead_s = from_catalog(d, "launch_overhead_us", 1.66, "s", 1e-6);
   r.global_latency_s = from_catalog(d, "global_latency_us", 0.384, "s", 1e-6);
   r.shared_latency_clk = from_catalog(d, "shared_latency_clk", 30, "cycles");

@@ -38,6 +38,7 @@ struct KernelRates {
   // Latencies and fixed costs.
   Rate launch_overhead_s;   // launch to first instruction + teardown
   Rate global_latency_s;    // one global load round trip from an idle SM
+  Rate sysmem_latency_s;    // a kernel's first round trip to page-locked host memory
   Rate shared_latency_clk;  // one shared-memory access, dependent
   Rate shuffle_latency_clk;
   Rate barrier_latency_clk;  // one __syncthreads once every warp has arrived

@@ -139,8 +139,14 @@ TimeTerm dram_term(const KernelCounters& c, const KernelRates& r) {
 TimeTerm sysmem_term(const KernelCounters& c, const KernelRates& r) {
   const double busier = std::max(c.sysmem_read_bytes, c.sysmem_write_bytes);
   TimeTerm t = device_wide("sysmem", "host-link traffic (zero-copy)", busier, "B", r.host_link_bytes);
-  t.detail = fmt::format("{} read from and {} written to page-locked host memory, each direction at the link's rate",
-                         format_count(c.sysmem_read_bytes, "B"), format_count(c.sysmem_write_bytes, "B"));
+  // The first access waits a round trip over the link before any bytes flow.
+  if (t.seconds > 0) t.seconds += r.sysmem_latency_s.value;
+  t.detail = fmt::format("{} read from and {} written to page-locked host memory, each direction at the link's "
+                         "rate, after one {} round trip",
+                         format_count(c.sysmem_read_bytes, "B"), format_count(c.sysmem_write_bytes, "B"),
+                         format_seconds(r.sysmem_latency_s.value));
+  t.formula += fmt::format(" + {}", format_seconds(r.sysmem_latency_s.value));
+  t.source += "; round trip: " + r.sysmem_latency_s.source;
   return t;
 }
 

@@ -91,6 +91,25 @@ TEST_CASE("a large copy is bound by DRAM at the achievable bandwidth") {
   CHECK(t.sentence.find("bound by DRAM traffic") == 0);
 }
 
+TEST_CASE("a kernel streaming page-locked host memory is bound by the host link") {
+  const double n = 1 << 24;  // 64 MiB read from host memory, written to the device
+  KernelCounters c = streaming(n);
+  c.threads_per_block = 1024;
+  c.blocks = n / 1024;
+  c.dram_read_bytes = 0;
+  c.sysmem_read_bytes = 4 * n;
+  KernelTime t = kernel_time(h200(), c);
+  CHECK(t.bound == "sysmem");
+  // PCIe 5 x16 (63 GB/s) x the pinned-copy efficiency measured on the H200 (0.875),
+  // after one round trip over the link.
+  CHECK(t.term("sysmem").seconds == approx(2.5e-6 + 4 * n / (63e9 * 0.875)));
+  CHECK(t.term("sysmem").seconds > 20 * t.term("dram").seconds);
+  CHECK(t.sentence.find("host-link traffic") != std::string::npos);
+  // Reads and writes cross in opposite directions: the busier one binds.
+  c.sysmem_write_bytes = 2 * n;
+  CHECK(kernel_time(h200(), c).term("sysmem").seconds == approx(t.term("sysmem").seconds));
+}
+
 TEST_CASE("a copy in many small blocks waits for block dispatch") {
   // 256 threads a block move 2 KB, less than the SM's DRAM share while one block is
   // dispatched (157 cycles): the grid of blocks binds, as tests/cuda/short_kernel_probe.cu

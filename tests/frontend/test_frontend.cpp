@@ -698,7 +698,7 @@ TEST_CASE("zero-copy: kernels read and write page-locked host memory, counted ov
   CHECK(e.run.out ==
         "mallochost 0\n"
         "hostalloc 0\n"
-        "device pointer 0 same 1\n"
+        "device pointer 0 set\n"
         "round 0 wrong 0\n"
         "round 1 wrong 0\n"
         "round 2 wrong 0\n"

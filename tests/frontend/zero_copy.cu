@@ -21,7 +21,8 @@ int main() {
   cudaSetDeviceFlags(cudaDeviceMapHost);
   printf("mallochost %d\n", int(cudaMallocHost(&in, n * sizeof(float))));
   printf("hostalloc %d\n", int(cudaHostAlloc(&mapped, n * sizeof(float), cudaHostAllocMapped)));
-  printf("device pointer %d same %d\n", int(cudaHostGetDevicePointer(&mapped_dev, mapped, 0)), mapped_dev == mapped);
+  // CUDA 13 may hand out another address for the same bytes: both work in kernels.
+  printf("device pointer %d %s\n", int(cudaHostGetDevicePointer(&mapped_dev, mapped, 0)), mapped_dev ? "set" : "null");
   cudaMalloc(&out, n * sizeof(float));
   float* back = static_cast<float*>(malloc(n * sizeof(float)));
   // The same launch three times; only the host's plain stores change its input.
