@@ -25,6 +25,10 @@ struct GlobalSite {
   // Bytes the site's loads read from DRAM (their first touches of a sector in the
   // launch); < 0 when not known: the launch's share is used.
   double dram_read_bytes = -1;
+  // The basic block of the optimised code the site lies in (an ordinal in its
+  // function; 0: not known). In a loop that branches, loads of different blocks wait
+  // one after another; the loads of one block are in flight together.
+  unsigned block = 0;
 };
 
 // One shared-memory instruction (a source site): its warp requests and its loop, as

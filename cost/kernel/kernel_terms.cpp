@@ -232,20 +232,38 @@ double round_clk(const GlobalSite& s, double launch_miss, const KernelRates& r) 
   return miss * dram + (1 - miss) * l2_hit;
 }
 
-struct LoopChain {
-  double rounds = 0;  // of the loop's busiest site
-  double clk = 0;     // the loop's wait, per warp
+struct Rounds {
+  double rounds = 0;  // of the busiest site
+  double clk = 0;     // the wait, per warp
+  void take(double n, double n_clk) {
+    rounds = std::max(rounds, n);
+    clk = std::max(clk, n_clk);
+  }
 };
+using LoopChain = Rounds;
 
-std::map<unsigned, LoopChain> load_loops(const KernelCounters& c, const KernelRates& r) {
+// A loop waits for its busiest load site's rounds: its loads are in flight together.
+// In a loop that branches, each basic block's loads are waited for before the next
+// block's issue (a tile copy whose elements each take a branch: matmul_wmma's k step
+// waits four round trips, docs/validation/h200-short-kernels.md), so there the
+// loop's rounds are the sum over its blocks of each block's busiest site.
+bool blocks_in_turn(const GlobalSite& s) { return s.loop != 0 && !s.straight_line && !s.batched && s.block != 0; }
+
+// Per loop (group_of); the clocks only when the rates are given.
+std::map<unsigned, LoopChain> load_loops(const KernelCounters& c, const KernelRates* r) {
   std::map<unsigned, LoopChain> loops;
+  std::map<unsigned, std::map<unsigned, Rounds>> blocks;  // loop -> block -> its busiest site
   const double miss = load_miss_fraction(c);
   for (const GlobalSite& s : global_sites(c)) {
     if (s.op != Op::Load || !(s.requests > 0)) continue;
-    LoopChain& l = loops[group_of(s)];
-    const double rounds = rounds_of(s, c);
-    l.rounds = std::max(l.rounds, rounds);
-    l.clk = std::max(l.clk, rounds * round_clk(s, miss, r));
+    const double rounds = rounds_of(s, c), clk = r ? rounds * round_clk(s, miss, *r) : 0;
+    loops[group_of(s)].take(rounds, clk);
+    if (blocks_in_turn(s)) blocks[group_of(s)][s.block].take(rounds, clk);
+  }
+  for (auto& [loop, in_loop] : blocks) {
+    Rounds serial;
+    for (auto& [block, b] : in_loop) serial.rounds += b.rounds, serial.clk += b.clk;
+    loops[loop].take(serial.rounds, serial.clk);
   }
   return loops;
 }
@@ -253,11 +271,8 @@ std::map<unsigned, LoopChain> load_loops(const KernelCounters& c, const KernelRa
 }  // namespace
 
 double load_rounds_per_warp(const KernelCounters& c) {
-  std::map<unsigned, double> most;
-  for (const GlobalSite& s : global_sites(c))
-    if (s.op == Op::Load) most[group_of(s)] = std::max(most[group_of(s)], rounds_of(s, c));
   double sum = 0;
-  for (auto& [loop, rounds] : most) sum += rounds;
+  for (auto& [loop, l] : load_loops(c, nullptr)) sum += l.rounds;
   return sum;
 }
 
@@ -346,7 +361,7 @@ TimeTerm load_chain_term(const KernelCounters& c, const KernelRates& r, const Oc
   const double first_clk = miss * dram_clk + (1 - miss) * l2_clk;
   double rounds = 0, chain_clk = 0, batched = 0, branching = 0;
   std::vector<std::string> parts;
-  for (auto& [loop, l] : load_loops(c, r)) {
+  for (auto& [loop, l] : load_loops(c, &r)) {
     rounds += l.rounds;
     chain_clk += l.clk;
     parts.push_back(fmt::format("{:.3g} rounds x {:.0f} clk", l.rounds, per(l.clk, l.rounds)));

@@ -48,6 +48,11 @@ std::uint32_t site_loop(Site site) {
   return c ? c->loop : 0;
 }
 
+std::uint32_t site_block(Site site) {
+  const CompilerSite* c = compiler_site(site);
+  return c ? c->flags >> kSiteBlockShift : 0;
+}
+
 }  // namespace simt
 
 // Every translation unit of a module registers the module's whole section.

@@ -15,7 +15,7 @@ struct CompilerSite {  // the layout the pass emits
   const char* file;
   const char* function;
   std::uint32_t line, column;
-  std::uint32_t flags;  // kSiteStraightLine (sim/types/events.hpp)
+  std::uint32_t flags;  // kSiteStraightLine, kSiteVolatile, block << kSiteBlockShift (sim/types/events.hpp)
   std::uint32_t loop;   // loop id | kSiteLoopBatched (sim/types/events.hpp); 0 outside loops
 };
 static_assert(sizeof(CompilerSite) == 32);
@@ -25,6 +25,8 @@ bool straight_line_site(Site site);
 
 // The loop field of a compiler record (0: outside loops, or not a compiler site).
 std::uint32_t site_loop(Site site);
+// The basic block of a compiler record (kSiteBlockShift; 0: unknown).
+std::uint32_t site_block(Site site);
 
 // The record behind a site, if the pass made it.
 const CompilerSite* compiler_site(Site site);

@@ -26,6 +26,13 @@ constexpr std::uint32_t kSiteStraightLine = 1;
 // between barriers: relaxed operations, as PTX's memory model treats them, not a data
 // race (sim/check/release_acquire.hpp).
 constexpr std::uint32_t kSiteVolatile = 2;
+// The high half of the same records' flags: the basic block of the optimised code the
+// site's first instruction lies in (its ordinal in the function, modulo 2^16; 0 when
+// unknown). In a loop that branches, a load whose block differs from another's is
+// issued only after the other block's loads were waited for (a tile copy whose
+// elements each take a branch: one round trip each), while the loads of one block
+// are in flight together.
+constexpr std::uint32_t kSiteBlockShift = 16;
 // The `loop` field of the same records: which loop of the optimised code the site
 // sits in (an id unique in its module, in the low bits; 0: outside loops), and
 // whether that loop's body is one branch-free block without stores to global

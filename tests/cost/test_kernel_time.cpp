@@ -473,6 +473,38 @@ TEST_CASE("load chain: loops add, one loop's sites overlap, branch-free loops sh
   CHECK(kernel_time(h200(), c).term("load_chain").detail.find("in 1 loop") != std::string::npos);
 }
 
+TEST_CASE("in a loop that branches, each basic block's loads wait in turn") {
+  // matmul_wmma's tile copy: two load sites of one loop, each in a block of its own
+  // behind a branch; on the H200 each load's store waits before the next block issues.
+  KernelCounters c;
+  c.kernel = "tile_copy";
+  c.threads_per_block = 128;
+  c.blocks = 132;
+  const double w = c.warps(), per_warp = 32;
+  GlobalSite a{GlobalSite::Op::Load, w * per_warp, w * per_warp, 32};
+  a.loop = 1;
+  a.block = 3;
+  a.dram_read_bytes = 0;
+  GlobalSite b = a;
+  b.block = 5;
+  c.sites = {a, b};
+  c.ld_requests = 2 * w * per_warp;
+  c.ld_sectors = 2 * w * per_warp;
+  CHECK(load_rounds_per_warp(c) == approx(2 * per_warp));
+  const double in_turn = kernel_time(h200(), c).term("load_chain").seconds;
+  // One block: in flight together, the busier site counts.
+  c.sites[1].block = 3;
+  CHECK(load_rounds_per_warp(c) == approx(per_warp));
+  CHECK(kernel_time(h200(), c).term("load_chain").seconds < 0.6 * in_turn);
+  // Blocks not known (ncu's counters): as one block.
+  c.sites[0].block = c.sites[1].block = 0;
+  CHECK(load_rounds_per_warp(c) == approx(per_warp));
+  // A branch-free loop is unrolled and its loads batched whatever the blocks.
+  c.sites[0].block = 3, c.sites[1].block = 5;
+  c.sites[0].batched = c.sites[1].batched = true;
+  CHECK(load_rounds_per_warp(c) == approx(per_warp));
+}
+
 TEST_CASE("shared accesses of a branch-free loop overlap in the latency chain") {
   KernelCounters c = shared_only(132 * 2 * 32 * 64, 1);  // 64 shared loads per warp
   c.shared_sites = {{c.shared_ld_inst, false, 1, false}};

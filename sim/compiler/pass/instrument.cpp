@@ -166,8 +166,8 @@ class Instrumenter {
     IRBuilder<> b(&at);
     unsigned size = unsigned(m_.getDataLayout().getTypeStoreSize(type));
     FunctionCallee entry = is_volatile ? access_volatile_ : never_local(ptr, marked_) ? access_nonlocal_ : access_;
-    Constant* site = is_volatile ? sites_.site_of(at, "vmem", in_loop(at), kSiteVolatile, loop_of(at))
-                                 : sites_.site_of(at, "mem", in_loop(at), 0, loop_of(at));
+    Constant* site = is_volatile ? sites_.site_of(at, "vmem", in_loop(at), kSiteVolatile | block_flags(at), loop_of(at))
+                                 : sites_.site_of(at, "mem", in_loop(at), block_flags(at), loop_of(at));
     CallInst* call = b.CreateCall(entry, {b.CreatePointerCast(ptr, b.getInt8PtrTy()), b.getInt32(size),
                                           b.getInt32(op), site});
     ensure_location(*call);
@@ -214,6 +214,9 @@ class Instrumenter {
   // record (sites.hpp).
   bool in_loop(const Instruction& at) const { return loop_of(at) != 0; }
   unsigned loop_of(const Instruction& at) const { return loops_.of(at.getParent()); }
+  unsigned block_flags(const Instruction& at) const {
+    return (loops_.ordinal(at.getParent()) & 0xFFFFu) << kSiteBlockShift;
+  }
   void instrument(Instruction& i);
   void translate(Instruction& i, bool dram);
   void refuse(Instruction& at, const GlobalVariable& gv) {

@@ -72,11 +72,52 @@ unsigned batch_bits(const Loop& l) {
   return (most != Store::Global ? kSiteLoopBatched : 0) | (most == Store::None ? kSiteLoopSharedBatched : 0);
 }
 
+// An arm of a small if-region nvcc predicates (no branch in SASS): a block of at most
+// 16 instructions and no calls, whose only predecessor ends in a conditional branch
+// and whose other side is either the arm's successor (a triangle) or another such arm
+// with the same successor (a diamond). Returns that predecessor, the region's head.
+const BasicBlock* head_of_arm(const BasicBlock* a) {
+  auto small = [](const BasicBlock* b) {
+    return b->size() <= 16 && std::none_of(b->begin(), b->end(), [](const Instruction& i) { return calls(i); });
+  };
+  const BasicBlock* p = a->getUniquePredecessor();
+  const auto* br = p ? dyn_cast<BranchInst>(p->getTerminator()) : nullptr;
+  const BasicBlock* join = a->getUniqueSuccessor();
+  if (!br || !br->isConditional() || !join || !small(a)) return nullptr;
+  const BasicBlock* other = br->getSuccessor(0) == a ? br->getSuccessor(1) : br->getSuccessor(0);
+  if (other == join) return p;
+  return other->getUniquePredecessor() == p && other->getUniqueSuccessor() == join && small(other) ? p : nullptr;
+}
+
+// The head of the predicated region the block belongs to — as an arm, or as the join
+// every one of whose predecessors is the head or an arm of it — or null.
+const BasicBlock* predicated_head(const BasicBlock& b) {
+  if (const BasicBlock* h = head_of_arm(&b)) return h;
+  const BasicBlock* head = nullptr;
+  bool through_arm = false;
+  for (const BasicBlock* q : predecessors(&b)) {
+    const BasicBlock* h = head_of_arm(q);
+    through_arm |= h != nullptr;
+    if (!h) h = q;
+    if (head && h != head) return nullptr;
+    head = h;
+  }
+  return through_arm ? head : nullptr;
+}
+
 }  // namespace
 
 void LoopTags::compute(Function& f) {
   tags_.clear();
+  ordinals_.clear();
   if (f.isDeclaration()) return;
+  // A predicated region is one block in SASS: its arms and join take the head's number.
+  unsigned next = 1;
+  for (const BasicBlock& b : f) {
+    const BasicBlock* head = predicated_head(b);
+    const auto it = head ? ordinals_.find(head) : ordinals_.end();
+    ordinals_.emplace(&b, it != ordinals_.end() ? it->second : next++);
+  }
   DominatorTree dt(f);
   LoopInfo loops(dt);
   std::map<const Loop*, unsigned> tag_of;
@@ -87,6 +128,11 @@ void LoopTags::compute(Function& f) {
     }
   for (const BasicBlock& b : f)
     if (const Loop* l = loops.getLoopFor(&b)) tags_[&b] = tag_of.at(l);
+}
+
+unsigned LoopTags::ordinal(const BasicBlock* b) const {
+  const auto it = ordinals_.find(b);
+  return it == ordinals_.end() ? 0 : it->second;
 }
 
 unsigned LoopTags::of(const BasicBlock* b) const {

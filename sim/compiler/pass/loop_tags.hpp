@@ -17,9 +17,15 @@ class LoopTags {
   void compute(llvm::Function& f);
   // 0 outside loops.
   unsigned of(const llvm::BasicBlock* b) const;
+  // The block's ordinal in its function (1, 2, ...), for the site records' flags
+  // (kSiteBlockShift): loads of a loop that branches wait one after another when they
+  // lie in different blocks. A small if-region nvcc predicates (a guarded load, `c ? x
+  // : 0`) is one block in SASS: its arms and join share its head's ordinal.
+  unsigned ordinal(const llvm::BasicBlock* b) const;
 
  private:
   std::map<const llvm::BasicBlock*, unsigned> tags_;
+  std::map<const llvm::BasicBlock*, unsigned> ordinals_;
   unsigned next_id_ = 1;
 };
 
