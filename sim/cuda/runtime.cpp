@@ -486,7 +486,8 @@ cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_
   if (cudaError_t e = sticky_error()) return e;
   if (simt::stream_device(stream) < 0) return record(cudaErrorInvalidResourceHandle);
   if (bytes == 0) return cudaSuccess;
-  if (!is_device_range(dst, bytes)) return record(cudaErrorInvalidValue);
+  // Page-locked host memory too: the GPU reaches it (CUDA 13 sets it, cudaSuccess).
+  if (!is_device_range(dst, bytes) && !is_pinned(dst, bytes)) return record(cudaErrorInvalidValue);
   if ((value & 0xff) != 0 && !host_can_hold(bytes, "cudaMemset")) return record(cudaErrorMemoryAllocation);
   simt::RepeatLaunches::instance().host_wrote(dst, bytes);
   place_transfer(simt::WorkKind::Memset, bytes, stream, "cudaMemset");

@@ -21,8 +21,13 @@ int main() {
   cudaSetDeviceFlags(cudaDeviceMapHost);
   printf("mallochost %d\n", int(cudaMallocHost(&in, n * sizeof(float))));
   printf("hostalloc %d\n", int(cudaHostAlloc(&mapped, n * sizeof(float), cudaHostAllocMapped)));
-  // CUDA 13 may hand out another address for the same bytes: both work in kernels.
-  printf("device pointer %d %s\n", int(cudaHostGetDevicePointer(&mapped_dev, mapped, 0)), mapped_dev ? "set" : "null");
+  const cudaError_t got = cudaHostGetDevicePointer(&mapped_dev, mapped, 0);
+  printf("device pointer %d same %d\n", int(got), mapped_dev == mapped);  // one address space (UVA)
+  void* none = nullptr;
+  float* plain = static_cast<float*>(malloc(64));
+  printf("device pointer of malloc memory %d\n", int(cudaHostGetDevicePointer(&none, plain, 0)));
+  cudaGetLastError();
+  free(plain);
   cudaMalloc(&out, n * sizeof(float));
   float* back = static_cast<float*>(malloc(n * sizeof(float)));
   // The same launch three times; only the host's plain stores change its input.
@@ -40,6 +45,8 @@ int main() {
   int wrong = 0;
   for (int i = 0; i < n; ++i) wrong += mapped[i] != float(i) + 2.0f;
   printf("in place wrong %d\n", wrong);
+  const cudaError_t set = cudaMemset(mapped, 0, 64 * sizeof(float));  // the GPU reaches it: allowed
+  printf("memset %d sync %d first %g\n", int(set), int(cudaDeviceSynchronize()), mapped[0]);
   printf("free host of malloc %d\n", int(cudaFreeHost(back)));
   printf("free host of device %d\n", int(cudaFreeHost(out)));
   printf("free of pinned %d\n", int(cudaFree(in)));
