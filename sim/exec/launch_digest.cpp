@@ -19,6 +19,7 @@ void write_launch_digest(const LaunchRecord& r) {
   if (f) std::fprintf(f, "launch %u error %d kernel %s\n", launch, r.error, r.kernel.c_str());
   // Read on the host, outside any simulated thread: nothing here is counted.
   for (const Allocation& a : GlobalMemory::instance().live_allocations()) {
+    if (a.host) continue;  // page-locked host memory: not one of the device allocations a GPU run hashes
     const auto* bytes = reinterpret_cast<const unsigned char*>(GlobalMemory::instance().host_address(a.base));
     const std::uint64_t hash = validate_dump::fnv1a(bytes, a.size);
     if (f)
