@@ -180,9 +180,7 @@ void* GlobalMemory::allocate(std::size_t bytes, bool managed, int device) {
 
 void* GlobalMemory::allocate_host(std::size_t bytes) {
   std::lock_guard lock(mutex_);
-  void* p = allocate_locked(bytes, false, kHostMemory, true);
-  if (p) --allocations_made_;  // the program's device allocations keep their numbers
-  return p;
+  return allocate_locked(bytes, false, kHostMemory, true);
 }
 
 std::vector<std::pair<std::uintptr_t, std::size_t>> GlobalMemory::host_ranges() const {
@@ -202,9 +200,9 @@ void* GlobalMemory::allocate_locked(std::size_t bytes, bool managed, int device,
   const std::uintptr_t p = reused ? reuse->second : next_;
   if (!reused && next_ + span + kGuardBytes > base_ + size_) return nullptr;
   if (mprotect(reinterpret_cast<void*>(p + size_), span, PROT_READ | PROT_WRITE) != 0) return nullptr;
-  Allocation made{p, bytes, ++allocations_made_, true, managed, device};
+  // Host memory is outside the numbering: the program's device allocations keep theirs.
+  Allocation made{p, bytes, host ? 0 : ++allocations_made_, true, managed, device};
   made.host = host;
-  if (host) made.id = 0;
   Allocation* a = nullptr;
   if (reused) {
     free_ranges_.erase(reuse);
