@@ -139,12 +139,13 @@ TimeTerm dram_term(const KernelCounters& c, const KernelRates& r) {
 TimeTerm sysmem_term(const KernelCounters& c, const KernelRates& r) {
   const double busier = std::max(c.sysmem_read_bytes, c.sysmem_write_bytes);
   TimeTerm t = device_wide("sysmem", "host-link traffic (zero-copy)", busier, "B", r.host_link_bytes);
-  // The first access waits a round trip over the link before any bytes flow.
-  if (t.seconds > 0) t.seconds += r.sysmem_latency_s.value;
   t.detail = fmt::format("{} read from and {} written to page-locked host memory, each direction at the link's "
                          "rate, after one {} round trip",
                          format_count(c.sysmem_read_bytes, "B"), format_count(c.sysmem_write_bytes, "B"),
                          format_seconds(r.sysmem_latency_s.value));
+  if (!(t.seconds > 0)) return t;
+  // The first access waits a round trip over the link before any bytes flow.
+  t.seconds += r.sysmem_latency_s.value;
   t.formula += fmt::format(" + {}", format_seconds(r.sysmem_latency_s.value));
   t.source += "; round trip: " + r.sysmem_latency_s.source;
   return t;
@@ -240,7 +241,6 @@ struct Rounds {
     clk = std::max(clk, n_clk);
   }
 };
-using LoopChain = Rounds;
 
 // A loop waits for its busiest load site's rounds: its loads are in flight together.
 // In a loop that branches, each basic block's loads are waited for before the next
@@ -250,8 +250,8 @@ using LoopChain = Rounds;
 bool blocks_in_turn(const GlobalSite& s) { return s.loop != 0 && !s.straight_line && !s.batched && s.block != 0; }
 
 // Per loop (group_of); the clocks only when the rates are given.
-std::map<unsigned, LoopChain> load_loops(const KernelCounters& c, const KernelRates* r) {
-  std::map<unsigned, LoopChain> loops;
+std::map<unsigned, Rounds> load_loops(const KernelCounters& c, const KernelRates* r) {
+  std::map<unsigned, Rounds> loops;
   std::map<unsigned, std::map<unsigned, Rounds>> blocks;  // loop -> block -> its busiest site
   const double miss = load_miss_fraction(c);
   for (const GlobalSite& s : global_sites(c)) {

@@ -9,6 +9,12 @@
 
 namespace simt {
 
+// The estimate's counters: each counts a sector once a launch, over every block, so a
+// sampled launch's are its blocks' sum, never scaled (sim/shortcuts/sampling.cpp), and an
+// uncounted block keeps adding to them (sim/exec/worker.cpp).
+inline constexpr Counter kSectorEstimateCounters[] = {Counter::DramReadBytes, Counter::DramWriteBytes,
+                                                      Counter::SysmemReadBytes, Counter::SysmemWriteBytes};
+
 // DRAM estimate for the 32-byte sectors of one access, in the launch numbered `serial`.
 // Both return the bytes the access reads from DRAM (its first touches), which the
 // caller also files under the access's site: the kernel time model tells a loop

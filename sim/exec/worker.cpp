@@ -5,6 +5,7 @@
 #include "sim/check/global_checks.hpp"
 #include "sim/memory/global_memory.hpp"
 #include "sim/check/shared_checks.hpp"
+#include "sim/count/dram_estimate.hpp"
 #include "sim/exec/plain_twin.hpp"
 #include "sim/exec/worker.hpp"
 
@@ -263,10 +264,7 @@ void Worker::run_uncounted_block(LaunchContext& launch, std::uint64_t linear) {
   m.uninitialized = uninitialized;
   // Its DRAM sectors stay: the estimate counts each sector once a launch, over every
   // block (simt_cuda/hooks.h, __simt_translate_dram_inline).
-  kept[Counter::DramReadBytes] = totals[Counter::DramReadBytes];
-  kept[Counter::DramWriteBytes] = totals[Counter::DramWriteBytes];
-  kept[Counter::SysmemReadBytes] = totals[Counter::SysmemReadBytes];
-  kept[Counter::SysmemWriteBytes] = totals[Counter::SysmemWriteBytes];
+  for (Counter once : kSectorEstimateCounters) kept[once] = totals[once];
   totals = kept;
   per_site.swap(kept_sites);
   site_cache_.fill({});

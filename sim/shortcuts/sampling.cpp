@@ -2,6 +2,7 @@
 
 #include "sim/exec/executor.hpp"
 #include "sim/exec/plain_twin.hpp"
+#include "sim/count/dram_estimate.hpp"
 #include "sim/exec/worker.hpp"
 #include "sim/shortcuts/sample_spread.hpp"
 #include "sim/exec/worker_pool.hpp"
@@ -63,9 +64,6 @@ namespace {
 // multiply sectors that blocks share (llm.c attention's query-key kernel: 21-fold).
 // The uncounted blocks feed it themselves (simt_cuda/hooks.h,
 // __simt_translate_dram_inline): the sample's and theirs together are every block's.
-constexpr Counter kOncePerLaunch[] = {Counter::DramReadBytes, Counter::DramWriteBytes, Counter::SysmemReadBytes,
-                                      Counter::SysmemWriteBytes};
-
 void scale_to_grid(LaunchRecord& rec, double factor, const Counters& uncounted) {
   const Counters sample = rec.totals;
   const SiteCounters sample_sites = std::move(rec.per_site);
@@ -73,11 +71,11 @@ void scale_to_grid(LaunchRecord& rec, double factor, const Counters& uncounted) 
   rec.per_site.clear();
   auto scale = [&](Counters& to, const Counters& from) {
     add_scaled(to, from, factor);
-    for (Counter once : kOncePerLaunch) to[once] = from[once];
+    for (Counter once : kSectorEstimateCounters) to[once] = from[once];
   };
   scale(rec.totals, sample);
   for (const auto& [site, c] : sample_sites) scale(rec.per_site[site], c);
-  for (Counter once : kOncePerLaunch) rec.totals[once] += uncounted[once];
+  for (Counter once : kSectorEstimateCounters) rec.totals[once] += uncounted[once];
 }
 
 // Whether to count the middles of windows a third as wide, which costs about twice the
