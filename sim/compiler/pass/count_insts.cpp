@@ -210,17 +210,6 @@ unsigned arithmetic_estimate(const Instruction& i) {
   }
 }
 
-// A loop with a __syncthreads() or grid.sync() in it (a reduction's tree): nvcc does not unroll it.
-bool has_barrier(const Loop& l) {
-  for (const BasicBlock* b : l.blocks())
-    for (const Instruction& i : *b)
-      if (const auto* call = dyn_cast<CallBase>(&i))
-        if (const Function* callee = call->getCalledFunction();
-            callee && (callee->getName() == "__simt_site_barrier" || callee->getName() == "__simt_site_grid_sync"))
-          return true;
-  return false;
-}
-
 // An unconditional branch to the header of a loop that contains it: the loop's back edge.
 bool jumps_back(const BranchInst& br, const LoopInfo* loops) {
   if (!loops) return false;
@@ -286,7 +275,7 @@ std::map<const BasicBlock*, unsigned> SassEstimate::hoisted_reciprocals(const Fu
 void SassEstimate::find_fused_shared(const Function& f) { fused_ = fused_shared_followers(f); }
 
 unsigned SassEstimate::quarters(const Instruction& i) const {
-  if (fused_.count(&i)) return 0;
+  if (fused_.count(&i) || unrolled_.vanishes(i)) return 0;
   const unsigned n = sass_estimate(i, runtime_, loops_);
   return quarter_.count(&i) ? n : 4 * n;
 }
@@ -339,6 +328,7 @@ void BlockCounter::run(Function& f) {
   LoopInfo loops(dt);
   estimate_.find_loop_control(loops);
   estimate_.find_fused_shared(f);
+  estimate_.find_unrolled(f, loops);
   std::map<const BasicBlock*, unsigned> hoisted = estimate_.hoisted_reciprocals(f);
   // A block runs exactly as often as its immediate dominator when it also
   // post-dominates it within the same loop: the two are control-equivalent, and one

@@ -5,6 +5,7 @@
 #pragma once
 #include "fold_fp_counts.hpp"
 #include "sites.hpp"
+#include "unrolled_loops.hpp"
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Function.h>
@@ -31,6 +32,9 @@ class SassEstimate {
   // The __shared__ accesses nvcc folds into an earlier one's LDS.64/LDS.128 (or STS):
   // charged nothing (pass/fused_shared.hpp).
   void find_fused_shared(const llvm::Function& f);
+  // What the loops nvcc unrolls completely do without: charged nothing
+  // (pass/unrolled_loops.hpp).
+  void find_unrolled(const llvm::Function& f, const llvm::LoopInfo& loops) { unrolled_.compute(f, loops); }
   unsigned quarters(const llvm::Instruction& i) const;
   // What nvcc hoists into loop preheaders (the reciprocal of a divisor fixed for
   // the loop), in quarters, per preheader; after find_loop_control.
@@ -41,6 +45,7 @@ class SassEstimate {
   const llvm::LoopInfo* loops_ = nullptr;
   std::set<const llvm::Instruction*> quarter_;
   std::set<const llvm::Instruction*> fused_;
+  UnrolledLoops unrolled_;
 };
 
 class BlockCounter {

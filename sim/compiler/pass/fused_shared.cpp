@@ -45,6 +45,22 @@ std::pair<const Value*, std::int64_t> split_constant(const Value* v, const DataL
   return {v, 0};
 }
 
+// v x scale as variable terms and a constant: a sum of variables splits into its
+// addends, so that a fully unrolled loop's copies `(iv | 1) + row` and `iv + row`
+// share the terms iv and row and differ by a constant.
+void add_terms(const Value* v, std::int64_t scale, const DataLayout& dl, std::map<const Value*, std::int64_t>& terms,
+               std::int64_t& constant, int depth = 0) {
+  const auto* op = dyn_cast<BinaryOperator>(v);
+  if (op && op->getOpcode() == Instruction::Add && !isa<ConstantInt>(op->getOperand(1)) && depth < 4) {
+    add_terms(op->getOperand(0), scale, dl, terms, constant, depth + 1);
+    add_terms(op->getOperand(1), scale, dl, terms, constant, depth + 1);
+    return;
+  }
+  const auto [base, offset] = split_constant(v, dl);
+  terms[base] += scale;
+  constant += offset * scale;
+}
+
 bool decompose(const Value* ptr, const DataLayout& dl, Decomposed& out) {
   std::map<const Value*, std::int64_t> terms;
   const Value* p = ptr->stripPointerCasts();
@@ -53,11 +69,7 @@ bool decompose(const Value* ptr, const DataLayout& dl, Decomposed& out) {
     APInt constant(64, 0);
     if (!gep->collectOffset(dl, 64, vars, constant)) return false;
     out.constant += constant.getSExtValue();
-    for (auto& [v, scale] : vars) {
-      const auto [base, offset] = split_constant(v, dl);
-      terms[base] += scale.getSExtValue();
-      out.constant += offset * scale.getSExtValue();
-    }
+    for (auto& [v, scale] : vars) add_terms(v, scale.getSExtValue(), dl, terms, out.constant);
     p = gep->getPointerOperand()->stripPointerCasts();
   }
   const auto* gv = dyn_cast<GlobalVariable>(p);
