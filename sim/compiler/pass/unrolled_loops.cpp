@@ -114,7 +114,7 @@ void UnrolledLoops::compute(const Function& f, const LoopInfo& loops) {
     const std::optional<ConstantTrip> t = constant_trip(*l);
     if (!t) continue;
     std::uint64_t body = 0;
-    for (const BasicBlock* b : l->blocks()) body += b->size();
+    for (const BasicBlock* b : l->blocks()) body += b->sizeWithoutDebug();  // the same with -g or without
     if (t->trips * body > kFullUnrollBudget) continue;
     unrolled.emplace(l, *t);
     gone_.insert({t->latch, t->compare, t->step});
