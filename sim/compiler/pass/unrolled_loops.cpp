@@ -6,8 +6,8 @@
 
 #include <cstdint>
 #include <map>
-#include <vector>
 #include <optional>
+#include <vector>
 
 namespace simt::pass {
 
@@ -55,8 +55,10 @@ std::optional<ConstantTrip> constant_trip(const Loop& l) {
 }
 
 // A value that is the induction variable of an unrolled loop plus, or-ed with, or
-// scaled by what the loop does not change: in each copy an immediate offset.
-bool offset_of(const Value* v, const Loop& l, const PHINode* iv, int depth = 0) {
+// scaled by what the loop does not change: in each copy an address's base register
+// plus an immediate offset. With `constants_only`, by constants alone: an index that
+// is a constant in every copy, as a register array's must be.
+bool offset_of(const Value* v, const Loop& l, const PHINode* iv, bool constants_only, int depth = 0) {
   if (v == iv) return true;
   const auto* op = dyn_cast<BinaryOperator>(v);
   if (!op || depth > 4 || !l.contains(op)) return false;
@@ -64,9 +66,10 @@ bool offset_of(const Value* v, const Loop& l, const PHINode* iv, int depth = 0) 
     case Instruction::Add: case Instruction::Or: case Instruction::Shl: case Instruction::Mul: break;
     default: return false;
   }
+  auto fixed = [&](const Value* x) { return constants_only ? isa<ConstantInt>(x) : l.isLoopInvariant(x); };
   const Value *a = op->getOperand(0), *b = op->getOperand(1);
-  if (l.isLoopInvariant(b)) return offset_of(a, l, iv, depth + 1);
-  if (l.isLoopInvariant(a)) return offset_of(b, l, iv, depth + 1);
+  if (fixed(b)) return offset_of(a, l, iv, constants_only, depth + 1);
+  if (fixed(a)) return offset_of(b, l, iv, constants_only, depth + 1);
   return false;
 }
 
@@ -74,10 +77,9 @@ bool offset_of(const Value* v, const Loop& l, const PHINode* iv, int depth = 0) 
 bool feeds_addresses_only(const Instruction& i, const ConstantTrip& t) {
   for (const User* u : i.users()) {
     if (u == t.compare || u == t.iv) continue;
-    if (isa<GetElementPtrInst>(u) || isa<SExtInst>(u) || isa<ZExtInst>(u)) continue;
-    if (const auto* op = dyn_cast<BinaryOperator>(u)) {
-      if (feeds_addresses_only(*op, t)) continue;
-    }
+    if (isa<GetElementPtrInst>(u)) continue;
+    if (isa<BinaryOperator>(u) || isa<SExtInst>(u) || isa<ZExtInst>(u))
+      if (feeds_addresses_only(*cast<Instruction>(u), t)) continue;
     return false;
   }
   return true;
@@ -123,15 +125,15 @@ void UnrolledLoops::compute(const Function& f, const LoopInfo& loops) {
         if (const auto* gep = dyn_cast<GetElementPtrInst>(&i)) {
           bool offsets = true;
           for (const Use& u : gep->indices())
-            offsets &= isa<Constant>(u.get()) || l->isLoopInvariant(u.get()) || offset_of(u.get(), *l, t->iv);
+            offsets &= isa<Constant>(u.get()) || l->isLoopInvariant(u.get()) || offset_of(u.get(), *l, t->iv, false);
           if (offsets) gone_.insert(gep);
-        } else if (isa<BinaryOperator>(i) && offset_of(&i, *l, t->iv) && feeds_addresses_only(i, *t)) {
+        } else if (isa<BinaryOperator>(i) && offset_of(&i, *l, t->iv, false) && feeds_addresses_only(i, *t)) {
           gone_.insert(&i);
         }
       }
   }
-  // A local array every access of which is at a constant index or an unrolled
-  // loop's offset: registers.
+  // A local array every access of which is at a constant index, in straight-line
+  // code or in the copies of an unrolled loop: registers.
   for (const BasicBlock& b : f)
     for (const Instruction& i : b) {
       const auto* array = dyn_cast<AllocaInst>(&i);
@@ -144,7 +146,7 @@ void UnrolledLoops::compute(const Function& f, const LoopInfo& loops) {
           const auto it = l ? unrolled.find(l) : unrolled.end();
           for (const Use& idx : gep->indices())
             registers &= isa<Constant>(idx.get()) ||
-                         (it != unrolled.end() && offset_of(idx.get(), *l, it->second.iv));
+                         (it != unrolled.end() && offset_of(idx.get(), *l, it->second.iv, true));
           for (const User* access : gep->users()) {
             const auto* ld = dyn_cast<LoadInst>(access);
             const auto* st = dyn_cast<StoreInst>(access);
