@@ -108,6 +108,7 @@ cost::KernelCounters time_model_counters(const LaunchShape& shape, const Counter
   c.dram_write_bytes = v(Counter::DramWriteBytes);
   c.sysmem_read_bytes = v(Counter::SysmemReadBytes);
   c.sysmem_write_bytes = v(Counter::SysmemWriteBytes);
+  c.carried_chain_clk = v(Counter::CarriedChainClk);
   c.sites = std::move(sites);
   c.shared_sites = std::move(shared_sites);
   return c;

@@ -78,6 +78,9 @@ struct KernelCounters {
   // Page-locked host memory the kernel touches (zero-copy), the same estimate
   // (simt__sysmem_bytes_{read,write}.sum): over the host link, not DRAM.
   double sysmem_read_bytes = 0, sysmem_write_bytes = 0;
+  // Clocks of loop-carried dependent latency, per warp summed over warps
+  // (simt__carried_chain_clk.sum, the compiler front end's estimate); 0 where unknown.
+  double carried_chain_clk = 0;
 
   double warps_per_block() const;  // ceil(threads / 32)
   double warps() const { return blocks * warps_per_block(); }

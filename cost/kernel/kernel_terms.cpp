@@ -285,6 +285,13 @@ double dependent_shared_per_warp(const KernelCounters& c) {
   return per(std::min(chained, all), c.warps());
 }
 
+double batched_shared_per_warp(const KernelCounters& c) {
+  double batched = 0;
+  for (const SharedSite& s : c.shared_sites)
+    if (s.batched && !s.straight_line) batched += s.requests / kBatchedLoadIterations;
+  return per(std::min(batched, c.shared_requests() + c.shared_atom_inst), c.warps());
+}
+
 double load_miss_fraction(const KernelCounters& c) {
   if (!(c.ld_sectors > 0)) return 0;
   return std::min(1.0, c.dram_read_bytes / (32 * c.ld_sectors));
@@ -327,28 +334,44 @@ std::vector<TimeTerm> compute_terms(const KernelCounters& c, const KernelRates& 
 // plus one cycle per bank-conflict replay, and each warp collective (each result
 // feeds the next step in the kernels we ship: tree reductions, tiles read after a
 // barrier). Shared accesses and collectives are averaged over the block's warps.
+// A loop's body waits for its loop-carried chain (an accumulator's FFMAs, a running
+// max and its rescale) or for its batched shared reads, whichever is longer: both
+// stand for the same dependent path through the body, so only the chain's excess
+// over the reads is added. The first wave's last block on an SM starts one dispatch
+// per block after its first (`blocks`' rate), and its chain ends that much later.
 TimeTerm latency_term(const KernelCounters& c, const KernelRates& r, const Occupancy& o) {
   const double warps = c.warps();
   const double shared = dependent_shared_per_warp(c);
   const double replays = per(std::max(0.0, c.shared_wavefronts() - c.shared_requests()), warps);
   const double collectives = per(c.warp_collectives, warps);
   const double barriers = per(c.warp_barriers, warps);
+  const double carried = per(c.carried_chain_clk, warps);
+  const double carried_excess =
+      std::max(0.0, carried - batched_shared_per_warp(c) * r.shared_latency_clk.value);
   const double global_s = c.ld_requests + c.atom_requests > 0 ? r.global_latency_s.value : 0;
   const double chain_clk = barriers * r.barrier_latency_clk.value + shared * r.shared_latency_clk.value + replays +
-                           collectives * r.shuffle_latency_clk.value;
+                           collectives * r.shuffle_latency_clk.value + carried_excess;
   const double chain_s = global_s + chain_clk / r.clock_hz;
+  const double later_starts = std::max(0.0, std::min<double>(o.resident_blocks, o.busiest_sm_blocks) - 1);
+  const double ramp_s = r.blocks.value > 0 ? later_starts / r.blocks.value / r.clock_hz : 0;
   TimeTerm t = named("latency", "latency (occupancy and waves)");
   t.amount = o.waves;
   t.unit = o.waves == 1 ? "wave" : "waves";
-  t.seconds = o.waves * chain_s;
-  t.detail = fmt::format("{:g} resident blocks per SM (limited by {}), each wave a {} chain per warp",
-                         double(o.resident_blocks), o.limiter, format_seconds(chain_s));
+  t.seconds = o.waves * chain_s + ramp_s;
+  t.detail = fmt::format("{:g} resident blocks per SM (limited by {}), each wave a {} chain per warp{}",
+                         double(o.resident_blocks), o.limiter, format_seconds(chain_s),
+                         ramp_s > 0 ? fmt::format(", the first wave's last block starting {} late",
+                                                  format_seconds(ramp_s))
+                                    : "");
   t.formula = fmt::format(
       "{:g} waves x ({} global + {:.3g} barriers x {:g} clk + {:.3g} shared x {:g} clk + {:.3g} replays + "
-      "{:.3g} shuffles x {:g} clk)",
+      "{:.3g} shuffles x {:g} clk + {:.0f} clk loop-carried beyond the batched shared reads) + {:g} later block "
+      "starts / ({:.3g} {}) / {:.3g} GHz",
       o.waves, format_seconds(global_s), barriers, r.barrier_latency_clk.value, shared, r.shared_latency_clk.value,
-      replays, collectives, r.shuffle_latency_clk.value);
-  t.source = r.shared_latency_clk.source;
+      replays, collectives, r.shuffle_latency_clk.value, carried_excess, later_starts, r.blocks.value, r.blocks.unit,
+      r.clock_hz / 1e9);
+  t.source = r.shared_latency_clk.source + "; block starts: " + r.blocks.source +
+             "; loop-carried chains: the compiler front end's simt__carried_chain_clk.sum";
   return t;
 }
 

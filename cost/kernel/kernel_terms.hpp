@@ -57,6 +57,9 @@ constexpr double kBatchedLoadIterations = 4;
 // loop's (its body unrolled, its reads independent of each other) overlap
 // kBatchedLoadIterations at a time. Without shared sites: every access.
 double dependent_shared_per_warp(const KernelCounters& c);
+// Of those, the batched loops' share (kBatchedLoadIterations at a time), per warp: the
+// part a loop-carried chain replaces where it is longer (latency_term).
+double batched_shared_per_warp(const KernelCounters& c);
 
 std::vector<TimeTerm> memory_terms(const KernelCounters& c, const KernelRates& r, const Occupancy& o);
 std::vector<TimeTerm> compute_terms(const KernelCounters& c, const KernelRates& r, const Occupancy& o);

@@ -38,6 +38,9 @@ enum class Counter : int {
   // The compulsory estimate's sectors of page-locked host memory (zero-copy): they
   // cross the host link, not DRAM.
   SysmemReadBytes, SysmemWriteBytes,
+  // The compiler front end's loop-carried chains (sim/compiler/pass/carried_chain.hpp):
+  // clocks of dependent latency per warp, summed over warps.
+  CarriedChainClk,
   Count
 };
 constexpr int kCounterCount = static_cast<int>(Counter::Count);

@@ -95,6 +95,10 @@ constexpr MetricInfo kCatalog[] = {
      "before writing it, once (ncu: lts__t_sectors_aperture_sysmem_op_read x 32, with L2 hits)"},
     {C::SysmemWriteBytes, "simt__sysmem_bytes_write.sum", F::Estimate,
      "page-locked host memory a kernel writes, over the host link: each 32-byte sector the launch writes, once"},
+    {C::CarriedChainClk, "simt__carried_chain_clk.sum", F::Estimate,
+     "clocks a warp waits on loop-carried dependencies (an accumulator's FFMA, a running max and its rescale, an "
+     "index divided per dimension), per iteration the longest chain from a loop header's value back to itself at "
+     "the H200's measured latencies, summed over iterations (the busiest lane's) and warps"},
 };
 
 // The catalog lists every counter once, in the enum's order, so that the counter

@@ -206,6 +206,10 @@ void Worker::count_operations(BlockState& b) {
 void Worker::count_site(Site site, std::uint32_t kind, std::uint64_t sum, std::uint64_t max) {
   if (kind >= kBlockKind)  // the FP operations that run with the group, as many times per run
     for (const FoldedFpOp& op : folded_ops(site)) {
+      if (op.op == kCarriedChainOp) {  // the loop's chain per iteration, in tenths of a clock: the warp's
+        totals[Counter::CarriedChainClk] += (max * op.times + 5) / 10;
+        continue;
+      }
       add_fp(totals, op.op, sum * op.times, max * op.times);
       add_fp(site_counters(op.site), op.op, sum * op.times, max * op.times);
     }

@@ -46,6 +46,11 @@ constexpr std::uint32_t kSiteLoopBatched = 1u << 31;
 constexpr std::uint32_t kSiteLoopSharedBatched = 1u << 30;
 constexpr std::uint32_t kSiteLoopIdMask = kSiteLoopSharedBatched - 1;
 
+// A record of the pass's simt_block_ops table (sim/exec/block_ops.hpp) that is not an
+// FP operation: the loop-carried chain of the loop whose header the record's block
+// group is, in tenths of a clock per execution (simt__carried_chain_clk.sum).
+constexpr std::uint32_t kCarriedChainOp = 0x10000;
+
 // 16 bytes: a kernel makes many of these between two barriers. User-space
 // addresses fit in 48 bits, which leaves room for the size, operation and space.
 struct MemEvent {

@@ -294,19 +294,20 @@ TEST_CASE("integer work binds through the instruction estimate; without it issue
 
 TEST_CASE("the latency chain adds to issue: a wave's warps wait together at its barriers") {
   // One full wave of 256-thread blocks (8 per SM), 20 barriers per warp, and
-  // integer work that keeps the schedulers busy about as long as the barriers.
+  // integer work that keeps the schedulers busy longer than the wave's chain.
   KernelCounters c = shared_only(0, 1);
   c.threads_per_block = 256;
   c.blocks = 132 * 8;
   c.warp_barriers = c.warps() * 20;
-  c.sass_warp_inst = c.warps() * 100;
+  c.sass_warp_inst = c.warps() * 200;
   c.sass_thread_inst = 32 * c.sass_warp_inst;
   const KernelTime t = kernel_time(h200(), c);
   const double clock = kernel_rates(h200()).clock_hz;
-  const double latency = 20 * 28.7 / clock, issue = 64 * 100 / 4 / clock;
+  // The barriers, and the SM's 8th block starting 7 dispatches after its first.
+  const double latency = (20 * 28.7 + 7 / kernel_rates(h200()).blocks.value) / clock, issue = 64 * 200 / 4 / clock;
   REQUIRE(t.term("latency").seconds == approx(latency));
   REQUIRE(t.term("issue").seconds == approx(issue));
-  // The sum, not the larger of the two: 1.66 + 0.29 + 0.81 us.
+  // The sum, not the larger of the two: 1.66 + 0.84 + 1.62 us.
   CHECK(t.predicted_s == approx(1.66e-6 + latency + issue));
   CHECK(t.bound == "issue");
   CHECK(t.fill_s == approx(latency));
@@ -516,4 +517,37 @@ TEST_CASE("shared accesses of a branch-free loop overlap in the latency chain") 
   // Without sites every access is dependent, as before.
   c.shared_sites.clear();
   CHECK(kernel_time(h200(), c).term("latency").seconds == approx(chained));
+}
+
+TEST_CASE("the first wave's blocks start one dispatch apart: the last one's chain ends that much later") {
+  KernelCounters c = shared_only(0, 1);
+  c.threads_per_block = 256;
+  const double clock = kernel_rates(h200()).clock_hz, dispatch = 1 / kernel_rates(h200()).blocks.value;
+  auto latency = [&](double blocks) {
+    c.blocks = blocks;
+    c.warp_barriers = c.warps() * 20;
+    return kernel_time(h200(), c).term("latency").seconds;
+  };
+  const double one_per_sm = latency(132);
+  CHECK(one_per_sm == approx(20 * 28.7 / clock));
+  // 8 resident blocks per SM (2,048 threads): 7 later starts on the busiest SM.
+  CHECK(latency(132 * 8) == approx(one_per_sm + 7 * dispatch / clock));
+  // A second wave waits its chain again, but its blocks were dispatched during the first.
+  CHECK(latency(132 * 16) == approx(2 * one_per_sm + 7 * dispatch / clock));
+}
+
+TEST_CASE("a loop-carried chain adds its excess over the batched shared reads") {
+  KernelCounters c = shared_only(132 * 2 * 32 * 64, 1);  // 64 shared loads per warp, one wave
+  c.shared_sites = {{c.shared_ld_inst, false, 1, true}};  // in a branch-free loop: 16 in the chain
+  const double clock = kernel_rates(h200()).clock_hz;
+  const double reads = kernel_time(h200(), c).term("latency").seconds;
+  CHECK(batched_shared_per_warp(c) == approx(64 / kBatchedLoadIterations));
+  // A chain shorter than the reads' 16 x 29 clocks adds nothing: it is the same path.
+  c.carried_chain_clk = c.warps() * 400;
+  CHECK(kernel_time(h200(), c).term("latency").seconds == approx(reads));
+  // A longer one (64 dependent FFMAs of 4.5 clocks, 8 times) adds what it exceeds them by.
+  c.carried_chain_clk = c.warps() * 64 * 4.5 * 8;
+  CHECK(kernel_time(h200(), c).term("latency").seconds ==
+        approx(reads + (64 * 4.5 * 8 - 16 * 29.0) / clock));
+  CHECK(kernel_time(h200(), c).term("latency").formula.find("loop-carried") != std::string::npos);
 }

@@ -635,6 +635,21 @@ TEST_CASE("device memory too large for the race shadow turns the race checks off
   CHECK(forced.run.status != 0);
 }
 
+TEST_CASE("loop-carried chains: the accumulator's FFMA, a division, none for an induction variable, the busiest lane") {
+  Exec e = exec(kTests + "carried_chain.cu");
+  REQUIRE(e.run.status == 0);
+  REQUIRE(e.launches.size() == 4);
+  const std::string kChain = "simt__carried_chain_clk.sum";
+  // dot: 4 warps x 100 iterations x 4.5 clocks.
+  CHECK(e.launches[0]["kernel"] == "dot");
+  CHECK(metric(e.launches[0], kChain) == doctest::Approx(4 * 100 * 4.5).epsilon(0.01));
+  CHECK(metric(e.launches[1], kChain) == 0);  // fill
+  // divide: 1 warp x 100 iterations x 64 clocks.
+  CHECK(metric(e.launches[2], kChain) == doctest::Approx(100 * 64.0).epsilon(0.01));
+  // per_lane: 2 warps x their busiest lane's 31 iterations x 4.5 clocks.
+  CHECK(metric(e.launches[3], kChain) == doctest::Approx(2 * 31 * 4.5).epsilon(0.01));
+}
+
 TEST_CASE("__reduce_*_sync and __match_*_sync: CUDA's values, one warp collective each") {
   Exec e = exec(kTests + "warp_reduce_match.cu");
   CHECK(e.run.status == 0);

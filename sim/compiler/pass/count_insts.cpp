@@ -4,6 +4,9 @@
 
 #include "device_code.hpp"
 #include "fused_shared.hpp"
+#include "carried_chain.hpp"
+
+#include "sim/types/events.hpp"
 
 #include <llvm/ADT/DepthFirstIterator.h>
 #include <llvm/Analysis/LoopInfo.h>
@@ -374,7 +377,19 @@ void BlockCounter::run(Function& f) {
     builder.CreateCall(hook_, {builder.getInt32(total[b]), site})->setDebugLoc(where);
     group_site[b] = site;
   }
+  record_carried_chains(loops, group_site);
   if (!pass_options().pass_no_fold_fp) folder_.fold(f, group_site, head);  // unset: to measure (docs/perf-log.md)
+}
+
+// Each loop's carried chain, on the record of its header's group (the header runs
+// once per iteration and heads its own group: its dominator lies outside the loop).
+void BlockCounter::record_carried_chains(const LoopInfo& loops, const std::map<BasicBlock*, Constant*>& group_site) {
+  for (const Loop* top : loops)
+    for (const Loop* l : depth_first(top)) {
+      const auto it = group_site.find(l->getHeader());
+      if (it == group_site.end()) continue;
+      if (const unsigned tenths = carried_chain_tenths(*l, loops)) folder_.add(it->second, it->second, kCarriedChainOp, tenths);
+    }
 }
 
 }  // namespace simt::pass

@@ -58,6 +58,9 @@ class BlockCounter {
   void finish() { folder_.emit_registration(); }
 
  private:
+  void record_carried_chains(const llvm::LoopInfo& loops, const std::map<llvm::BasicBlock*, llvm::Constant*>& group_site);
+
+
   const RuntimeFiles& runtime_;
   SiteTable& sites_;
   SassEstimate estimate_;

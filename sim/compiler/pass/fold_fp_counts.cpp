@@ -42,21 +42,24 @@ void FpCountFolder::fold(Function& f, const std::map<BasicBlock*, Constant*>& gr
     ++times[{g, site, cast<ConstantInt>(call->getArgOperand(0))->getZExtValue()}];
     call->eraseFromParent();
   }
+  for (const auto& [key, n] : times) {
+    const auto& [g, site, op] = key;
+    add(group_site.at(g), cast<Constant>(site), static_cast<std::uint32_t>(op), n);
+  }
+}
+
+void FpCountFolder::add(Constant* block, Constant* site, std::uint32_t op, std::uint32_t times) {
   LLVMContext& c = m_.getContext();
   Type* i8p = Type::getInt8PtrTy(c);
   Type* i32 = Type::getInt32Ty(c);
   StructType* ty = StructType::get(c, {i8p, i8p, i32, i32});
-  for (const auto& [key, n] : times) {
-    const auto& [g, site, op] = key;
-    // { const void* block; const void* site; uint32 op; uint32 times; } = 24 bytes
-    // (sim/exec/block_ops.hpp)
-    Constant* init = ConstantStruct::get(ty, {group_site.at(g), cast<Constant>(site), ConstantInt::get(i32, op),
-                                              ConstantInt::get(i32, n)});
-    auto* gv = new GlobalVariable(m_, ty, true, GlobalValue::PrivateLinkage, init, "simt.block_op");
-    gv->setSection("simt_block_ops");
-    gv->setAlignment(Align(8));
-    records_.push_back(gv);
-  }
+  // { const void* block; const void* site; uint32 op; uint32 times; } = 24 bytes
+  // (sim/exec/block_ops.hpp)
+  Constant* init = ConstantStruct::get(ty, {block, site, ConstantInt::get(i32, op), ConstantInt::get(i32, times)});
+  auto* gv = new GlobalVariable(m_, ty, true, GlobalValue::PrivateLinkage, init, "simt.block_op");
+  gv->setSection("simt_block_ops");
+  gv->setAlignment(Align(8));
+  records_.push_back(gv);
 }
 
 void FpCountFolder::emit_registration() {

@@ -4,6 +4,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 
+#include <cstdint>
 #include <map>
 #include <vector>
 
@@ -24,6 +25,9 @@ class FpCountFolder {
   // block's group head.
   void fold(llvm::Function& f, const std::map<llvm::BasicBlock*, llvm::Constant*>& group_site,
             const std::map<llvm::BasicBlock*, llvm::BasicBlock*>& head);
+  // One record of the table: `times` of `op` per execution of the group whose site is
+  // `block`, filed under `site` (also a loop's carried chain: kCarriedChainOp).
+  void add(llvm::Constant* block, llvm::Constant* site, std::uint32_t op, std::uint32_t times);
   void emit_registration();
 
  private:

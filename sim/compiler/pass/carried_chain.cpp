@@ -1,0 +1,142 @@
+#include "carried_chain.hpp"
+
+#include "canonical_nan.hpp"
+
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+
+#include <algorithm>
+#include <map>
+
+namespace simt::pass {
+
+using namespace llvm;
+
+namespace {
+
+// Dependent-issue latencies in tenths of a clock, from one thread's chains of 4096
+// dependent operations on the H200 (chain_latency_h200.txt, "alone"): FADD, FMUL and
+// FFMA 4.5 clocks; an IEEE division 64.0, sqrtf 62.5, rsqrtf 44.8, expf 49.0. Integer
+// and compare/select steps are taken as the FP pipe's 4.5 (IMAD, ISETP, SEL); an
+// integer division by a value known at run time as its sequence of dependent
+// instructions (docs/counters.md, 24 signed, 18 unsigned) at 4.5 each; a shared load
+// as the catalog's shared latency (29 clocks).
+constexpr unsigned kArith = 45, kFdiv = 640, kSqrt = 625, kRsqrt = 448, kLibrary = 490, kShared = 290;
+constexpr unsigned kSignedDivide = 24 * kArith, kUnsignedDivide = 18 * kArith;
+
+unsigned call_latency(const CallBase& call) {
+  const Function* f = call.getCalledFunction();
+  if (!f) return 0;
+  const StringRef name = f->getName();
+  if (const auto* in = dyn_cast<IntrinsicInst>(&call)) {
+    switch (in->getIntrinsicID()) {
+      case Intrinsic::fma: case Intrinsic::fmuladd: case Intrinsic::minnum: case Intrinsic::maxnum:
+      case Intrinsic::minimum: case Intrinsic::maximum: case Intrinsic::fabs: case Intrinsic::smin:
+      case Intrinsic::smax: case Intrinsic::umin: case Intrinsic::umax: case Intrinsic::abs:
+        return kArith;
+      case Intrinsic::sqrt: return kSqrt;
+      default: return 0;
+    }
+  }
+  if (name.startswith("__simt_cuda_")) return name.contains("rsqrt") ? kRsqrt : kLibrary;  // expf, logf ... (sim/math)
+  return 0;  // simtlab's hooks, collectives and atomics: charged elsewhere or not at all
+}
+
+bool shared_load(const LoadInst& ld) {
+  const auto* gv = dyn_cast<GlobalVariable>(getUnderlyingObject(ld.getPointerOperand()));
+  return gv && gv->isThreadLocal() && !gv->isDeclaration();  // a __shared__ array is a worker's thread-local here
+}
+
+unsigned latency(const Instruction& i) {
+  if (canonical_nan_step(i)) return 0;  // simtlab's NaN bits: the GPU's FP units do it themselves
+  switch (i.getOpcode()) {
+    case Instruction::FAdd: case Instruction::FSub: case Instruction::FMul: case Instruction::FCmp:
+    case Instruction::Add: case Instruction::Sub: case Instruction::Mul: case Instruction::Shl:
+    case Instruction::LShr: case Instruction::AShr: case Instruction::And: case Instruction::Or:
+    case Instruction::Xor: case Instruction::ICmp: case Instruction::Select: case Instruction::SIToFP:
+    case Instruction::UIToFP: case Instruction::FPToSI: case Instruction::FPToUI: case Instruction::FPExt:
+    case Instruction::FPTrunc:
+      return kArith;
+    case Instruction::FDiv: return kFdiv;
+    case Instruction::SDiv: case Instruction::SRem:
+      return isa<Constant>(i.getOperand(1)) ? 3 * kArith : kSignedDivide;
+    case Instruction::UDiv: case Instruction::URem:
+      return isa<Constant>(i.getOperand(1)) ? 3 * kArith : kUnsignedDivide;
+    case Instruction::Load: return shared_load(cast<LoadInst>(i)) ? kShared : 0;
+    case Instruction::Call: return call_latency(cast<CallBase>(i));
+    default: return 0;  // phis, casts, addresses: no instruction of their own on the chain
+  }
+}
+
+// The longest chain from `from`'s users to `to`, within one iteration of `l`'s body
+// (its own blocks, not inner loops'), in tenths; -1 when `to` is not reached.
+class Chains {
+ public:
+  Chains(const Loop& l, const LoopInfo& loops) : l_(l), loops_(loops) {}
+  long longest(const Instruction* from, const Value* to) {
+    memo_.clear();
+    to_ = to;
+    return after(from);
+  }
+
+ private:
+  long after(const Instruction* x) {
+    long best = -1;
+    for (const User* u : x->users()) {
+      const auto* i = dyn_cast<Instruction>(u);
+      if (!i || !l_.contains(i) || loops_.getLoopFor(i->getParent()) != &l_) continue;
+      if (isa<PHINode>(i) && i->getParent() == l_.getHeader()) continue;  // the next iteration
+      const long rest = i == to_ ? 0 : through(i);
+      if (rest >= 0) best = std::max(best, long(latency(*i)) + rest);
+    }
+    return best;
+  }
+  long through(const Instruction* i) {
+    auto [it, fresh] = memo_.try_emplace(i, -1);
+    if (fresh) it->second = after(i);  // within one iteration the users form no cycle
+    return it->second;
+  }
+  const Loop& l_;
+  const LoopInfo& loops_;
+  const Value* to_ = nullptr;
+  std::map<const Instruction*, long> memo_;
+};
+
+// An induction variable: the phi's next value is the phi plus or minus a step fixed for
+// the loop — a constant, or a value read from an address fixed for the loop (simtlab
+// reads `blockDim.x` of a grid-stride loop from the launch's geometry each iteration;
+// on the GPU it is a register). Its one add is issued ahead of the body that uses it.
+// A sum of loaded elements (`n += count[i]`) is a chain: the address moves.
+bool fixed_for(const Loop& l, const Value* v) {
+  while (const auto* cast = dyn_cast<CastInst>(v)) v = cast->getOperand(0);
+  if (l.isLoopInvariant(v)) return true;
+  const auto* load = dyn_cast<LoadInst>(v);
+  return load && l.isLoopInvariant(load->getPointerOperand());
+}
+
+bool induction(const Loop& l, const PHINode& phi, const Value* next) {
+  const auto* op = dyn_cast<BinaryOperator>(next);
+  if (!op || (op->getOpcode() != Instruction::Add && op->getOpcode() != Instruction::Sub)) return false;
+  const Value *a = op->getOperand(0), *b = op->getOperand(1);
+  if (a == &phi) return fixed_for(l, b);
+  return op->getOpcode() == Instruction::Add && b == &phi && fixed_for(l, a);
+}
+
+}  // namespace
+
+unsigned carried_chain_tenths(const Loop& l, const LoopInfo& loops) {
+  const BasicBlock* latch = l.getLoopLatch();
+  if (!latch) return 0;
+  Chains chains(l, loops);
+  long most = 0;
+  for (const PHINode& phi : l.getHeader()->phis()) {
+    const auto* next = dyn_cast<Instruction>(phi.getIncomingValueForBlock(latch));
+    if (!next || induction(l, phi, next)) continue;
+    most = std::max(most, chains.longest(&phi, next));
+  }
+  return static_cast<unsigned>(most);
+}
+
+}  // namespace simt::pass
