@@ -276,20 +276,37 @@ double load_rounds_per_warp(const KernelCounters& c) {
   return sum;
 }
 
+namespace {
+
+// The shared accesses of the launch that wait in turn, split by kind: a branch-free
+// loop's count kBatchedLoadIterations at a time, the others each.
+struct SharedInTurn {
+  double batched = 0, others = 0;
+};
+
+SharedInTurn shared_in_turn(const KernelCounters& c) {
+  SharedInTurn n;
+  for (const SharedSite& s : c.shared_sites) {
+    if (s.batched && !s.straight_line)
+      n.batched += s.requests / kBatchedLoadIterations;
+    else
+      n.others += s.requests;
+  }
+  return n;
+}
+
+double all_shared(const KernelCounters& c) { return c.shared_requests() + c.shared_atom_inst; }
+
+}  // namespace
+
 double dependent_shared_per_warp(const KernelCounters& c) {
-  const double all = c.shared_requests() + c.shared_atom_inst;
-  if (c.shared_sites.empty()) return per(all, c.warps());
-  double chained = 0;
-  for (const SharedSite& s : c.shared_sites)
-    chained += s.batched && !s.straight_line ? s.requests / kBatchedLoadIterations : s.requests;
-  return per(std::min(chained, all), c.warps());
+  if (c.shared_sites.empty()) return per(all_shared(c), c.warps());
+  const SharedInTurn n = shared_in_turn(c);
+  return per(std::min(n.batched + n.others, all_shared(c)), c.warps());
 }
 
 double batched_shared_per_warp(const KernelCounters& c) {
-  double batched = 0;
-  for (const SharedSite& s : c.shared_sites)
-    if (s.batched && !s.straight_line) batched += s.requests / kBatchedLoadIterations;
-  return per(std::min(batched, c.shared_requests() + c.shared_atom_inst), c.warps());
+  return per(std::min(shared_in_turn(c).batched, all_shared(c)), c.warps());
 }
 
 double load_miss_fraction(const KernelCounters& c) {
@@ -337,7 +354,9 @@ std::vector<TimeTerm> compute_terms(const KernelCounters& c, const KernelRates& 
 // A loop's body waits for its loop-carried chain (an accumulator's FFMAs, a running
 // max and its rescale) or for its batched shared reads, whichever is longer: both
 // stand for the same dependent path through the body, so only the chain's excess
-// over the reads is added. The first wave's last block on an SM starts one dispatch
+// over the reads is added. Both are a warp's sums over all its loops (the counters
+// do not pair a chain with its loop's shared sites): a kernel whose loops differ,
+// one chained and one reading shared memory, is charged the larger sum only. The first wave's last block on an SM starts one dispatch
 // per block after its first (`blocks`' rate), and its chain ends that much later.
 TimeTerm latency_term(const KernelCounters& c, const KernelRates& r, const Occupancy& o) {
   const double warps = c.warps();

@@ -2,9 +2,9 @@
 #include "canonical_nan.hpp"
 #include "pass_options.hpp"
 
+#include "carried_chain.hpp"
 #include "device_code.hpp"
 #include "fused_shared.hpp"
-#include "carried_chain.hpp"
 
 #include "sim/types/events.hpp"
 
@@ -388,7 +388,8 @@ void BlockCounter::record_carried_chains(const LoopInfo& loops, const std::map<B
     for (const Loop* l : depth_first(top)) {
       const auto it = group_site.find(l->getHeader());
       if (it == group_site.end()) continue;
-      if (const unsigned tenths = carried_chain_tenths(*l, loops)) folder_.add(it->second, it->second, kCarriedChainOp, tenths);
+      if (const unsigned tenths = carried_chain_tenths(*l, loops))
+        folder_.add(it->second, it->second, kCarriedChainOp, tenths);
     }
 }
 
