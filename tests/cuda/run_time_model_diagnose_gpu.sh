@@ -16,7 +16,7 @@ mkdir -p "$out" "$work/cases"
 flags="-std=c++20 --fmad=false -arch=sm_90 -I. -lineinfo"
 for s in kernels/*.cu kernels/harness.cpp util/*.cpp tests/cuda/kernel_timing_main.cu; do
   echo "$s"
-done | xargs -P 4 -I{} sh -c "nvcc $flags -x cu -c {} -o $work/\$(echo {} | tr / _).o || echo 'NOT BUILT: {}'"
+done | xargs -P "$(nproc)" -I{} sh -c "nvcc $flags -x cu -c {} -o $work/\$(echo {} | tr / _).o || echo 'NOT BUILT: {}'"
 nvcc $flags -o "$work/kernel_timing" "$work"/*.o
 cuobjdump --dump-sass "$work/kernel_timing" > "$work/cases/kernel_timing.sass" 2>&1
 n=0
