@@ -8,6 +8,9 @@
 //   write_index  each thread stores its index through a pointer parameter: the
 //                parameter's first read (the constant bank), no load from memory;
 //                beside `empty` of the short-kernel probe
+//   code<N>      N dependent FMUL+FADD pairs in straight-line code (32 N bytes of
+//                SASS), run once: what fetching cold instructions costs beside the
+//                chain's own 2 N x 4 clocks
 //   chase        one thread follows a chain of dependent loads, one 128-byte line a
 //                hop: within one 2 MiB page (L2 or DRAM latency per hop) or a page
 //                apart (plus a TLB miss per hop); 1, 8 and 32 hops, so the slope is
@@ -29,6 +32,14 @@
 __global__ void write_index(unsigned* out) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i] = i;
+}
+
+template <int kPairs>
+__global__ void code(const float* in, float* out) {
+  float x = in[threadIdx.x];
+#pragma unroll
+  for (int k = 0; k < kPairs; ++k) x = x * 1.0001f + 0.5f;
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
 }
 
 __global__ void chase(const unsigned* next, unsigned* out, int hops) {
@@ -79,6 +90,15 @@ int main() {
     write_index<<<blocks, 256>>>(out);
     check("write_index");
   }
+  float* ones = nullptr;
+  cudaMalloc(&ones, 256 * sizeof(float));
+  cudaMemset(ones, 0, 256 * sizeof(float));
+  for (int blocks : {1, 132}) {
+    code<64><<<blocks, 32>>>(ones, reinterpret_cast<float*>(out));
+    code<512><<<blocks, 32>>>(ones, reinterpret_cast<float*>(out));
+    code<2048><<<blocks, 32>>>(ones, reinterpret_cast<float*>(out));
+    check("code");
+  }
   const int hop_counts[] = {1, 8, 32};
   // 128-byte lines 4 KiB apart (one 2 MiB page for 32 hops), then lines 2 MiB + 128 B
   // apart (a page a hop).
@@ -116,6 +136,6 @@ int main() {
   }
   unsigned first = 0;
   cudaMemcpy(&first, out, sizeof first, cudaMemcpyDeviceToHost);
-  std::printf("cold_start_probe: %d launches, out[0] %u\n", 3 + 2 * 3 * 2 + 3 * 2 + 3, first);
+  std::printf("cold_start_probe: %d launches, out[0] %u\n", 3 + 6 + 2 * 3 * 2 + 3 * 2 + 3, first);
   return 0;
 }

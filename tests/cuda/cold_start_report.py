@@ -18,6 +18,7 @@ from course_kernels_report import base, read_ncu  # noqa: E402
 CLOCK_HZ = 1.98e9
 # The probe's launches in order (tests/cuda/cold_start_probe.cu).
 PROBE = ([f"write_index <<<{b}, 256>>>" for b in (1, 132, 528)] +
+         [f"code<{n}> <<<{b}, 32>>>" for b in (1, 132) for n in (64, 512, 2048)] +
          [f"chase 4KiB-apart {h} hops {w}" for h in (1, 8, 32) for w in ("new", "again")] +
          [f"chase page-apart {h} hops {w}" for h in (1, 8, 32) for w in ("new", "again")] +
          [f"all_chase 528x256 {h} hops {w}" for h in (1, 8, 32) for w in ("new", "again")] +
@@ -34,7 +35,7 @@ def probe(d):
     for k, name in enumerate(PROBE):
         print(f"{name:36} {t['all'][k] * 1e6:10.2f} {t['none'][k] * 1e6:9.2f}")
     print("\nper hop (32 hops - 1 hop) / 31, clocks at 1.98 GHz:")
-    for kind, at in (("chase 4KiB-apart", 3), ("chase page-apart", 9), ("all_chase", 15)):
+    for kind, at in (("chase 4KiB-apart", 9), ("chase page-apart", 15), ("all_chase", 21)):
         for w, off in (("new", 0), ("again", 1)):
             for m in ("all", "none"):
                 one, many = t[m][at + off], t[m][at + 4 + off]
