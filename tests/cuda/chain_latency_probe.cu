@@ -13,9 +13,11 @@
 #include <cstdio>
 #include <utility>
 
-enum Op { Fadd, Fmul, Ffma, Div, Sqrt, Rsqrt, Expf, FastExp, OnlineSoftmax, Welford, Count };
+enum Op { Fadd, Fmul, Ffma, Div, Sqrt, Rsqrt, Expf, FastExp, OnlineSoftmax, Welford, Imad, IntDiv, UintDiv, IntDivMod,
+          Count };
 const char* const kNames[] = {"fadd",  "fmul",  "ffma",  "div (IEEE)", "sqrtf", "rsqrtf",
-                              "expf",  "__expf", "online softmax step (m, s)", "Welford step (mean, m2)"};
+                              "expf",  "__expf", "online softmax step (m, s)", "Welford step (mean, m2)",
+                              "imad", "int / int", "unsigned / unsigned", "int / and % (an index step)"};
 
 template <int OP>
 __device__ inline void step(float& a, float& b, float v, int i) {
@@ -35,6 +37,16 @@ __device__ inline void step(float& a, float& b, float v, int i) {
     } else {
       b += expf(x - a);
     }
+  }
+  // Integer steps on a's bits, dividing by a value known only at run time (999, from the
+  // kernel's argument): the strided tensors' index arithmetic (kernels/strided_tensor.cuh).
+  const int d = int(v * 1000.0f);
+  if constexpr (OP == Imad) a = __int_as_float(__float_as_int(a) * 3 + d);
+  if constexpr (OP == IntDiv) a = __int_as_float(__float_as_int(a) / d + 12345);
+  if constexpr (OP == UintDiv) a = __uint_as_float(__float_as_uint(a) / unsigned(d) + 12345u);
+  if constexpr (OP == IntDivMod) {
+    const int x = __float_as_int(a);
+    a = __int_as_float(x / d + x % d + 7919);
   }
   if constexpr (OP == Welford) {  // mean in a, m2 in b
     const float x = v * float(i & 7), delta = x - a;
