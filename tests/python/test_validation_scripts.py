@@ -92,6 +92,27 @@ def check_time_model_scripts(d, check):
     check("time report sees the transposes in order", "transposes: in order" in out)
 
 
+def check_cold_start_report(d, check):
+    # The probe's 30 launches flushed and warm: 1-hop chases at 2,000 ns, 32-hop ones
+    # 31 x 345 ns later when flushed (683 clocks a hop at 1.98 GHz), 31 x 145 warm.
+    cold = os.path.join(d, "cold")
+    os.makedirs(cold)
+    for mode, hop_ns in (("all", 345), ("none", 145)):
+        ns = [2000.0] * 30
+        for first in (9, 15, 21):  # the three chase kinds, "new" and "again"
+            for k in (0, 1):
+                ns[first + 4 + k] = 2000.0 + 31 * hop_ns
+        ncu_csv(os.path.join(cold, f"cold_start_probe.{mode}.csv"), ns)
+    ncu_csv(os.path.join(cold, "timing_sizes.all.csv"), [3000, 5000])
+    ncu_csv(os.path.join(cold, "timing_sizes.none.csv"), [3000, 4000])
+    r = subprocess.run([sys.executable, os.path.join(CUDA, "cold_start_report.py"), cold],
+                       capture_output=True, text=True)
+    check("cold-start report: a flushed hop's clocks", "683 clk" in r.stdout and r.returncode == 0)
+    check("cold-start report: a warm hop's clocks", "287 clk" in r.stdout)
+    check("cold-start report: only the launch that differs by more than 10% is listed",
+          "flushed      5.00 us" in r.stdout and "3.00 us" not in r.stdout.split("timing_sizes")[1])
+
+
 def main():
     failures = []
 
@@ -140,6 +161,7 @@ def main():
               "LDS.128 x1" in r.stdout and "FFMA x1" in r.stdout and "LDS x1" in r.stdout)
 
         check_time_model_scripts(d, check)
+        check_cold_start_report(d, check)
 
     if failures:
         sys.exit(f"{len(failures)} failed")
