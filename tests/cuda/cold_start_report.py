@@ -26,11 +26,11 @@ PROBE = ([f"write_index <<<{b}, 256>>>" for b in (1, 132, 528)] +
 
 
 def times(path):
-    return [l["metrics"].get("gpu__time_duration.sum", float("nan")) for l in read_ncu(path)], read_ncu(path)
+    return [l["metrics"].get("gpu__time_duration.sum", float("nan")) for l in read_ncu(path)]
 
 
 def probe(d):
-    t = {m: times(os.path.join(d, f"cold_start_probe.{m}.csv"))[0] for m in ("all", "none")}
+    t = {m: times(os.path.join(d, f"cold_start_probe.{m}.csv")) for m in ("all", "none")}
     print(f"{'launch':36} {'flushed us':>10} {'warm us':>9}")
     for k, name in enumerate(PROBE):
         print(f"{name:36} {t['all'][k] * 1e6:10.2f} {t['none'][k] * 1e6:9.2f}")

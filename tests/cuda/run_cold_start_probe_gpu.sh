@@ -27,8 +27,10 @@ done | xargs -P "$(nproc)" -I{} sh -c "nvcc $flags -x cu -c {} -o $work/\$(echo 
 nvcc $flags -o "$work/kernel_timing" "$work"/*.o
 # A deadline (SECONDS, default 400) leaves time to pack what was timed.
 deadline=$((SECONDS + ${COLD_START_BUDGET_S:-400}))
-for cases in timing_sizes time_model_ii_cases counter_cases course_kernels_ii_lightseq_cases \
-             course_kernels_ii_cases course_kernels_ii_decode_cases timing_cases; do
+# The validation set's case files, as tests/cuda/time_model_set.py lists them.
+sets=$(python3 -c "import sys; sys.path.insert(0, 'tests/cuda'); import time_model_set as t; \
+print(' '.join(c.split('/')[-1][:-4] for _, c, _ in t.SETS))")
+for cases in $sets; do
   for mode in all none; do
     left=$((deadline - SECONDS))
     [ "$left" -gt 5 ] || { echo "$cases $mode: out of time"; continue; }
