@@ -1,5 +1,7 @@
 #include "sim/exec/plain_twin.hpp"
 
+#include "sim/options/runtime_options.hpp"
+#include "sim/state/block.hpp"
 #include "sim/state/context.hpp"
 
 #include <mutex>
@@ -10,6 +12,21 @@ thread_local constinit std::uint8_t __simt_plain_block SIMT_FAST_TLS = 0;
 }
 
 namespace simt {
+
+// Lanes of a block run one after another, each until it parks. A plain lane would
+// park only at a barrier or a collective, so in a long loop without either (llm.c's
+// naive softmax backward: 25 million loads a thread) each lane would sweep its data
+// alone, and the lanes of a warp, which on the GPU read the same rows together, would
+// each read them from DRAM. Every so many global accesses a lane waits for the
+// block's other lanes, as a counted lane does at its warp log's limit, so that they
+// find its rows still in the CPU's caches (SIMT_OPTIONS plain_pace; 0: never). A lane
+// that spins on a flag another lane of its block sets gets past it the same way.
+thread_local constinit std::uint32_t t_plain_pace_left SIMT_FAST_TLS = 0;
+
+void start_plain_pace() {
+  const std::uint64_t pace = runtime_options().plain_pace;
+  t_plain_pace_left = pace == 0 || pace > UINT32_MAX ? UINT32_MAX : static_cast<std::uint32_t>(pace);
+}
 
 namespace {
 
@@ -24,6 +41,12 @@ bool has_plain_twin(const void* kernel_fn) {
 }
 
 }  // namespace simt
+
+extern "C" void __simt_plain_pace() {
+  const bool pacing = simt::runtime_options().plain_pace != 0;  // 0: counting down from the most, no turns
+  simt::start_plain_pace();
+  if (simt::ThreadState* t = simt::current_thread(); t && pacing) simt::wait_for_log_flush(t);
+}
 
 extern "C" void __simt_register_twins(const void* const* kernels, unsigned count) {
   std::lock_guard lock(simt::g_mutex);

@@ -4,6 +4,7 @@
 #include "sim/state/block.hpp"
 #include "sim/check/release_acquire.hpp"
 #include "sim/symbols/compiler_sites.hpp"
+#include "sim/exec/plain_twin.hpp"
 #include "sim/exec/spin_watch.hpp"
 #include "sim/state/context.hpp"
 #include "sim/options/runtime_options.hpp"
@@ -172,6 +173,7 @@ void* __simt_translate_dram(const void* p, unsigned size, unsigned op) {
   const simt::AddressMap& m = simt::t_address_map;
   if (a - m.global_lo >= m.global_size) return const_cast<void*>(p);
   simt::detail::account_dram_fast(m, a, size, MemOp(op));
+  if (--simt::t_plain_pace_left == 0) __simt_plain_pace();
   return reinterpret_cast<void*>(a + m.global_size);
 }
 

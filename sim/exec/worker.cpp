@@ -258,6 +258,7 @@ void Worker::run_uncounted_block(LaunchContext& launch, std::uint64_t linear) {
   const bool races = m.races, uninitialized = m.uninitialized;
   m.races = m.uninitialized = false;
   __simt_plain_block = 1;
+  start_plain_pace();
   run_block(launch, linear);
   __simt_plain_block = 0;
   m.races = races;

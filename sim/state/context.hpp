@@ -91,6 +91,11 @@ struct AddressMap {
 };
 extern thread_local constinit AddressMap t_address_map SIMT_FAST_TLS;
 
+// The plain twin's pace (sim/exec/plain_twin.cpp): global accesses the lane of an
+// uncounted block that runs now may still make before it lets the block's other
+// lanes catch up.
+extern thread_local constinit std::uint32_t t_plain_pace_left SIMT_FAST_TLS;
+
 // The address of the instruction after this point in the compiled kernel: a
 // per-call-site key for counters, taken without a call (an inlined function has no
 // return address of its own). Resolved to a source line like a return address.

@@ -476,6 +476,17 @@ TEST_CASE("a sampled launch runs its uncounted blocks through the plain twin: sa
   for (std::size_t i = 3; i < 5; ++i) CHECK((repeat_of(sampled.launches[i]) == 0 || sampled.launches[i]["deferred"] == true));
 }
 
+TEST_CASE("an uncounted block's lanes take turns: a lane waiting for a flag its neighbour sets goes on") {
+  // Without the plain twin's pace the uncounted blocks never end: `timeout` stops them.
+  const std::string tiny = "SIMT_OPTIONS=sample_probe=0.002:sample_budget=0.005:races=off timeout 300 ";
+  Exec e = exec("plain_twin_pace.cu", "", 0, tiny);
+  CHECK(e.out == "512 of 512 blocks handed over\n");
+  REQUIRE(e.launches.size() == 1);
+  const auto counted = e.launches[0].value("counted_blocks", std::uint64_t{0});
+  CHECK(counted > 0);
+  CHECK(counted < 512);
+}
+
 TEST_CASE("--exact and --sample-budget contradict each other") {
   Exec e = exec("sampled_launches.cu", "--exact --sample-budget 5", 2);
   CHECK(e.err.find("contradict") != std::string::npos);

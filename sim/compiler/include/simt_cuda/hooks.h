@@ -10,6 +10,7 @@
 
 extern "C" {
 void* __simt_access_slow(const void* p, unsigned size, unsigned op, const void* site);
+void __simt_plain_pace();
 
 // C names: the pass looks them up by name. The result is where the access reads or
 // writes: the host mapping of a device address (the device view is guarded,
@@ -50,6 +51,7 @@ inline __attribute__((always_inline, used)) void* __simt_translate_dram_inline(c
   const simt::AddressMap& m = simt::t_address_map;
   if (a - m.global_lo >= m.global_size) return const_cast<void*>(p);
   simt::detail::account_dram_fast(m, a, size, simt::MemOp(op));
+  if (--simt::t_plain_pace_left == 0) __simt_plain_pace();
   return reinterpret_cast<void*>(a + m.global_size);
 }
 
