@@ -109,6 +109,7 @@ cost::KernelCounters time_model_counters(const LaunchShape& shape, const Counter
   c.sysmem_read_bytes = v(Counter::SysmemReadBytes);
   c.sysmem_write_bytes = v(Counter::SysmemWriteBytes);
   c.carried_chain_clk = v(Counter::CarriedChainClk);
+  c.straight_chain_clk = v(Counter::StraightChainClk);
   c.sites = std::move(sites);
   c.shared_sites = std::move(shared_sites);
   return c;

@@ -81,6 +81,8 @@ struct KernelCounters {
   // Clocks of loop-carried dependent latency, per warp summed over warps
   // (simt__carried_chain_clk.sum, the compiler front end's estimate); 0 where unknown.
   double carried_chain_clk = 0;
+  // The same for the code outside loops, once per warp (simt__straight_chain_clk.sum).
+  double straight_chain_clk = 0;
 
   double warps_per_block() const;  // ceil(threads / 32)
   double warps() const { return blocks * warps_per_block(); }

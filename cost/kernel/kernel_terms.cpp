@@ -356,7 +356,9 @@ std::vector<TimeTerm> compute_terms(const KernelCounters& c, const KernelRates& 
 // stand for the same dependent path through the body, so only the chain's excess
 // over the reads is added. Both are a warp's sums over all its loops (the counters
 // do not pair a chain with its loop's shared sites): a kernel whose loops differ,
-// one chained and one reading shared memory, is charged the larger sum only. The first wave's last block on an SM starts one dispatch
+// one chained and one reading shared memory, is charged the larger sum only. The
+// chain of the code outside loops (unrolled code, index arithmetic) is added whole: the
+// counters leave its shared reads out. The first wave's last block on an SM starts one dispatch
 // per block after its first (`blocks`' rate), and its chain ends that much later.
 TimeTerm latency_term(const KernelCounters& c, const KernelRates& r, const Occupancy& o) {
   const double warps = c.warps();
@@ -365,11 +367,12 @@ TimeTerm latency_term(const KernelCounters& c, const KernelRates& r, const Occup
   const double collectives = per(c.warp_collectives, warps);
   const double barriers = per(c.warp_barriers, warps);
   const double carried = per(c.carried_chain_clk, warps);
+  const double straight = per(c.straight_chain_clk, warps);
   const double carried_excess =
       std::max(0.0, carried - batched_shared_per_warp(c) * r.shared_latency_clk.value);
   const double global_s = c.ld_requests + c.atom_requests > 0 ? r.global_latency_s.value : 0;
   const double chain_clk = barriers * r.barrier_latency_clk.value + shared * r.shared_latency_clk.value + replays +
-                           collectives * r.shuffle_latency_clk.value + carried_excess;
+                           collectives * r.shuffle_latency_clk.value + carried_excess + straight;
   const double chain_s = global_s + chain_clk / r.clock_hz;
   const double later_starts = std::max(0.0, std::min<double>(o.resident_blocks, o.busiest_sm_blocks) - 1);
   const double ramp_s = r.blocks.value > 0 ? later_starts / r.blocks.value / r.clock_hz : 0;
@@ -384,13 +387,15 @@ TimeTerm latency_term(const KernelCounters& c, const KernelRates& r, const Occup
                                     : "");
   t.formula = fmt::format(
       "{:g} waves x ({} global + {:.3g} barriers x {:g} clk + {:.3g} shared x {:g} clk + {:.3g} replays + "
-      "{:.3g} shuffles x {:g} clk + {:.0f} clk loop-carried beyond the batched shared reads) + {:g} later block "
+      "{:.3g} shuffles x {:g} clk + {:.0f} clk loop-carried beyond the batched shared reads + {:.0f} clk outside "
+      "loops) + {:g} later block "
       "starts / ({:.3g} {}) / {:.3g} GHz",
       o.waves, format_seconds(global_s), barriers, r.barrier_latency_clk.value, shared, r.shared_latency_clk.value,
-      replays, collectives, r.shuffle_latency_clk.value, carried_excess, later_starts, r.blocks.value, r.blocks.unit,
+      replays, collectives, r.shuffle_latency_clk.value, carried_excess, straight, later_starts, r.blocks.value, r.blocks.unit,
       r.clock_hz / 1e9);
   t.source = r.shared_latency_clk.source + "; block starts: " + r.blocks.source +
-             "; loop-carried chains: the compiler front end's simt__carried_chain_clk.sum";
+             "; dependent chains: the compiler front end's simt__carried_chain_clk.sum and "
+             "simt__straight_chain_clk.sum";
   return t;
 }
 

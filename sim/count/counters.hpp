@@ -39,8 +39,9 @@ enum class Counter : int {
   // cross the host link, not DRAM.
   SysmemReadBytes, SysmemWriteBytes,
   // The compiler front end's loop-carried chains (sim/compiler/pass/carried_chain.hpp):
-  // clocks of dependent latency per warp, summed over warps.
-  CarriedChainClk,
+  // clocks of dependent latency per warp, summed over warps; and the chains of the
+  // code outside loops, the same way.
+  CarriedChainClk, StraightChainClk,
   Count
 };
 constexpr int kCounterCount = static_cast<int>(Counter::Count);

@@ -99,6 +99,10 @@ constexpr MetricInfo kCatalog[] = {
      "clocks a warp waits on loop-carried dependencies (an accumulator's FFMA, a running max and its rescale, an "
      "index divided per dimension), per iteration the longest chain from a loop header's value back to itself at "
      "the H200's measured latencies, summed over iterations (the busiest lane's) and warps"},
+    {C::StraightChainClk, "simt__straight_chain_clk.sum", F::Estimate,
+     "clocks a warp waits on the longest chain of dependent operations outside loops (unrolled code, an index "
+     "computed dimension by dimension; loads not included), at the same latencies, once per warp, summed over "
+     "warps"},
 };
 
 // The catalog lists every counter once, in the enum's order, so that the counter

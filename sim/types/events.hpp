@@ -50,6 +50,9 @@ constexpr std::uint32_t kSiteLoopIdMask = kSiteLoopSharedBatched - 1;
 // FP operation: the loop-carried chain of the loop whose header the record's block
 // group is, in tenths of a clock per execution (simt__carried_chain_clk.sum).
 constexpr std::uint32_t kCarriedChainOp = 0x10000;
+// Likewise the chain of the code outside loops, on the entry block's group, in tenths
+// of a clock per execution (simt__straight_chain_clk.sum).
+constexpr std::uint32_t kStraightChainOp = 0x10001;
 
 // 16 bytes: a kernel makes many of these between two barriers. User-space
 // addresses fit in 48 bits, which leaves room for the size, operation and space.

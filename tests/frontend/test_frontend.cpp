@@ -650,6 +650,20 @@ TEST_CASE("loop-carried chains: the accumulator's FFMA, a division, none for an 
   CHECK(metric(e.launches[3], kChain) == doctest::Approx(2 * 31 * 4.5).epsilon(0.01));
 }
 
+TEST_CASE("chains outside loops: an unrolled dependent run counts its depth, independent work only its own") {
+  Exec e = exec(kTests + "straight_chain.cu");
+  REQUIRE(e.run.status == 0);
+  REQUIRE(e.launches.size() == 2);
+  const std::string kChain = "simt__straight_chain_clk.sum";
+  // unrolled<64>: 8 warps x (128 dependent FMUL/FADD x 4.5 clocks + the index's few steps).
+  CHECK(metric(e.launches[0], kChain) >= 8 * 128 * 4.5);
+  CHECK(metric(e.launches[0], kChain) <= 8 * (128 * 4.5 + 30));
+  CHECK(metric(e.launches[0], "simt__carried_chain_clk.sum") == 0);  // no loop is left
+  // independent: 2 warps x (the index, one FMUL and FADD, four maxima): tens of clocks.
+  CHECK(metric(e.launches[1], kChain) > 0);
+  CHECK(metric(e.launches[1], kChain) <= 2 * 80);
+}
+
 TEST_CASE("__reduce_*_sync and __match_*_sync: CUDA's values, one warp collective each") {
   Exec e = exec(kTests + "warp_reduce_match.cu");
   CHECK(e.run.status == 0);

@@ -2,6 +2,7 @@
 
 #include "canonical_nan.hpp"
 
+#include <llvm/ADT/PostOrderIterator.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/Instructions.h>
@@ -20,11 +21,13 @@ namespace {
 // dependent operations on the H200 (chain_latency_h200.txt, "alone"): FADD, FMUL and
 // FFMA 4.5 clocks; an IEEE division 64.0, sqrtf 62.5, rsqrtf 44.8, expf 49.0. Integer
 // and compare/select steps are taken as the FP pipe's 4.5 (IMAD, ISETP, SEL); an
-// integer division by a value known at run time as its sequence of dependent
-// instructions (docs/counters.md, 24 signed, 18 unsigned) at 4.5 each; a shared load
-// as the catalog's shared latency (29 clocks).
+// integer division by a value known at run time as the path from its dividend to its
+// quotient, measured on the H100 (docs/validation/data/short_kernels/
+// chain_latency_h100_int.txt: `x / d + 12345` 75.3 clocks an iteration signed, 64.1
+// unsigned, less the add's 4.5; nvcc hoists the divisor's reciprocal out of the
+// loop); a shared load as the catalog's shared latency (29 clocks).
 constexpr unsigned kArith = 45, kFdiv = 640, kSqrt = 625, kRsqrt = 448, kLibrary = 490, kShared = 290;
-constexpr unsigned kSignedDivide = 24 * kArith, kUnsignedDivide = 18 * kArith;
+constexpr unsigned kSignedDivide = 708, kUnsignedDivide = 596;
 
 unsigned call_latency(const CallBase& call) {
   const Function* f = call.getCalledFunction();
@@ -124,7 +127,36 @@ bool induction(const Loop& l, const PHINode& phi, const Value* next) {
   return op->getOpcode() == Instruction::Add && b == &phi && fixed_for(l, a);
 }
 
+// The chain from `i` to the end of the straight-line code: its own latency and the
+// longest chain of its users outside loops, which `chain` holds already.
+long straight_chain_from(const Instruction& i, const LoopInfo& loops, const std::map<const Instruction*, long>& chain) {
+  long rest = 0;
+  for (const User* u : i.users()) {
+    const auto* user = dyn_cast<Instruction>(u);
+    if (!user || loops.getLoopFor(user->getParent())) continue;
+    if (const auto it = chain.find(user); it != chain.end()) rest = std::max(rest, it->second);
+  }
+  return (isa<LoadInst>(i) ? 0 : long(latency(i))) + rest;
+}
+
 }  // namespace
+
+unsigned straight_chain_tenths(const Function& f, const LoopInfo& loops) {
+  // Post-order visits a block after the blocks it leads to (outside loops the code is
+  // acyclic), and a block's instructions are taken last to first: every user's chain
+  // is known before its operand's.
+  std::map<const Instruction*, long> chain;
+  long most = 0;
+  for (const BasicBlock* b : post_order(&f.getEntryBlock())) {
+    if (loops.getLoopFor(b)) continue;
+    for (const Instruction& i : reverse(*b)) {
+      const long c = straight_chain_from(i, loops, chain);
+      chain[&i] = c;
+      most = std::max(most, c);
+    }
+  }
+  return static_cast<unsigned>(most);
+}
 
 unsigned carried_chain_tenths(const Loop& l, const LoopInfo& loops) {
   const BasicBlock* latch = l.getLoopLatch();

@@ -16,4 +16,12 @@ namespace simt::pass {
 // count nothing: the kernel time model charges them already (load rounds, shuffles).
 unsigned carried_chain_tenths(const llvm::Loop& l, const llvm::LoopInfo& loops);
 
+// The longest chain of dependent operations through the code outside every loop of
+// `f` (straight-line code: an unrolled dot product, an index computed dimension by
+// dimension), in tenths of a clock at the same latencies; run once by each thread.
+// Loads count nothing here, shared ones included: the kernel time model charges a
+// warp's dependent shared accesses already. Both sides of a branch are walked, so a
+// chain that only one side holds is charged to every thread.
+unsigned straight_chain_tenths(const llvm::Function& f, const llvm::LoopInfo& loops);
+
 }  // namespace simt::pass

@@ -377,13 +377,19 @@ void BlockCounter::run(Function& f) {
     builder.CreateCall(hook_, {builder.getInt32(total[b]), site})->setDebugLoc(where);
     group_site[b] = site;
   }
-  record_carried_chains(loops, group_site);
+  record_chains(f, loops, group_site);
   if (!pass_options().pass_no_fold_fp) folder_.fold(f, group_site, head);  // unset: to measure (docs/perf-log.md)
 }
 
 // Each loop's carried chain, on the record of its header's group (the header runs
-// once per iteration and heads its own group: its dominator lies outside the loop).
-void BlockCounter::record_carried_chains(const LoopInfo& loops, const std::map<BasicBlock*, Constant*>& group_site) {
+// once per iteration and heads its own group: its dominator lies outside the loop);
+// the chain of the code outside loops on the entry block's group (once per thread).
+void BlockCounter::record_chains(const Function& f, const LoopInfo& loops,
+                                 const std::map<BasicBlock*, Constant*>& group_site) {
+  const auto entry = group_site.find(const_cast<BasicBlock*>(&f.getEntryBlock()));
+  if (entry != group_site.end())
+    if (const unsigned tenths = straight_chain_tenths(f, loops))
+      folder_.add(entry->second, entry->second, kStraightChainOp, tenths);
   for (const Loop* top : loops)
     for (const Loop* l : depth_first(top)) {
       const auto it = group_site.find(l->getHeader());

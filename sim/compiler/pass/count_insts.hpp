@@ -58,8 +58,8 @@ class BlockCounter {
   void finish() { folder_.emit_registration(); }
 
  private:
-  void record_carried_chains(const llvm::LoopInfo& loops,
-                             const std::map<llvm::BasicBlock*, llvm::Constant*>& group_site);
+  void record_chains(const llvm::Function& f, const llvm::LoopInfo& loops,
+                     const std::map<llvm::BasicBlock*, llvm::Constant*>& group_site);
 
   const RuntimeFiles& runtime_;
   SiteTable& sites_;
