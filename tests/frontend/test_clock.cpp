@@ -227,7 +227,7 @@ TEST_CASE("a launcher that allocates and sets its temporaries each call: its in-
   REQUIRE(unchecked.launches.size() == 20);
   // The time table folds each block size's repeated calls into one line: a cycle of two.
   CHECK(e.err.find("[launch 3-8] 3x the cycle of launches 1, 2 (6 deferred until their output was read: 6 ran then, 4 "
-                   "of them replayed from the same inputs): 4.2 us a cycle") != std::string::npos);
+                   "of them replayed from the same inputs): 4.26 us a cycle") != std::string::npos);
   CHECK(pure.err.find("[launch 5-8] 2x the cycle of launches 3, 4 (not re-executed: 4 replayed from the same inputs)") !=
         std::string::npos);
   REQUIRE(e.launches.size() == 20);
@@ -430,6 +430,25 @@ TEST_CASE("two loads on one line are two sites, and the report's time is the pro
     if (t.at("name") == "load_chain") CHECK(t.at("detail").get<std::string>().find("128 load rounds") != std::string::npos);
   CHECK(l.at("time").at("predicted_s").get<double>() == doctest::Approx(l.at("clock").at("seconds").get<double>()).epsilon(1e-12));
   CHECK(e.err.find("the program's clock says") == std::string::npos);
+}
+
+TEST_CASE("loads of __half and fp8 values carry their loop, as a float's do") {
+  Exec e = exec("narrow_loads_in_loops.cu");
+  REQUIRE(e.launches.size() == 1);
+  int in_loop = 0, straight = 0;
+  for (const auto& s : e.launches[0].at("global_sites")) {
+    if (s.at("op") != "ld") continue;
+    INFO(s.dump());
+    if (s.at("straight_line") == true) {
+      ++straight;
+      CHECK(s.at("loop") == 0);
+    } else {
+      ++in_loop;
+      CHECK(s.at("loop") != 0);  // 0 would make each of the loop's loads a round trip of its own
+    }
+  }
+  CHECK(in_loop == 2);  // x[i] and y[i]
+  CHECK(straight == 1);  // x[0]
 }
 
 TEST_CASE("a sampled launch runs its uncounted blocks through the plain twin: same output, counters estimated") {

@@ -124,12 +124,14 @@ class Instrumenter {
   // own headers inlined here only reach memory through the host mapping.
   void run(Function& f) {
     loops_.compute(f);
+    tagged_ = &f;
     blocks_.run(f);  // the instruction estimate, before the accesses' calls are added
     std::vector<Instruction*> todo, ours;
     for (Instruction& i : instructions(f))
       (runtime_.uninstrumented_location(i.getDebugLoc().get()) ? ours : todo).push_back(&i);
     for (Instruction* i : todo) instrument(*i);
     for (Instruction* i : ours) translate(*i, false);
+    bind_marked_calls(f);  // with the loops' tags, as the accesses above
     // Last: the checks split blocks, which the sites' loop flags above must not see.
     guard_local_bounds(f, todo, sites_);
   }
@@ -233,6 +235,7 @@ class Instrumenter {
   const Annotated& marked_;
   SiteTable sites_;
   LoopTags loops_;  // of the function run() is instrumenting
+  const Function* tagged_ = nullptr;  // that function
   BlockCounter blocks_;
   FunctionCallee access_, access_nonlocal_, translate_, translate_dram_, translate_dram_range_, range_, access_volatile_;
 };
@@ -277,6 +280,14 @@ void Instrumenter::redirect_assert(Function& f) {
         call->setCalledFunction(m_.getOrInsertFunction("__simt_assert_fail", callee->getFunctionType()));
 }
 
+// A load or store through a marker (simt_cuda/narrow_ops.h, load_ref and store_ref),
+// not an atomic's (classify_atomics).
+bool plain_access(const CallBase& marker) {
+  if (marker.getCalledFunction()->getName() != "__simt_site_access" || marker.arg_size() < 3) return false;
+  const auto* op = dyn_cast<ConstantInt>(marker.getArgOperand(2));
+  return op && op->getZExtValue() <= static_cast<unsigned>(MemOp::Store);
+}
+
 void Instrumenter::bind_marked_calls(Function& f) {
   // Calls and invokes: a marker inlined where a destructor must run if it throws (a
   // __half loop over a std::vector in host code) is an invoke, and left unbound it
@@ -297,9 +308,14 @@ void Instrumenter::bind_marked_calls(Function& f) {
         m_.getOrInsertFunction(name, FunctionType::get(marker->getReturnType(), params, false));
     std::vector<Value*> args(call->arg_begin(), call->arg_end());
     // The marker's name is part of the site's key: one line's HADD and HMUL markers
-    // (simt_cuda/markers.h) stay apart, as the FP step's operations do.
+    // (simt_cuda/markers.h) stay apart, as the FP step's operations do. An access
+    // through a marker (a __half, bfloat16 or fp8 value read or written through a
+    // reference) is filed like the kernel's own accesses, with the loop it sits in, so
+    // that a loop's loads of narrow types overlap as its other loads do.
     const std::string kind = "call|" + marker->getName().str();
-    args.push_back(sites_.site_of(*call, kind));
+    args.push_back(&f == tagged_ && plain_access(*call)
+                       ? sites_.site_of(*call, kind, in_loop(*call), block_flags(*call), loop_of(*call))
+                       : sites_.site_of(*call, kind));
     IRBuilder<> b(call);
     auto* invoke = dyn_cast<InvokeInst>(call);
     CallBase* replacement = invoke ? static_cast<CallBase*>(b.CreateInvoke(target, invoke->getNormalDest(),
