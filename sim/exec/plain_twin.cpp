@@ -14,13 +14,13 @@ thread_local constinit std::uint8_t __simt_plain_block SIMT_FAST_TLS = 0;
 namespace simt {
 
 // Lanes of a block run one after another, each until it parks. A plain lane would
-// park only at a barrier or a collective, so in a long loop without either (llm.c's
-// naive softmax backward: 25 million loads a thread) each lane would sweep its data
-// alone, and the lanes of a warp, which on the GPU read the same rows together, would
-// each read them from DRAM. Every so many global accesses a lane waits for the
-// block's other lanes, as a counted lane does at its warp log's limit, so that they
-// find its rows still in the CPU's caches (SIMT_OPTIONS plain_pace; 0: never). A lane
-// that spins on a flag another lane of its block sets gets past it the same way.
+// park only at a barrier or a collective, so a lane spinning on a flag that a later
+// lane of its block sets, with no barrier between (legal on a GPU, whose independent
+// thread scheduling lets the other lane run), would spin for ever. Every so many
+// global accesses a lane waits for the block's other lanes, as a counted lane does at
+// its warp log's limit (SIMT_OPTIONS plain_pace; 0: never). Taking turns more often
+// does not make a barrier-free sweep faster (tests/bench/column_sweep.sh: every 4,096
+// accesses 4-11% slower on 16 threads), so turns are rare.
 thread_local constinit std::uint32_t t_plain_pace_left SIMT_FAST_TLS = 0;
 
 void start_plain_pace() {
