@@ -15,9 +15,10 @@
 // whole warp (a broadcast); the tile stores are 32 consecutive words each.
 // Global loads: A's tile rows are 8 floats (32 bytes): 4 rows = 4 sectors per warp;
 // B's tile rows are 64 floats: 32 of them = 4 sectors per warp.
-// On the GPU nvcc unrolls the loops and may fuse the 8 As[row][d] of one row into
-// two LDS.128 (docs/validation/h200.md shows it doing so in matmul_tiled); the
-// simulator counts the loads as the source writes them.
+// On the GPU nvcc unrolls the loops and fuses the 8 As[row][d] of one row into two
+// LDS.128 (each 2 wavefronts, one per half-warp): per k step of 8 a warp issues 8 Bs
+// LDS and 16 As LDS.128, and the simulator counts them so, as ncu does
+// (docs/counters.md, "Wide shared accesses").
 //
 // Run:  simt run matmul_blocktile_1d --m 256 --n 256 --k 256
 #include "kernels/harness.hpp"

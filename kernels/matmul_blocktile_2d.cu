@@ -9,17 +9,17 @@
 // 128-wide tiles halve the global loads again: each block reads a 128-row slab of A
 // and a 128-column slab of B once, (128 k + 128 k) * 4 / 32 = 32 k sectors a block.
 //
-// The price is bank conflicts, counted as the source writes the loads (one float
-// each). A warp is 16 thread columns x 2 thread rows:
-//   As[(row + i) * 8 + d]: two words 64 apart, one bank: 2 wavefronts (1 conflict);
-//   Bs[d * 128 + col + j]: 16 words 8 apart, 4 in each of 4 banks: 4 wavefronts
-//   (3 conflicts);
-// so 48 wavefronts for a warp's 16 loads per k step, 32 of them conflicts. The C
+// The price is bank conflicts. Written one float each, a warp (16 thread columns x
+// 2 thread rows) would read As[(row + i) * 8 + d] as two words 64 apart (one bank:
+// 2 wavefronts) and Bs[d * 128 + col + j] as 16 words 8 apart (4 in each of 4 banks:
+// 4 wavefronts). nvcc unrolls the loops and fuses a thread's 4 neighbouring Bs, and
+// 4 As of a row along d, into LDS.128, which the simulator counts as ncu does
+// (docs/counters.md, "Wide shared accesses"): per k step 2 As LDS.128 of one 16-byte
+// word per half-warp (2 wavefronts) and 2 Bs LDS.128 of 16 float4s 32 bytes apart
+// (8 wavefronts, 4 conflicts): 20 wavefronts for 4 loads, matmul_vectorized's. The C
 // stores are 8 floats 32 bytes apart per lane: 32 sectors per request, each sector
 // written 8 times (once per j), 8x the sectors of matmul_blocktile_1d's stores.
-// On the GPU nvcc unrolls the loops and may fuse a thread's 8 neighbouring Bs (and
-// the 8 As of a row, neighbouring along d) into LDS.128; the simulator counts the
-// scalar loads the source writes. matmul_vectorized makes the 16-byte loads explicit.
+// matmul_vectorized makes the 16-byte loads explicit (and the global ones too).
 //
 // Run:  simt run matmul_blocktile_2d --m 256 --n 256 --k 256
 #include "kernels/harness.hpp"

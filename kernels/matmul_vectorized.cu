@@ -3,7 +3,8 @@
 //   - A's tile stored transposed in shared memory (As[d][row]), so a thread's 8
 //     values of A for one k are 8 neighbouring words, like its 8 values of B: each
 //     is read with two float4 loads (LDS.128). Per k step and thread: 4 shared load
-//     instructions instead of 16, for the same 64 FFMAs;
+//     instructions for 64 FFMAs, written out (nvcc already fuses matmul_blocktile_2d's
+//     16 scalar reads into these 4);
 //   - the tiles copied with float4 global loads (LDG.128): a thread copies one float4
 //     of A (stored to As as 4 scalars, transposed) and one of B (stored as a float4),
 //     2 load requests per warp and k step instead of 8, the same sectors;
@@ -17,8 +18,8 @@
 // Shared wavefronts per warp (16 thread columns x 2 thread rows) and k step: the two
 // As loads are one 16-byte word per half-warp (2 wavefronts each, conflict-free);
 // the two Bs loads are 16 float4s 32 bytes apart, 4 words in each of 16 banks per
-// half-warp (8 wavefronts each, 4 of them conflicts): 20 wavefronts against
-// matmul_blocktile_2d's 48. The transposed stores to As are 2-way conflicted (the
+// half-warp (8 wavefronts each, 4 of them conflicts): 20 wavefronts, as
+// matmul_blocktile_2d's fused reads (48 were it issued as written). The transposed stores to As are 2-way conflicted (the
 // warp's 16 rows at two k's 4 * 128 words apart, one bank); the float4 stores to Bs
 // are conflict-free.
 //

@@ -101,8 +101,15 @@ KernelTime kernel_time(const DeviceSpec& d, const KernelCounters& c) {
   // every barrier, so they wait together and nothing issues meanwhile. A warp's
   // later load rounds are its own: other warps issue while it waits, so the
   // chain adds to the larger of the two.
+  // Where the warps of a block meet at barriers and the SM holds that one block,
+  // the other warps wait for the same rounds: nothing issues while the tile's loads
+  // are in flight, and rounds and issue add; each further block resident beside it
+  // hides a share of the smaller one.
   const TimeTerm& work = loads.seconds > issue.seconds ? loads : issue;
-  const double chained = latency.seconds + work.seconds;
+  const TimeTerm& other = loads.seconds > issue.seconds ? issue : loads;
+  const double beside = std::max(1.0, std::min<double>(k.occupancy.resident_blocks, k.occupancy.busiest_sm_blocks));
+  const double unhidden = c.warp_barriers > 0 ? other.seconds / beside : 0;
+  const double chained = latency.seconds + work.seconds + unhidden;
   k.launch_overhead_s = r.launch_overhead_s.value;
   if (throughput->seconds + fill >= chained) {
     k.bound = throughput->name;

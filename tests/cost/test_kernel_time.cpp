@@ -409,9 +409,12 @@ TEST_CASE("a streaming loop's rounds wait for DRAM: a global round trip each, me
   const KernelTime t = kernel_time(d, c);
   CHECK(load_miss_fraction(c) == approx(1));
   CHECK(t.term("load_chain").seconds == approx(4 * 15 * 0.384e-6));
-  // The chain adds to the larger of issue and the warp's own load rounds, not to both.
+  // The chain adds to the larger of issue and the warp's own load rounds; of the
+  // smaller only what the SM's other blocks cannot hide (the warps meet at barriers:
+  // an eighth, with 8 blocks an SM).
   CHECK(t.bound == "load_chain");
-  CHECK(t.predicted_s == approx(1.66e-6 + t.term("latency").seconds + t.term("load_chain").seconds));
+  CHECK(t.predicted_s == approx(1.66e-6 + t.term("latency").seconds + t.term("load_chain").seconds +
+                                t.term("issue").seconds / 8));
   CHECK(t.fill_what == t.term("latency").what);
   // Without the loop (one load per thread) the chain adds to issue instead.
   c.sites[0].requests = c.ld_requests = c.warps();
@@ -504,6 +507,30 @@ TEST_CASE("in a loop that branches, each basic block's loads wait in turn") {
   c.sites[0].block = 3, c.sites[1].block = 5;
   c.sites[0].batched = c.sites[1].batched = true;
   CHECK(load_rounds_per_warp(c) == approx(per_warp));
+}
+
+TEST_CASE("a lone block meeting at barriers waits for its load rounds and issues in turn") {
+  // One block per SM that loads a tile, meets at a barrier and computes: its warps all
+  // wait for the same rounds, so issue and the rounds add; with blocks beside it on
+  // the SM, they issue meanwhile.
+  KernelCounters c = matmul_loop(132, 256);
+  c.sass_warp_inst = c.warps() * 7 * 256 * 4;
+  c.sass_thread_inst = 32 * c.sass_warp_inst;
+  const DeviceSpec d = h200_with_l2_latency(354);
+  const KernelTime free_running = kernel_time(d, c);
+  const double loads = free_running.term("load_chain").seconds, issue = free_running.term("issue").seconds;
+  REQUIRE(loads > 0);
+  REQUIRE(issue > 0);
+  c.warp_barriers = c.warps() * 2 * 256;
+  const KernelTime lone = kernel_time(d, c);
+  const double latency = lone.term("latency").seconds;
+  CHECK(lone.predicted_s == approx(1.66e-6 + latency + loads + issue));
+  // 8 blocks an SM (one wave): the smaller of the two is hidden but an 8th.
+  c.blocks = 132 * 8;
+  const KernelTime shared_sm = kernel_time(d, c);
+  const double l8 = shared_sm.term("load_chain").seconds, i8 = shared_sm.term("issue").seconds;
+  CHECK(shared_sm.predicted_s ==
+        approx(1.66e-6 + shared_sm.term("latency").seconds + std::max(l8, i8) + std::min(l8, i8) / 8));
 }
 
 TEST_CASE("shared accesses of a branch-free loop overlap in the latency chain") {

@@ -118,9 +118,9 @@ bool word_access(const Instruction& i, const DataLayout& dl) {
   return false;
 }
 
-// Wide instructions of `width` bytes out of the offsets still unfused; their
-// followers join `out`.
-void fuse(Run& run, std::int64_t width, std::set<const Instruction*>& out) {
+// Wide instructions of `width` bytes out of the offsets still unfused: their
+// leaders and followers join `out`.
+void fuse(Run& run, std::int64_t width, FusedShared& out) {
   if ((std::int64_t(1) << run.aligned_bits) % width != 0) return;
   for (auto it = run.by_offset.begin(); it != run.by_offset.end();) {
     const std::int64_t first = it->first;
@@ -130,8 +130,9 @@ void fuse(Run& run, std::int64_t width, std::set<const Instruction*>& out) {
       ++it;
       continue;
     }
+    out.leaders.emplace(it->second, unsigned(width));
     for (std::int64_t o = first + kWord; o < first + width; o += kWord) {
-      out.insert(run.by_offset[o]);
+      out.followers.insert(run.by_offset[o]);
       run.by_offset.erase(o);
     }
     it = run.by_offset.erase(it);
@@ -140,8 +141,10 @@ void fuse(Run& run, std::int64_t width, std::set<const Instruction*>& out) {
 
 }  // namespace
 
-std::set<const Instruction*> fused_shared_followers(const Function& f) {
-  std::set<const Instruction*> followers;
+std::set<const Instruction*> fused_shared_followers(const Function& f) { return fused_shared_runs(f).followers; }
+
+FusedShared fused_shared_runs(const Function& f) {
+  FusedShared fused;
   const DataLayout& dl = f.getParent()->getDataLayout();
   for (const BasicBlock& b : f) {
     std::map<RunKey, Run> runs;
@@ -160,11 +163,11 @@ std::set<const Instruction*> fused_shared_followers(const Function& f) {
       run.by_offset.emplace(d.constant, &i);
     }
     for (auto& [key, run] : runs) {
-      fuse(run, 4 * kWord, followers);
-      fuse(run, 2 * kWord, followers);
+      fuse(run, 4 * kWord, fused);
+      fuse(run, 2 * kWord, fused);
     }
   }
-  return followers;
+  return fused;
 }
 
 }  // namespace simt::pass

@@ -5,12 +5,14 @@
 // and tiled attention's inner loops, fully unrolled over a tile row, are made of
 // such runs: matmul_blocktile_2d's SASS has only LDS.128
 // (docs/validation/h200-course-kernels-ii.md). The CPU compiler keeps them scalar
-// (vectorising is off, docs/frontend.md), so the instruction estimate finds the runs
-// itself. The counters still count what the source asks for (docs/counters.md).
+// (vectorising is off, docs/frontend.md), so the pass finds the runs itself: the
+// instruction estimate leaves the followers out, and the counters record each run
+// as the wide access ncu sees (docs/counters.md, "Shared accesses nvcc fuses").
 #pragma once
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instruction.h>
 
+#include <map>
 #include <set>
 
 namespace simt::pass {
@@ -21,5 +23,13 @@ namespace simt::pass {
 // defines, aligned to 16 bytes) at the same variable index, with every variable term
 // of the address a multiple of the run's width and constant offsets that fill it.
 std::set<const llvm::Instruction*> fused_shared_followers(const llvm::Function& f);
+
+// The same runs with their first word: each leader (the access of the run's lowest
+// word) and the run's width in bytes (8 or 16), and the followers.
+struct FusedShared {
+  std::map<const llvm::Instruction*, unsigned> leaders;
+  std::set<const llvm::Instruction*> followers;
+};
+FusedShared fused_shared_runs(const llvm::Function& f);
 
 }  // namespace simt::pass

@@ -23,6 +23,7 @@
 #include "device_heap_calls.hpp"
 #include "pass_options.hpp"
 #include "red_or_atom.hpp"
+#include "fused_shared.hpp"
 #include "unwritten_shared.hpp"
 
 #include "sim/types/events.hpp"
@@ -125,6 +126,7 @@ class Instrumenter {
   void run(Function& f) {
     loops_.compute(f);
     tagged_ = &f;
+    fused_ = fused_shared_runs(f);  // on the code as it came, before any call is added
     blocks_.run(f);  // the instruction estimate, before the accesses' calls are added
     std::vector<Instruction*> todo, ours;
     for (Instruction& i : instructions(f))
@@ -161,12 +163,17 @@ class Instrumenter {
   // `is_volatile`: a volatile load or store, which another warp may poll or set between
   // barriers (a flag): its own entry point, which also tells the race check's
   // thread-level ordering (sim/check/release_acquire.hpp), and a site marked volatile.
+  // A shared access nvcc fuses with its neighbours (fused_shared.hpp) is recorded
+  // once, as the wide access: its run's first word with the run's width; the others
+  // only reach memory through the host mapping.
   void access(Instruction& at, Use& use, Type* type, unsigned op, bool is_volatile = false) {
     Value* ptr = use.get();
     if (const GlobalVariable* gv = device_variable(ptr, marked_)) return refuse(at, *gv);
     if (statically_private(ptr, marked_) || runtime_state(ptr)) return;
+    if (fused_.followers.count(&at)) return through_host_mapping(at, use);
     IRBuilder<> b(&at);
-    unsigned size = unsigned(m_.getDataLayout().getTypeStoreSize(type));
+    const auto wide = fused_.leaders.find(&at);
+    unsigned size = wide != fused_.leaders.end() ? wide->second : unsigned(m_.getDataLayout().getTypeStoreSize(type));
     FunctionCallee entry = is_volatile ? access_volatile_ : never_local(ptr, marked_) ? access_nonlocal_ : access_;
     Constant* site = is_volatile ? sites_.site_of(at, "vmem", in_loop(at), kSiteVolatile | block_flags(at), loop_of(at))
                                  : sites_.site_of(at, "mem", in_loop(at), block_flags(at), loop_of(at));
@@ -235,6 +242,7 @@ class Instrumenter {
   const Annotated& marked_;
   SiteTable sites_;
   LoopTags loops_;  // of the function run() is instrumenting
+  FusedShared fused_;  // its shared accesses nvcc makes wide
   const Function* tagged_ = nullptr;  // that function
   BlockCounter blocks_;
   FunctionCallee access_, access_nonlocal_, translate_, translate_dram_, translate_dram_range_, range_, access_volatile_;
