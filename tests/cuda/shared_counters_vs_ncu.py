@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""The shared-memory counters of the kept validation set against Nsight Compute's.
+
+usage: shared_counters_vs_ncu.py SIM.json [OTHER_SIM.json] [-v]
+
+SIM.json is what `time_model_set.py collect` writes (every H200 timing run's launches,
+with their counters). Each launch is paired with ncu's launch of the same run, as
+`time_model_set.py report` pairs them, and its seven shared-memory counters (load and
+store instructions, wavefronts, bank conflicts; shared atomics) are compared with
+ncu's. With OTHER_SIM.json (the same set collected by another build) it prints each
+counter whose equality with ncu changed between the two; with -v, every counter that
+differs from ncu's in the last one. Last line: how many equal ncu's in each.
+"""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import time_model_set as T  # noqa: E402
+from compare_ncu import EXACT  # noqa: E402
+from course_kernels_report import base, read_ncu  # noqa: E402
+
+SHARED = [m for m in EXACT if "shared" in m]
+
+
+def paired(sim_path):
+    """{(set, case, launch): (simulated metrics, ncu metrics)} where the runs pair launch by launch."""
+    sim = json.load(open(sim_path))
+    out = {}
+    for name, cases_path, ncu_path in T.SETS:
+        gpu = read_ncu(os.path.join(T.ROOT, ncu_path))
+        runs = sim[name]
+        case_list = list(T.cases(cases_path))
+        at = 0
+        for k, line in enumerate(case_list):
+            launches = runs.get(line) or []
+            same = launches and all(at + j < len(gpu) and base(s["kernel"]) in gpu[at + j]["name"]
+                                    for j, s in enumerate(launches))
+            if same:
+                for j, s in enumerate(launches):
+                    out[(name, line, j)] = (s["metrics"], gpu[at + j]["metrics"])
+                at += len(launches)
+                continue
+            nxt = next((runs[c][0]["kernel"] for c in case_list[k + 1:] if runs.get(c)), None)
+            while at < len(gpu) and not (nxt and base(nxt) in gpu[at]["name"]):
+                at += 1
+    return out
+
+
+def main():
+    args = [a for a in sys.argv[1:] if a != "-v"]
+    verbose = "-v" in sys.argv
+    first = paired(args[0])
+    last = paired(args[1]) if len(args) > 1 else first
+    equal_first = equal_last = total = 0
+    for key, (before, gpu) in first.items():
+        if key not in last:
+            continue
+        after = last[key][0]
+        for m in SHARED:
+            if m not in gpu:
+                continue
+            total += 1
+            a, b = before.get(m) == gpu[m], after.get(m) == gpu[m]
+            equal_first += a
+            equal_last += b
+            if a != b or (verbose and not b):
+                print(f"{key[1][:40]:40} {key[2]} {m[:58]:58} ncu {gpu[m]:>10.0f} "
+                      f"first {before.get(m, 0):>10.0f} last {after.get(m, 0):>10.0f}")
+    print(f"shared counters equal to ncu's: {equal_first} of {total}" +
+          (f" in the first, {equal_last} of {total} in the last" if len(args) > 1 else ""))
+
+
+if __name__ == "__main__":
+    main()
