@@ -100,11 +100,9 @@ KernelTime kernel_time(const DeviceSpec& d, const KernelCounters& c) {
   // The latency chain adds to issue: a wave's warps start together and meet at
   // every barrier, so they wait together and nothing issues meanwhile. A warp's
   // later load rounds are its own: other warps issue while it waits, so the
-  // chain adds to the larger of the two.
-  // Where the warps of a block meet at barriers and the SM holds that one block,
-  // the other warps wait for the same rounds: nothing issues while the tile's loads
-  // are in flight, and rounds and issue add; each further block resident beside it
-  // hides a share of the smaller one.
+  // chain adds to the larger of the two — unless the warps meet at barriers: then
+  // a block's warps all wait for the same rounds, and the smaller adds too, less
+  // the share the other blocks resident on the SM issue meanwhile.
   const TimeTerm& work = loads.seconds > issue.seconds ? loads : issue;
   const TimeTerm& other = loads.seconds > issue.seconds ? issue : loads;
   const double beside = std::max(1.0, std::min<double>(k.occupancy.resident_blocks, k.occupancy.busiest_sm_blocks));

@@ -5,9 +5,9 @@ usage: shared_counters_vs_ncu.py SIM.json [OTHER_SIM.json] [-v]
 
 SIM.json is what `time_model_set.py collect` writes (every H200 timing run's launches,
 with their counters). Each launch is paired with ncu's launch of the same run, as
-`time_model_set.py report` pairs them, and its seven shared-memory counters (load and
-store instructions, wavefronts, bank conflicts; shared atomics) are compared with
-ncu's. With OTHER_SIM.json (the same set collected by another build) it prints each
+`time_model_set.py report` pairs them, and its shared-memory counters (load
+and store instructions, wavefronts and bank conflicts, shared atomics) are compared
+with ncu's. With OTHER_SIM.json (the same set collected by another build) it prints each
 counter whose equality with ncu changed between the two; with -v, every counter that
 differs from ncu's in the last one. Last line: how many equal ncu's in each.
 """
@@ -18,32 +18,20 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import time_model_set as T  # noqa: E402
 from compare_ncu import EXACT  # noqa: E402
-from course_kernels_report import base, read_ncu  # noqa: E402
 
 SHARED = [m for m in EXACT if "shared" in m]
 
 
 def paired(sim_path):
-    """{(set, case, launch): (simulated metrics, ncu metrics)} where the runs pair launch by launch."""
+    """{(set, case, launch): (simulated metrics, ncu metrics)} where a run made as many
+    launches on the GPU as in the simulator (time_model_set.runs_beside_ncu)."""
     sim = json.load(open(sim_path))
     out = {}
     for name, cases_path, ncu_path in T.SETS:
-        gpu = read_ncu(os.path.join(T.ROOT, ncu_path))
-        runs = sim[name]
-        case_list = list(T.cases(cases_path))
-        at = 0
-        for k, line in enumerate(case_list):
-            launches = runs.get(line) or []
-            same = launches and all(at + j < len(gpu) and base(s["kernel"]) in gpu[at + j]["name"]
-                                    for j, s in enumerate(launches))
-            if same:
-                for j, s in enumerate(launches):
-                    out[(name, line, j)] = (s["metrics"], gpu[at + j]["metrics"])
-                at += len(launches)
-                continue
-            nxt = next((runs[c][0]["kernel"] for c in case_list[k + 1:] if runs.get(c)), None)
-            while at < len(gpu) and not (nxt and base(nxt) in gpu[at]["name"]):
-                at += 1
+        for line, launches, gpu in T.runs_beside_ncu(cases_path, ncu_path, sim[name]):
+            if launches and len(launches) == len(gpu):
+                for j, (s, g) in enumerate(zip(launches, gpu)):
+                    out[(name, line, j)] = (s["metrics"], g["metrics"])
     return out
 
 

@@ -137,12 +137,13 @@ def reprice(simt, launches):
     return priced
 
 
-def pair(name, cases_path, ncu_path, runs):
-    """[(set, case, kernel, predicted launch json list, measured s)]: per launch where the
-    GPU made as many launches as the simulator, else per run."""
+def runs_beside_ncu(cases_path, ncu_path, runs):
+    """(case, simulated launches, ncu's launches of the same run) for each case in
+    order: ncu's launches are matched by kernel name; where the GPU made a different
+    number (a library with kernels of its own), up to the next case's first kernel."""
     gpu = read_ncu(os.path.join(ROOT, ncu_path))
     case_list = list(cases(cases_path))
-    at, rows = 0, []
+    at = 0
     for k, line in enumerate(case_list):
         sim = runs[line]
         if not sim:
@@ -154,8 +155,17 @@ def pair(name, cases_path, ncu_path, runs):
                 n = 0
                 while at + n < len(gpu) and not (nxt and base(nxt) in gpu[at + n]["name"]):
                     n += 1
-        g = gpu[at:at + n]
+        yield line, sim, gpu[at:at + n]
         at += n
+    if at != len(gpu):
+        raise SystemExit(f"{ncu_path}: {len(gpu)} GPU launches, {at} paired")
+
+
+def pair(name, cases_path, ncu_path, runs):
+    """[(set, case, kernel, predicted launch json list, measured s)]: per launch where the
+    GPU made as many launches as the simulator, else per run."""
+    rows = []
+    for line, sim, g in runs_beside_ncu(cases_path, ncu_path, runs):
         measured = [l["metrics"]["gpu__time_duration.sum"] for l in g]
         if not sim or (name, line) in SUPERSEDED:
             continue
@@ -164,8 +174,6 @@ def pair(name, cases_path, ncu_path, runs):
                 rows.append((name, line, i + 1, s["kernel"], [s], m))
         else:
             rows.append((name, line, 0, sim[0]["kernel"] + " (run)", sim, sum(measured)))
-    if at != len(gpu):
-        raise SystemExit(f"{ncu_path}: {len(gpu)} GPU launches, {at} paired")
     return rows
 
 

@@ -7,7 +7,7 @@
 // (docs/validation/h200-course-kernels-ii.md). The CPU compiler keeps them scalar
 // (vectorising is off, docs/frontend.md), so the pass finds the runs itself: the
 // instruction estimate leaves the followers out, and the counters record each run
-// as the wide access ncu sees (docs/counters.md, "Shared accesses nvcc fuses").
+// as the wide access ncu sees (docs/counters.md, "Wide shared accesses").
 #pragma once
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instruction.h>
