@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 namespace simt::cost {
 namespace {
@@ -217,20 +218,37 @@ double rounds_of(const GlobalSite& s, const KernelCounters& c) {
 // of an unknown loop).
 unsigned group_of(const GlobalSite& s) { return s.straight_line ? 0 : s.loop; }
 
+// Iterations of a branch-free loop whose loads are in flight together: ptxas issues
+// about kLoadsBeforeFirstUse of the unrolled copies' loads before the first use, so a
+// loop with many load sites gets fewer iterations a round (kBatchedLoadIterations x
+// sites loads in ceil(that / kLoadsBeforeFirstUse) groups, each waiting its round).
+double batched_iterations(unsigned load_sites) {
+  const double groups = std::ceil(kBatchedLoadIterations * std::max(1u, load_sites) / kLoadsBeforeFirstUse - 1e-9);
+  return kBatchedLoadIterations / std::max(1.0, groups);
+}
+
 // What one round of a site's loop waits, in clocks: a first touch (as often as the
 // site's own loads were first touches, where the simulator counted them; else the
-// launch's share) waits for DRAM, shared by kBatchedLoadIterations iterations in a
-// branch-free loop; a re-read waits for L2: one iteration of a loaded batched loop,
-// as micro_l1_reuse measures it, or in a loop that branches the L2-hit latency.
-double round_clk(const GlobalSite& s, double launch_miss, const KernelRates& r) {
+// launch's share) waits for DRAM, shared by the iterations in flight in a branch-free
+// loop (batched_iterations); a re-read waits for L2: one iteration of a loaded batched
+// loop, as micro_l1_reuse measures it, or in a loop that branches the L2-hit latency.
+double round_clk(const GlobalSite& s, double launch_miss, unsigned loop_sites, const KernelRates& r) {
   const double miss = s.dram_read_bytes >= 0 && s.sectors > 0 ? std::min(1.0, s.dram_read_bytes / (32 * s.sectors))
                                                                 : launch_miss;
   const double dram = r.global_latency_s.value * r.clock_hz;
   const double l2_round = r.l2_load_round_clk.value;
   const double l2_hit = r.l2_hit_latency_clk.value > 0 ? r.l2_hit_latency_clk.value : l2_round;
   if (s.loop == 0 || s.straight_line) return miss * dram + (1 - miss) * l2_round;
-  if (s.batched) return miss * dram / kBatchedLoadIterations + (1 - miss) * l2_round;
+  if (s.batched) return miss * dram / batched_iterations(loop_sites) + (1 - miss) * l2_round;
   return miss * dram + (1 - miss) * l2_hit;
+}
+
+// Load sites (with requests) per group_of.
+std::map<unsigned, unsigned> load_sites_per_loop(const std::vector<GlobalSite>& sites) {
+  std::map<unsigned, unsigned> n;
+  for (const GlobalSite& s : sites)
+    if (s.op == Op::Load && s.requests > 0) ++n[group_of(s)];
+  return n;
 }
 
 struct Rounds {
@@ -254,9 +272,12 @@ std::map<unsigned, Rounds> load_loops(const KernelCounters& c, const KernelRates
   std::map<unsigned, Rounds> loops;
   std::map<unsigned, std::map<unsigned, Rounds>> blocks;  // loop -> block -> its busiest site
   const double miss = load_miss_fraction(c);
-  for (const GlobalSite& s : global_sites(c)) {
+  const std::vector<GlobalSite> sites = global_sites(c);
+  std::map<unsigned, unsigned> sites_in_loop = load_sites_per_loop(sites);
+  for (const GlobalSite& s : sites) {
     if (s.op != Op::Load || !(s.requests > 0)) continue;
-    const double rounds = rounds_of(s, c), clk = r ? rounds * round_clk(s, miss, *r) : 0;
+    const double rounds = rounds_of(s, c);
+    const double clk = r ? rounds * round_clk(s, miss, sites_in_loop[group_of(s)], *r) : 0;
     loops[group_of(s)].take(rounds, clk);
     if (blocks_in_turn(s)) blocks[group_of(s)][s.block].take(rounds, clk);
   }
@@ -413,8 +434,15 @@ TimeTerm load_chain_term(const KernelCounters& c, const KernelRates& r, const Oc
     chain_clk += l.clk;
     parts.push_back(fmt::format("{:.3g} rounds x {:.0f} clk", l.rounds, per(l.clk, l.rounds)));
   }
-  for (const GlobalSite& s : global_sites(c))
-    if (s.op == Op::Load && s.loop != 0 && !s.straight_line) (s.batched ? batched : branching) += 1;
+  const std::vector<GlobalSite> sites = global_sites(c);
+  const std::map<unsigned, unsigned> sites_in_loop = load_sites_per_loop(sites);
+  std::set<double> in_flight;  // iterations, over the branch-free loops
+  for (const GlobalSite& s : sites) {
+    if (s.op != Op::Load || s.loop == 0 || s.straight_line) continue;
+    (s.batched ? batched : branching) += 1;
+    const auto n = sites_in_loop.find(group_of(s));
+    if (s.batched) in_flight.insert(batched_iterations(n == sites_in_loop.end() ? 1 : n->second));
+  }
   const double later_clk = std::max(0.0, chain_clk - first_clk);
   TimeTerm t = named("load_chain", "dependent global loads per warp");
   t.amount = o.waves * std::max(0.0, rounds - 1);
@@ -422,8 +450,8 @@ TimeTerm load_chain_term(const KernelCounters& c, const KernelRates& r, const Oc
   t.seconds = o.waves * later_clk / r.clock_hz;
   std::vector<std::string> kinds;
   if (batched > 0)
-    kinds.push_back(fmt::format("{:g} load site{} in branch-free loops (loads of {:g} iterations in flight)", batched,
-                                batched == 1 ? "" : "s", kBatchedLoadIterations));
+    kinds.push_back(fmt::format("{:g} load site{} in branch-free loops (loads of {} iterations in flight)", batched,
+                                batched == 1 ? "" : "s", fmt::join(in_flight, " or ")));
   if (branching > 0)
     kinds.push_back(fmt::format("{:g} load site{} in loops that branch", branching, branching == 1 ? "" : "s"));
   t.detail = fmt::format("{:.3g} load rounds per warp in {} loop{} (a loop that uses each value before its next "

@@ -51,6 +51,11 @@ double load_rounds_per_warp(const KernelCounters& c);
 // this many iterations. A loop whose body branches issues one iteration's load at a
 // time (layernorm_welford's IEEE divisions, the online softmax's `if`).
 constexpr double kBatchedLoadIterations = 4;
+// How many of a branch-free loop's unrolled loads ptxas issues before the first use
+// (the SASS of layernorm_backward_naive's two kernels: 9 of the column walk's 16 loads,
+// four sites a step; 9 of the row walk's 12, three sites; a loop of one or two sites
+// has all four iterations' loads out at once, gemv_fp16, attention_bwd_rowdot).
+constexpr double kLoadsBeforeFirstUse = 9;
 
 
 // Shared accesses in a warp's latency chain: every one, except that a branch-free

@@ -477,6 +477,46 @@ TEST_CASE("load chain: loops add, one loop's sites overlap, branch-free loops sh
   CHECK(kernel_time(h200(), c).term("load_chain").detail.find("in 1 loop") != std::string::npos);
 }
 
+TEST_CASE("a branch-free loop of many load sites has fewer iterations' loads in flight") {
+  // layernorm_backward_naive's column walk: four loads a step (x and dy from DRAM, a
+  // row's mean and rstd re-read from L2), unrolled four deep; ptxas issues 9 of the 16
+  // before the first use, so each four steps wait two DRAM rounds, not one.
+  const KernelRates r = kernel_rates(h200());
+  const double dram_clk = 0.384e-6 * r.clock_hz, l2_round = 210;
+  KernelCounters c;
+  c.kernel = "column_walk";
+  c.threads_per_block = 256;
+  c.blocks = 3;
+  const double w = c.warps(), per_warp = 1024;
+  GlobalSite streamed{GlobalSite::Op::Load, w * per_warp, 4 * w * per_warp, 32};
+  streamed.loop = 1;
+  streamed.batched = true;
+  streamed.dram_read_bytes = 32 * streamed.sectors;
+  GlobalSite reread = streamed;
+  reread.dram_read_bytes = 0;
+  c.sites = {streamed};
+  c.ld_requests = w * per_warp;
+  c.ld_sectors = streamed.sectors;
+  c.dram_read_bytes = 32 * streamed.sectors;
+  const double one_site = kernel_time(h200(), c).term("load_chain").seconds;
+  // One site: four iterations share a round; the first round is the latency term's.
+  CHECK(one_site == approx((per_warp * dram_clk / kBatchedLoadIterations - dram_clk) / r.clock_hz));
+  c.sites = {streamed, streamed, reread, reread};
+  c.ld_requests = 4 * w * per_warp;
+  c.ld_sectors = 4 * streamed.sectors;
+  c.dram_read_bytes = 2 * 32 * streamed.sectors;
+  const double first_round = 0.5 * dram_clk + 0.5 * l2_round;  // at the launch's miss share
+  const KernelTime four = kernel_time(h200(), c);
+  CHECK(four.term("load_chain").seconds == approx((per_warp * dram_clk / 2 - first_round) / r.clock_hz));
+  CHECK(four.term("load_chain").detail.find("loads of 2 iterations in flight") != std::string::npos);
+  // Two sites still fit one group: four iterations a round.
+  c.sites = {streamed, streamed};
+  c.ld_requests = 2 * w * per_warp;
+  c.ld_sectors = 2 * streamed.sectors;
+  c.dram_read_bytes = 32 * c.ld_sectors;
+  CHECK(kernel_time(h200(), c).term("load_chain").seconds == approx(one_site));
+}
+
 TEST_CASE("in a loop that branches, each basic block's loads wait in turn") {
   // matmul_wmma's tile copy: two load sites of one loop, each in a block of its own
   // behind a branch; on the H200 each load's store waits before the next block issues.
