@@ -113,6 +113,24 @@ def check_cold_start_report(d, check):
           "flushed      5.00 us" in r.stdout and "3.00 us" not in r.stdout.split("timing_sizes")[1])
 
 
+def check_launch_idle_report(d, check):
+    # Two launches: 5,000 cycles elapsed with the busiest SM active 1,000 (idle 4,000),
+    # and one missing a metric, which is left out.
+    path = os.path.join(d, "idle.csv")
+    with open(path, "w") as f:
+        f.write('==PROF== noise\n"ID","Kernel Name","Grid Size","Block Size","Metric Name","Metric Unit","Metric Value"\n')
+        for name, value in (("gpu__time_duration.sum", "2,500"), ("gpc__cycles_elapsed.max", "5,000"),
+                            ("sm__cycles_active.avg", "800"), ("sm__cycles_active.max", "1,000")):
+            f.write(f'"0","empty(int)","(1, 1, 1)","(32, 1, 1)","{name}","x","{value}"\n')
+        f.write('"1","partial()","(1, 1, 1)","(32, 1, 1)","gpu__time_duration.sum","ns","9"\n')
+    r = subprocess.run([sys.executable, os.path.join(CUDA, "launch_idle_report.py"), path],
+                       capture_output=True, text=True)
+    rows = [line.split() for line in r.stdout.splitlines() if line.split() and line.split()[0].isdigit()]
+    check("launch-idle report: elapsed less the busiest SM's active cycles",
+          r.returncode == 0 and len(rows) == 1 and rows[0][1] == "empty" and rows[0][-1] == "4000"
+          and rows[0][-5] == "2.50")
+
+
 def main():
     failures = []
 
@@ -162,6 +180,7 @@ def main():
 
         check_time_model_scripts(d, check)
         check_cold_start_report(d, check)
+        check_launch_idle_report(d, check)
 
     if failures:
         sys.exit(f"{len(failures)} failed")
