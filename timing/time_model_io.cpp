@@ -110,6 +110,7 @@ cost::KernelCounters time_model_counters(const LaunchShape& shape, const Counter
   c.sysmem_write_bytes = v(Counter::SysmemWriteBytes);
   c.carried_chain_clk = v(Counter::CarriedChainClk);
   c.straight_chain_clk = v(Counter::StraightChainClk);
+  c.load_use_chain_clk = v(Counter::LoadUseChainClk);
   c.sites = std::move(sites);
   c.shared_sites = std::move(shared_sites);
   return c;

@@ -83,6 +83,9 @@ struct KernelCounters {
   double carried_chain_clk = 0;
   // The same for the code outside loops, once per warp (simt__straight_chain_clk.sum).
   double straight_chain_clk = 0;
+  // The chains after the global loads of loops whose loads are not issued ahead, per
+  // iteration, summed (simt__load_use_chain_clk.sum); 0 where unknown.
+  double load_use_chain_clk = 0;
 
   double warps_per_block() const;  // ceil(threads / 32)
   double warps() const { return blocks * warps_per_block(); }

@@ -443,7 +443,13 @@ TimeTerm load_chain_term(const KernelCounters& c, const KernelRates& r, const Oc
     const auto n = sites_in_loop.find(group_of(s));
     if (s.batched) in_flight.insert(batched_iterations(n == sites_in_loop.end() ? 1 : n->second));
   }
-  const double later_clk = std::max(0.0, chain_clk - first_clk);
+  // A warp issues in order: in a loop whose loads are not issued ahead, the next
+  // iteration's load waits for the chain after this iteration's (the compiler front
+  // end's simt__load_use_chain_clk, per warp).
+  const double use_clk = per(c.load_use_chain_clk, c.warps());
+  const std::size_t loop_count = parts.size();
+  if (use_clk > 0) parts.push_back(fmt::format("{:.0f} clk after the loads", use_clk));
+  const double later_clk = std::max(0.0, chain_clk + use_clk - first_clk);
   TimeTerm t = named("load_chain", "dependent global loads per warp");
   t.amount = o.waves * std::max(0.0, rounds - 1);
   t.unit = "round trips";
@@ -458,7 +464,7 @@ TimeTerm load_chain_term(const KernelCounters& c, const KernelRates& r, const Oc
                          "iteration waits a round trip each time; loops run one after another){}; {:.0f}% of the "
                          "launch's loaded sectors from DRAM (where first reads are filed by site, each loop's "
                          "rounds use its own sites' share){}",
-                         rounds, parts.size(), parts.size() == 1 ? "" : "s",
+                         rounds, loop_count, loop_count == 1 ? "" : "s",
                          kinds.empty() ? "" : fmt::format("; {}", fmt::join(kinds, ", ")), 100 * miss,
                          l2_clk > 0 ? "" : "; no measured L2 round for this device (micro_load_loop): L2 hits not charged");
   t.formula = fmt::format("{:g} waves x ({} - the first {:.0f} clk) / {:.3g} GHz", o.waves,
@@ -466,6 +472,7 @@ TimeTerm load_chain_term(const KernelCounters& c, const KernelRates& r, const Oc
                           r.clock_hz / 1e9);
   t.source = r.l2_load_round_clk.source + "; L2 hit: " + r.l2_hit_latency_clk.source +
              "; DRAM: " + r.global_latency_s.source;
+  if (use_clk > 0) t.source += "; after the loads: the compiler front end's simt__load_use_chain_clk.sum";
   return t;
 }
 

@@ -39,9 +39,10 @@ enum class Counter : int {
   // cross the host link, not DRAM.
   SysmemReadBytes, SysmemWriteBytes,
   // The compiler front end's loop-carried chains (sim/compiler/pass/carried_chain.hpp):
-  // clocks of dependent latency per warp, summed over warps; and the chains of the
-  // code outside loops, the same way.
-  CarriedChainClk, StraightChainClk,
+  // clocks of dependent latency per warp, summed over warps; the chains of the code
+  // outside loops, and the chains after the loads of loops nvcc does not batch, the
+  // same way.
+  CarriedChainClk, StraightChainClk, LoadUseChainClk,
   Count
 };
 constexpr int kCounterCount = static_cast<int>(Counter::Count);

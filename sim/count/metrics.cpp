@@ -103,6 +103,11 @@ constexpr MetricInfo kCatalog[] = {
      "clocks a warp waits on the longest chain of dependent operations outside loops (unrolled code, an index "
      "computed dimension by dimension; loads not included), at the same latencies, once per warp, summed over "
      "warps"},
+    {C::LoadUseChainClk, "simt__load_use_chain_clk.sum", F::Estimate,
+     "clocks a warp waits after each iteration's global loads in a loop whose loads are not issued ahead (its body "
+     "branches): per iteration the longest chain of dependent operations from a loaded value to the end of the "
+     "iteration, warp shuffles included, at the same latencies, summed over iterations (the busiest lane's) and "
+     "warps"},
 };
 
 // The catalog lists every counter once, in the enum's order, so that the counter

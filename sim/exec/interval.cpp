@@ -214,6 +214,10 @@ void Worker::count_site(Site site, std::uint32_t kind, std::uint64_t sum, std::u
         totals[Counter::StraightChainClk] += (max * op.times + 5) / 10;
         continue;
       }
+      if (op.op == kLoadUseChainOp) {  // and the chain after a loop's loads, per iteration
+        totals[Counter::LoadUseChainClk] += (max * op.times + 5) / 10;
+        continue;
+      }
       add_fp(totals, op.op, sum * op.times, max * op.times);
       add_fp(site_counters(op.site), op.op, sum * op.times, max * op.times);
     }

@@ -53,6 +53,9 @@ constexpr std::uint32_t kCarriedChainOp = 0x10000;
 // Likewise the chain of the code outside loops, on the entry block's group, in tenths
 // of a clock per execution (simt__straight_chain_clk.sum).
 constexpr std::uint32_t kStraightChainOp = 0x10001;
+// Likewise the chain after a loop's global loads in a loop nvcc does not batch, on its
+// header's group, in tenths of a clock per execution (simt__load_use_chain_clk.sum).
+constexpr std::uint32_t kLoadUseChainOp = 0x10002;
 
 // 16 bytes: a kernel makes many of these between two barriers. User-space
 // addresses fit in 48 bits, which leaves room for the size, operation and space.

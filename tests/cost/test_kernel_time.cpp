@@ -517,6 +517,33 @@ TEST_CASE("a branch-free loop of many load sites has fewer iterations' loads in 
   CHECK(kernel_time(h200(), c).term("load_chain").seconds == approx(one_site));
 }
 
+TEST_CASE("in a loop that branches, each iteration also waits for the chain after its loads") {
+  // A warp per KV head walking 512 cached tokens (decode): a K row a token, in a loop
+  // whose online softmax branches; after each row its dot product's shuffle tree and
+  // expf, 400 clocks a token by the compiler front end's count.
+  const KernelRates r = kernel_rates(h200());
+  const double dram_clk = 0.384e-6 * r.clock_hz;
+  KernelCounters c;
+  c.kernel = "decode";
+  c.threads_per_block = 128;
+  c.blocks = 8;
+  const double w = c.warps(), tokens = 512;
+  GlobalSite k_rows{GlobalSite::Op::Load, w * tokens, 4 * w * tokens, 32};
+  k_rows.loop = 1;
+  k_rows.dram_read_bytes = 32 * k_rows.sectors;
+  c.sites = {k_rows};
+  c.ld_requests = k_rows.requests;
+  c.ld_sectors = k_rows.sectors;
+  c.dram_read_bytes = k_rows.dram_read_bytes;
+  const double without = kernel_time(h200(), c).term("load_chain").seconds;
+  CHECK(without == approx((tokens * dram_clk - dram_clk) / r.clock_hz));
+  c.load_use_chain_clk = w * tokens * 400;
+  const TimeTerm with = kernel_time(h200(), c).term("load_chain");
+  CHECK(with.seconds == approx(without + tokens * 400 / r.clock_hz));
+  CHECK(with.formula.find("clk after the loads") != std::string::npos);
+  CHECK(with.detail.find("in 1 loop") != std::string::npos);
+}
+
 TEST_CASE("in a loop that branches, each basic block's loads wait in turn") {
   // matmul_wmma's tile copy: two load sites of one loop, each in a block of its own
   // behind a branch; on the H200 each load's store waits before the next block issues.

@@ -669,6 +669,21 @@ TEST_CASE("chains outside loops: an unrolled dependent run counts its depth, ind
   CHECK(metric(e.launches[1], kChain) <= 2 * 80);
 }
 
+TEST_CASE("chains after a loop's loads: counted where the loads wait in turn, shuffles included") {
+  Exec e = exec(kTests + "load_use_chain.cu");
+  REQUIRE(e.run.status == 0);
+  REQUIRE(e.launches.size() == 3);
+  const std::string kChain = "simt__load_use_chain_clk.sum";
+  // scale_each: 2 warps x 100 iterations x one FFMA (x * 0.5f + 0.25f, contracted as
+  // nvcc does by default), 4.5 clocks.
+  CHECK(metric(e.launches[0], kChain) == doctest::Approx(2 * 100 * 4.5).epsilon(0.01));
+  // row_sums: 1 warp x 100 iterations x 5 x (a shuffle's 30.3 clocks + its FADD's 4.5).
+  CHECK(metric(e.launches[1], kChain) == doctest::Approx(100 * 5 * 34.8).epsilon(0.01));
+  // sum_only: nothing stored, the loads are batched: no chain after them.
+  CHECK(metric(e.launches[2], kChain) == 0);
+  CHECK(metric(e.launches[2], "simt__carried_chain_clk.sum") > 0);
+}
+
 TEST_CASE("__reduce_*_sync and __match_*_sync: CUDA's values, one warp collective each") {
   Exec e = exec(kTests + "warp_reduce_match.cu");
   CHECK(e.run.status == 0);

@@ -1,6 +1,7 @@
 #include "carried_chain.hpp"
 
 #include "canonical_nan.hpp"
+#include "loop_tags.hpp"
 
 #include <llvm/ADT/PostOrderIterator.h>
 #include <llvm/Analysis/ValueTracking.h>
@@ -73,6 +74,26 @@ unsigned latency(const Instruction& i) {
   }
 }
 
+// A warp collective (a shuffle, a vote) in the load-use chain: the catalog's dependent
+// shuffle on the H200 (30.3 clocks, micro_shuffle_chain).
+constexpr unsigned kCollective = 303;
+
+bool collective(const Instruction& i) {
+  const auto* call = dyn_cast<CallBase>(&i);
+  const Function* f = call ? call->getCalledFunction() : nullptr;
+  if (!f) return false;
+  const StringRef name = f->getName();
+  return name == "__simt_site_collective" || name == "__simt_collective_at";
+}
+
+// A load from global memory whose address moves with the loop: not a __shared__
+// array, not the thread's stack, not a value read from one place every iteration
+// (the launch's geometry, which is a register on the GPU).
+bool moving_global_load(const Loop& l, const LoadInst& ld) {
+  if (shared_load(ld) || isa<AllocaInst>(getUnderlyingObject(ld.getPointerOperand()))) return false;
+  return !l.isLoopInvariant(ld.getPointerOperand());
+}
+
 // The longest chain from `from`'s users to `to`, within one iteration of `l`'s body
 // (its own blocks, not inner loops'), in tenths; -1 when `to` is not reached.
 class Chains {
@@ -104,6 +125,34 @@ class Chains {
   const Loop& l_;
   const LoopInfo& loops_;
   const Value* to_ = nullptr;
+  std::map<const Instruction*, long> memo_;
+};
+
+// The longest chain from a value's users to the end of one iteration of `l`'s body
+// (its own blocks; the header's phis are the next iteration), in tenths.
+class UseChains {
+ public:
+  UseChains(const Loop& l, const LoopInfo& loops) : l_(l), loops_(loops) {}
+  long after(const Instruction* x) {
+    long best = 0;
+    for (const User* u : x->users()) {
+      const auto* i = dyn_cast<Instruction>(u);
+      if (!i || loops_.getLoopFor(i->getParent()) != &l_) continue;
+      if (isa<PHINode>(i) && i->getParent() == l_.getHeader()) continue;
+      best = std::max(best, long(collective(*i) ? kCollective : latency(*i)) + through(i));
+    }
+    return best;
+  }
+
+ private:
+  long through(const Instruction* i) {
+    if (const auto it = memo_.find(i); it != memo_.end()) return it->second;
+    const long c = after(i);  // within one iteration the users form no cycle
+    memo_[i] = c;
+    return c;
+  }
+  const Loop& l_;
+  const LoopInfo& loops_;
   std::map<const Instruction*, long> memo_;
 };
 
@@ -167,6 +216,19 @@ unsigned carried_chain_tenths(const Loop& l, const LoopInfo& loops) {
     const auto* next = dyn_cast<Instruction>(phi.getIncomingValueForBlock(latch));
     if (!next || induction(l, phi, next)) continue;
     most = std::max(most, chains.longest(&phi, next));
+  }
+  return static_cast<unsigned>(most);
+}
+
+unsigned load_use_chain_tenths(const Loop& l, const LoopInfo& loops) {
+  if (batches_global_loads(l)) return 0;
+  UseChains chains(l, loops);
+  long most = 0;
+  for (const BasicBlock* b : l.blocks()) {
+    if (loops.getLoopFor(b) != &l) continue;
+    for (const Instruction& i : *b)
+      if (const auto* ld = dyn_cast<LoadInst>(&i); ld && moving_global_load(l, *ld))
+        most = std::max(most, chains.after(ld));
   }
   return static_cast<unsigned>(most);
 }

@@ -24,4 +24,13 @@ unsigned carried_chain_tenths(const llvm::Loop& l, const llvm::LoopInfo& loops);
 // chain that only one side holds is charged to every thread.
 unsigned straight_chain_tenths(const llvm::Function& f, const llvm::LoopInfo& loops);
 
+// In a loop whose global loads nvcc does not batch (its body branches, or stores where
+// a later load may read), the longest chain of dependent operations from one of its
+// global loads' values to the end of the iteration, in tenths of a clock at the same
+// latencies, warp collectives (a shuffle tree's steps) included; 0 for a batched loop.
+// A warp issues in order: the next iteration's load waits for this iteration's last
+// instruction, and that for the loaded value and the chain after it (decode's dot
+// product, its shuffle tree and expf, per cached token).
+unsigned load_use_chain_tenths(const llvm::Loop& l, const llvm::LoopInfo& loops);
+
 }  // namespace simt::pass

@@ -396,6 +396,8 @@ void BlockCounter::record_chains(const Function& f, const LoopInfo& loops,
       if (it == group_site.end()) continue;
       if (const unsigned tenths = carried_chain_tenths(*l, loops))
         folder_.add(it->second, it->second, kCarriedChainOp, tenths);
+      if (const unsigned tenths = load_use_chain_tenths(*l, loops))
+        folder_.add(it->second, it->second, kLoadUseChainOp, tenths);
     }
 }
 

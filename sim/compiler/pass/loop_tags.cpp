@@ -107,6 +107,8 @@ const BasicBlock* predicated_head(const BasicBlock& b) {
 
 }  // namespace
 
+bool batches_global_loads(const Loop& l) { return (batch_bits(l) & kSiteLoopBatched) != 0; }
+
 void LoopTags::compute(Function& f) {
   tags_.clear();
   ordinals_.clear();

@@ -8,7 +8,15 @@
 
 #include <map>
 
+namespace llvm {
+class Loop;
+}
+
 namespace simt::pass {
+
+// Whether nvcc issues several iterations' global loads of `l` at once (its body is
+// branch-free and stores nothing a later load may read): kSiteLoopBatched of its tag.
+bool batches_global_loads(const llvm::Loop& l);
 
 class LoopTags {
  public:
