@@ -29,6 +29,9 @@ struct GlobalSite {
   // function; 0: not known). In a loop that branches, loads of different blocks wait
   // one after another; the loads of one block are in flight together.
   unsigned block = 0;
+  // Sectors the same warp's previous load at this site touched too (a thread walking
+  // its own row): L1 hits on the GPU; 0 when not known.
+  double reread_sectors = 0;
 };
 
 // One shared-memory instruction (a source site): its warp requests and its loop, as

@@ -132,6 +132,10 @@ KernelRates kernel_rates(const DeviceSpec& d) {
   r.l2_hit_latency_clk = d.kernel_model.count("l2_hit_latency_clk")
                               ? from_catalog(d, "l2_hit_latency_clk", 0, "cycles")
                               : rate(0, "cycles", kL2RoundPending);
+  // No default either: unmeasured, a warp's re-reads wait as its other L2 hits do.
+  r.l1_hit_latency_clk = d.kernel_model.count("l1_hit_latency_clk")
+                              ? from_catalog(d, "l1_hit_latency_clk", 0, "cycles")
+                              : rate(0, "cycles", kL2RoundPending);
   r.max_blocks_per_sm = max_blocks_per_sm(d.compute_capability);
   r.max_warps_per_sm = d.max_threads_per_sm / d.warp_size;
   r.shared_per_sm = d.shared_per_sm_bytes;

@@ -44,6 +44,7 @@ struct KernelRates {
   Rate barrier_latency_clk;  // one __syncthreads once every warp has arrived
   Rate l2_load_round_clk;   // one round of a warp's load loop whose loads hit L2; 0 = not measured
   Rate l2_hit_latency_clk;  // one dependent load that misses L1 and hits L2; 0 = not measured
+  Rate l1_hit_latency_clk;  // one dependent load that hits L1; 0 = not measured
   // Occupancy limits.
   int max_blocks_per_sm = 32;
   int max_warps_per_sm = 64;

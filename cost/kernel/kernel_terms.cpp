@@ -232,6 +232,8 @@ double batched_iterations(unsigned load_sites) {
 // launch's share) waits for DRAM, shared by the iterations in flight in a branch-free
 // loop (batched_iterations); a re-read waits for L2: one iteration of a loaded batched
 // loop, as micro_l1_reuse measures it, or in a loop that branches the L2-hit latency.
+// There, a sector the same warp's previous load at the site read too (a thread walking
+// its own row) is an L1 hit, where L1's latency is measured: such a round waits that.
 double round_clk(const GlobalSite& s, double launch_miss, unsigned loop_sites, const KernelRates& r) {
   const double miss = s.dram_read_bytes >= 0 && s.sectors > 0 ? std::min(1.0, s.dram_read_bytes / (32 * s.sectors))
                                                                 : launch_miss;
@@ -240,7 +242,11 @@ double round_clk(const GlobalSite& s, double launch_miss, unsigned loop_sites, c
   const double l2_hit = r.l2_hit_latency_clk.value > 0 ? r.l2_hit_latency_clk.value : l2_round;
   if (s.loop == 0 || s.straight_line) return miss * dram + (1 - miss) * l2_round;
   if (s.batched) return miss * dram / batched_iterations(loop_sites) + (1 - miss) * l2_round;
-  return miss * dram + (1 - miss) * l2_hit;
+  const double again = r.l1_hit_latency_clk.value > 0 && s.sectors > 0 ? std::min(1.0, s.reread_sectors / s.sectors) : 0;
+  if (!(again > 0)) return miss * dram + (1 - miss) * l2_hit;
+  // The first reads are the other sectors: the DRAM share is of them.
+  const double first_miss = again < 1 ? std::min(1.0, miss / (1 - again)) : 0;
+  return again * r.l1_hit_latency_clk.value + (1 - again) * (first_miss * dram + (1 - first_miss) * l2_hit);
 }
 
 // Load sites (with requests) per group_of.

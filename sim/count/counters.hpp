@@ -43,6 +43,9 @@ enum class Counter : int {
   // outside loops, and the chains after the loads of loops nvcc does not batch, the
   // same way.
   CarriedChainClk, StraightChainClk, LoadUseChainClk,
+  // Global load sectors a warp's previous load at the same site touched too (L1 hits
+  // of a thread walking its own row, sim/count/warp_rereads.hpp).
+  GlobalLdRereadSectors,
   Count
 };
 constexpr int kCounterCount = static_cast<int>(Counter::Count);

@@ -108,6 +108,9 @@ constexpr MetricInfo kCatalog[] = {
      "branches): per iteration the longest chain of dependent operations from a loaded value to the end of the "
      "iteration, warp shuffles included, at the same latencies, summed over iterations (the busiest lane's) and "
      "warps"},
+    {C::GlobalLdRereadSectors, "simt__ld_sectors_warp_reread.sum", F::Simtlab,
+     "global load sectors that the same warp's previous load at the same instruction touched too: a thread walking "
+     "its own row re-reads each sector for several iterations, from L1 on the GPU"},
 };
 
 // The catalog lists every counter once, in the enum's order, so that the counter

@@ -107,6 +107,11 @@ void Worker::process_rows(BlockState& b, unsigned warp, SharedCheckFlags on, boo
       for (std::uint32_t i = 0; i < cost.sectors; ++i)
         read += account_dram_sector(totals, b.launch->serial, sectors[i] << 5, row.op);
       if (read) site_counters(row.site)[Counter::DramReadBytes] += read;
+      if (count && row.op == MemOp::Load)
+        if (const std::uint32_t again = rereads_.note(warp, row.site, sectors, cost.sectors)) {
+          totals[Counter::GlobalLdRereadSectors] += again;
+          site_counters(row.site)[Counter::GlobalLdRereadSectors] += again;
+        }
       if (is_atomic(row.op)) cost.sectors = atomic_sectors(row);  // a sector per round (sim/count/atomic_rule.hpp)
       check_global_row(b, warp, row, on.races);
     } else if (!is_atomic(row.op)) {

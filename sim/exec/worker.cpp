@@ -168,6 +168,7 @@ void Worker::run_block(LaunchContext& launch, std::uint64_t linear) {
     logs_[w].reset_block();
     warp_ops_[w].clear();
   }
+  rereads_.reset();
   b.logs = logs_.data();
   b.barrier_site.assign(b.nthreads, nullptr);
   b.barrier_value.assign(b.nthreads, 0);

@@ -12,6 +12,7 @@
 #include "sim/symbols/symbols.hpp"
 #include "sim/count/atomic_rule.hpp"
 #include "sim/count/thread_tally.hpp"
+#include "sim/count/warp_rereads.hpp"
 #include "sim/count/warp_trace.hpp"
 #include "sim/count/warp_grouping.hpp"
 #include "sim/check/shared_checks.hpp"
@@ -114,6 +115,7 @@ class Worker {
   };
   std::array<SiteSlot, 16> site_cache_{};
   SharedPatternCache shared_patterns_;
+  WarpRereads rereads_;  // each warp's last load per site, for GlobalLdRereadSectors
   std::vector<WarpSiteCounts> warp_ops_;  // per warp of the block: its lanes' per-site counts
   // Block records' folded FP operations (sim/exec/block_ops.hpp), by site.
   struct FoldedSlot {

@@ -544,6 +544,33 @@ TEST_CASE("in a loop that branches, each iteration also waits for the chain afte
   CHECK(with.detail.find("in 1 loop") != std::string::npos);
 }
 
+TEST_CASE("a warp's re-reads of its own sectors wait for L1, not L2") {
+  // One thread summing a small array into a running scan (moe_scan_counts): each load
+  // waits for the last, and 7 of each 8 find the sector of the load before in L1.
+  const KernelRates r = kernel_rates(h200());
+  REQUIRE(r.l1_hit_latency_clk.value > 0);
+  const double l1 = r.l1_hit_latency_clk.value, l2_hit = r.l2_hit_latency_clk.value;
+  KernelCounters c;
+  c.kernel = "scan";
+  c.threads_per_block = 1;
+  c.blocks = 1;
+  GlobalSite counts{GlobalSite::Op::Load, 64, 64, 1};
+  counts.loop = 1;
+  counts.dram_read_bytes = 0;
+  c.sites = {counts};
+  c.ld_requests = 64;
+  c.ld_sectors = 64;
+  const double first_round = r.l2_load_round_clk.value;  // the latency term's, no DRAM reads
+  CHECK(kernel_time(h200(), c).term("load_chain").seconds == approx((64 * l2_hit - first_round) / r.clock_hz));
+  c.sites[0].reread_sectors = 56;
+  CHECK(kernel_time(h200(), c).term("load_chain").seconds ==
+        approx((64 * (7 * l1 + l2_hit) / 8 - first_round) / r.clock_hz));
+  // A loop whose loads go out several iterations at a time keeps its L2 round.
+  c.sites[0].batched = true;
+  CHECK(kernel_time(h200(), c).term("load_chain").seconds ==
+        approx((64 * r.l2_load_round_clk.value - first_round) / r.clock_hz));
+}
+
 TEST_CASE("in a loop that branches, each basic block's loads wait in turn") {
   // matmul_wmma's tile copy: two load sites of one loop, each in a block of its own
   // behind a branch; on the H200 each load's store waits before the next block issues.

@@ -684,6 +684,23 @@ TEST_CASE("chains after a loop's loads: counted where the loads wait in turn, sh
   CHECK(metric(e.launches[2], "simt__carried_chain_clk.sum") > 0);
 }
 
+TEST_CASE("a warp's re-reads: a thread walking its own row finds 7 of 8 loads' sectors in its last load") {
+  Exec e = exec(kTests + "warp_rereads.cu");
+  REQUIRE(e.run.status == 0);
+  REQUIRE(e.launches.size() == 2);
+  const std::string kAgain = "simt__ld_sectors_warp_reread.sum";
+  // thread_per_row: 2 warps x 64 loads x 32 sectors, all but each sector's first read.
+  CHECK(metric(e.launches[0], "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") == 2 * 64 * 32);
+  CHECK(metric(e.launches[0], kAgain) == 2 * 56 * 32);
+  const auto& sites = e.launches[0]["global_sites"];
+  REQUIRE(sites.size() == 2);  // the row's loads and the sums' store
+  double site_again = 0;
+  for (const auto& s : sites) site_again += s.value("reread_sectors", 0.0);
+  CHECK(site_again == 2 * 56 * 32);
+  // warp_per_row: each load is the next 128 bytes of its row.
+  CHECK(metric(e.launches[1], kAgain) == 0);
+}
+
 TEST_CASE("__reduce_*_sync and __match_*_sync: CUDA's values, one warp collective each") {
   Exec e = exec(kTests + "warp_reduce_match.cu");
   CHECK(e.run.status == 0);
