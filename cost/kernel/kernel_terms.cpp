@@ -479,6 +479,11 @@ TimeTerm load_chain_term(const KernelCounters& c, const KernelRates& r, const Oc
   t.source = r.l2_load_round_clk.source + "; L2 hit: " + r.l2_hit_latency_clk.source +
              "; DRAM: " + r.global_latency_s.source;
   if (use_clk > 0) t.source += "; after the loads: the compiler front end's simt__load_use_chain_clk.sum";
+  const bool rereads = std::any_of(sites.begin(), sites.end(), [](const GlobalSite& s) {
+    return s.op == Op::Load && s.reread_sectors > 0 && s.loop != 0 && !s.straight_line && !s.batched;
+  });
+  if (rereads && r.l1_hit_latency_clk.value > 0)
+    t.source += "; a warp's re-reads (simt__ld_sectors_warp_reread.sum), L1 hit: " + r.l1_hit_latency_clk.source;
   return t;
 }
 
