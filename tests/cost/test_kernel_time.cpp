@@ -5,8 +5,10 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <vector>
 
 using namespace simt::cost;
 
@@ -30,6 +32,18 @@ KernelCounters streaming(double n) {
   c.thread_inst = 2 * n;
   c.dram_read_bytes = c.dram_write_bytes = 4 * n;
   return c;
+}
+
+// Global load sites as the simulator files them, and the launch's load totals they
+// sum to (requests, sectors, first reads from DRAM).
+void with_loads(KernelCounters& c, std::vector<GlobalSite> sites) {
+  c.ld_requests = c.ld_sectors = c.dram_read_bytes = 0;
+  for (const GlobalSite& s : sites) {
+    c.ld_requests += s.requests;
+    c.ld_sectors += s.sectors;
+    c.dram_read_bytes += std::max(0.0, s.dram_read_bytes);
+  }
+  c.sites = std::move(sites);
 }
 
 // Shared-memory traffic only: `requests` warp loads, `per_request` wavefronts each.
@@ -494,26 +508,17 @@ TEST_CASE("a branch-free loop of many load sites has fewer iterations' loads in 
   streamed.dram_read_bytes = 32 * streamed.sectors;
   GlobalSite reread = streamed;
   reread.dram_read_bytes = 0;
-  c.sites = {streamed};
-  c.ld_requests = w * per_warp;
-  c.ld_sectors = streamed.sectors;
-  c.dram_read_bytes = 32 * streamed.sectors;
+  with_loads(c, {streamed});
   const double one_site = kernel_time(h200(), c).term("load_chain").seconds;
   // One site: four iterations share a round; the first round is the latency term's.
   CHECK(one_site == approx((per_warp * dram_clk / kBatchedLoadIterations - dram_clk) / r.clock_hz));
-  c.sites = {streamed, streamed, reread, reread};
-  c.ld_requests = 4 * w * per_warp;
-  c.ld_sectors = 4 * streamed.sectors;
-  c.dram_read_bytes = 2 * 32 * streamed.sectors;
+  with_loads(c, {streamed, streamed, reread, reread});
   const double first_round = 0.5 * dram_clk + 0.5 * l2_round;  // at the launch's miss share
   const KernelTime four = kernel_time(h200(), c);
   CHECK(four.term("load_chain").seconds == approx((per_warp * dram_clk / 2 - first_round) / r.clock_hz));
   CHECK(four.term("load_chain").detail.find("loads of 2 iterations in flight") != std::string::npos);
   // Two sites still fit one group: four iterations a round.
-  c.sites = {streamed, streamed};
-  c.ld_requests = 2 * w * per_warp;
-  c.ld_sectors = 2 * streamed.sectors;
-  c.dram_read_bytes = 32 * c.ld_sectors;
+  with_loads(c, {streamed, streamed});
   CHECK(kernel_time(h200(), c).term("load_chain").seconds == approx(one_site));
 }
 
@@ -531,10 +536,7 @@ TEST_CASE("in a loop that branches, each iteration also waits for the chain afte
   GlobalSite k_rows{GlobalSite::Op::Load, w * tokens, 4 * w * tokens, 32};
   k_rows.loop = 1;
   k_rows.dram_read_bytes = 32 * k_rows.sectors;
-  c.sites = {k_rows};
-  c.ld_requests = k_rows.requests;
-  c.ld_sectors = k_rows.sectors;
-  c.dram_read_bytes = k_rows.dram_read_bytes;
+  with_loads(c, {k_rows});
   const double without = kernel_time(h200(), c).term("load_chain").seconds;
   CHECK(without == approx((tokens * dram_clk - dram_clk) / r.clock_hz));
   c.load_use_chain_clk = w * tokens * 400;
@@ -557,9 +559,7 @@ TEST_CASE("a warp's re-reads of its own sectors wait for L1, not L2") {
   GlobalSite counts{GlobalSite::Op::Load, 64, 64, 1};
   counts.loop = 1;
   counts.dram_read_bytes = 0;
-  c.sites = {counts};
-  c.ld_requests = 64;
-  c.ld_sectors = 64;
+  with_loads(c, {counts});
   const double first_round = r.l2_load_round_clk.value;  // the latency term's, no DRAM reads
   CHECK(kernel_time(h200(), c).term("load_chain").seconds == approx((64 * l2_hit - first_round) / r.clock_hz));
   c.sites[0].reread_sectors = 56;
