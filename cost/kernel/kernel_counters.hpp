@@ -32,6 +32,10 @@ struct GlobalSite {
   // Sectors the same warp's previous load at this site touched too (a thread walking
   // its own row): L1 hits on the GPU; 0 when not known.
   double reread_sectors = 0;
+  // The most load instructions of the site one basic block holds (a fully unrolled
+  // copy loop's copies; 1 when not known). In a loop that branches they are issued
+  // together: a warp's round trips at the site are its requests over the copies.
+  double copies = 1;
 };
 
 // One shared-memory instruction (a source site): its warp requests and its loop, as

@@ -210,8 +210,19 @@ std::vector<GlobalSite> global_sites(const KernelCounters& c) {
 namespace {
 
 // A warp's rounds of one load site: requests per warp, or one for a straight-line site.
+// In a loop that branches, where the block's warps meet at barriers, the copies of
+// the site one block holds between barriers (a fully unrolled tile copy's float4
+// loads) are issued together and wait one round: matmul_warptile's SASS issues its k
+// step's eight LDG.128 before the first STS (docs/validation/h200-short-kernels.md).
+// Warps that never meet (decode attention, a warp per query head) are measured at
+// about a round per copy although their SASS issues a token's copies together: their
+// per-token time exceeds one round and the counted chain after it by an amount that
+// grows with the copies and the heads a warp serves, which the counters do not tell
+// yet; the rounds per copy stand in for it there.
 double rounds_of(const GlobalSite& s, const KernelCounters& c) {
-  return per(s.straight_line ? std::min(s.requests, c.warps()) : s.requests, c.warps());
+  if (s.straight_line) return per(std::min(s.requests, c.warps()), c.warps());
+  const bool together = s.loop != 0 && !s.batched && c.warp_barriers > 0;
+  return per(s.requests / (together ? std::max(1.0, s.copies) : 1.0), c.warps());
 }
 
 // The group whose sites overlap: the site's loop, or 0 (straight-line sites and sites

@@ -1,6 +1,7 @@
 #include "sim/symbols/compiler_sites.hpp"
 
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -51,6 +52,11 @@ std::uint32_t site_loop(Site site) {
 std::uint32_t site_block(Site site) {
   const CompilerSite* c = compiler_site(site);
   return c ? c->flags >> kSiteBlockShift : 0;
+}
+
+std::uint32_t site_copies(Site site) {
+  const CompilerSite* c = compiler_site(site);
+  return c ? std::max(1u, c->flags >> kSiteCopiesShift & kSiteCopiesMask) : 1;
 }
 
 }  // namespace simt

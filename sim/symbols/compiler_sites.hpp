@@ -15,7 +15,7 @@ struct CompilerSite {  // the layout the pass emits
   const char* file;
   const char* function;
   std::uint32_t line, column;
-  std::uint32_t flags;  // kSiteStraightLine, kSiteVolatile, block << kSiteBlockShift (sim/types/events.hpp)
+  std::uint32_t flags;  // kSiteStraightLine, kSiteVolatile, copies, block << kSiteBlockShift (sim/types/events.hpp)
   std::uint32_t loop;   // loop id | kSiteLoopBatched (sim/types/events.hpp); 0 outside loops
 };
 static_assert(sizeof(CompilerSite) == 32);
@@ -27,6 +27,9 @@ bool straight_line_site(Site site);
 std::uint32_t site_loop(Site site);
 // The basic block of a compiler record (kSiteBlockShift; 0: unknown).
 std::uint32_t site_block(Site site);
+// The most load instructions of a compiler record one basic block holds
+// (kSiteCopiesShift): the copies a fully unrolled loop made; at least 1.
+std::uint32_t site_copies(Site site);
 
 // The record behind a site, if the pass made it.
 const CompilerSite* compiler_site(Site site);

@@ -26,6 +26,12 @@ constexpr std::uint32_t kSiteStraightLine = 1;
 // between barriers: relaxed operations, as PTX's memory model treats them, not a data
 // race (sim/check/release_acquire.hpp).
 constexpr std::uint32_t kSiteVolatile = 2;
+// Bits 8-15 of the same records' flags: how many load instructions of the site one
+// basic block of the optimised code holds, at most (a fully unrolled copy loop's
+// copies, 0 or 1: one), capped at 255. A loop that branches issues the copies of one
+// block together, so they wait one round trip, not one each.
+constexpr std::uint32_t kSiteCopiesShift = 8;
+constexpr std::uint32_t kSiteCopiesMask = 0xFF;
 // The high half of the same records' flags: the basic block of the optimised code the
 // site's first instruction lies in (its ordinal in the function, modulo 2^16; 0 when
 // unknown). In a loop that branches, a load whose block differs from another's is

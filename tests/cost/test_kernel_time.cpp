@@ -572,6 +572,37 @@ TEST_CASE("a warp's re-reads of its own sectors wait for L1, not L2") {
         approx((64 * r.l2_load_round_clk.value - first_round) / r.clock_hz));
 }
 
+TEST_CASE("in a loop that branches, a block's copies of one load site wait one round together") {
+  // A tile copy unrolled twice (two float4 loads of one source line in one block)
+  // inside a k loop with a branch and barriers: 64 k steps, 128 requests a warp, 64
+  // rounds.
+  const KernelRates r = kernel_rates(h200());
+  const double dram_clk = 0.384e-6 * r.clock_hz;
+  KernelCounters c;
+  c.kernel = "tile_copy";
+  c.threads_per_block = 256;
+  c.blocks = 4;
+  const double w = c.warps();
+  GlobalSite tile{GlobalSite::Op::Load, w * 128, 16 * w * 128, 32};
+  tile.loop = 1;
+  tile.dram_read_bytes = 32 * tile.sectors;
+  with_loads(c, {tile});
+  CHECK(kernel_time(h200(), c).term("load_chain").seconds == approx((128 * dram_clk - dram_clk) / r.clock_hz));
+  c.sites[0].copies = 2;
+  // Warps that never meet at a barrier keep a round per copy (decode attention).
+  CHECK(kernel_time(h200(), c).term("load_chain").seconds == approx((128 * dram_clk - dram_clk) / r.clock_hz));
+  c.warp_barriers = 2 * 64 * w;
+  const TimeTerm copied = kernel_time(h200(), c).term("load_chain");
+  CHECK(copied.seconds == approx((64 * dram_clk - dram_clk) / r.clock_hz));
+  CHECK(copied.detail.find("64 load rounds per warp") != std::string::npos);
+  // A branch-free loop already issues several iterations' loads at a time; its copies
+  // are those iterations (batched_iterations), not counted twice.
+  c.sites[0].batched = true;
+  const double batched_copies = kernel_time(h200(), c).term("load_chain").seconds;
+  c.sites[0].copies = 1;
+  CHECK(kernel_time(h200(), c).term("load_chain").seconds == approx(batched_copies));
+}
+
 TEST_CASE("in a loop that branches, each basic block's loads wait in turn") {
   // matmul_wmma's tile copy: two load sites of one loop, each in a block of its own
   // behind a branch; on the H200 each load's store waits before the next block issues.

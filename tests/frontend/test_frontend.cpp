@@ -701,6 +701,28 @@ TEST_CASE("a warp's re-reads: a thread walking its own row finds 7 of 8 loads' s
   CHECK(metric(e.launches[1], kAgain) == 0);
 }
 
+TEST_CASE("a load site's copies: an unrolled tile copy's loads in one block are one site with four copies") {
+  Exec e = exec(kTests + "load_copies.cu");
+  REQUIRE(e.run.status == 0);
+  REQUIRE(e.launches.size() == 2);
+  // The loads of a launch's sites: tile_copy's one site, 8 steps x 4 copies, in a loop
+  // that branches; one_load's site, one copy.
+  auto load_site = [](const nlohmann::json& launch) {
+    nlohmann::json found;
+    for (const auto& s : launch["global_sites"])
+      if (s["op"] == "ld") found = s;
+    return found;
+  };
+  const auto tile = load_site(e.launches[0]), one = load_site(e.launches[1]);
+  REQUIRE(!tile.is_null());
+  REQUIRE(!one.is_null());
+  CHECK(tile["requests"].get<double>() == 8 * 4);
+  CHECK(tile["copies"].get<double>() == 4);
+  CHECK_FALSE(tile["batched"].get<bool>());
+  CHECK(one["requests"].get<double>() == 8);
+  CHECK(one["copies"].get<double>() == 1);
+}
+
 TEST_CASE("__reduce_*_sync and __match_*_sync: CUDA's values, one warp collective each") {
   Exec e = exec(kTests + "warp_reduce_match.cu");
   CHECK(e.run.status == 0);

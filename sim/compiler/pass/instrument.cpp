@@ -177,6 +177,7 @@ class Instrumenter {
     FunctionCallee entry = is_volatile ? access_volatile_ : never_local(ptr, marked_) ? access_nonlocal_ : access_;
     Constant* site = is_volatile ? sites_.site_of(at, "vmem", in_loop(at), kSiteVolatile | block_flags(at), loop_of(at))
                                  : sites_.site_of(at, "mem", in_loop(at), block_flags(at), loop_of(at));
+    if (isa<LoadInst>(at)) sites_.note_load_copy(site, at, loops_.ordinal(at.getParent()));
     CallInst* call = b.CreateCall(entry, {b.CreatePointerCast(ptr, b.getInt8PtrTy()), b.getInt32(size),
                                           b.getInt32(op), site});
     ensure_location(*call);
@@ -296,6 +297,11 @@ bool plain_access(const CallBase& marker) {
   return op && op->getZExtValue() <= static_cast<unsigned>(MemOp::Store);
 }
 
+bool plain_load(const CallBase& marker) {
+  return plain_access(marker) &&
+         cast<ConstantInt>(marker.getArgOperand(2))->getZExtValue() == static_cast<unsigned>(MemOp::Load);
+}
+
 void Instrumenter::bind_marked_calls(Function& f) {
   // Calls and invokes: a marker inlined where a destructor must run if it throws (a
   // __half loop over a std::vector in host code) is an invoke, and left unbound it
@@ -324,6 +330,8 @@ void Instrumenter::bind_marked_calls(Function& f) {
     args.push_back(&f == tagged_ && plain_access(*call)
                        ? sites_.site_of(*call, kind, in_loop(*call), block_flags(*call), loop_of(*call))
                        : sites_.site_of(*call, kind));
+    if (&f == tagged_ && plain_load(*call))
+      sites_.note_load_copy(cast<Constant>(args.back()), *call, loops_.ordinal(call->getParent()));
     IRBuilder<> b(call);
     auto* invoke = dyn_cast<InvokeInst>(call);
     CallBase* replacement = invoke ? static_cast<CallBase*>(b.CreateInvoke(target, invoke->getNormalDest(),

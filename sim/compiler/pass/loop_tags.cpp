@@ -53,7 +53,15 @@ bool barrier(const Instruction& i) {
 
 // A call of a function (not an LLVM intrinsic): simtlab's math functions are calls
 // here and straight-line MUFU code in SASS, but a branch around one is a real branch.
-bool calls(const Instruction& i) { return isa<CallBase>(i) && !isa<IntrinsicInst>(i); }
+// simtlab's access markers (`__simt_site_*`, simt_cuda/markers.h: a float4 or __half
+// load or store through a reference) are one memory instruction in SASS: a guarded
+// float4 load (`if (in) v = *p`) is a predicated LDG.128 (matmul_warptile's SASS).
+bool calls(const Instruction& i) {
+  const auto* call = dyn_cast<CallBase>(&i);
+  if (!call || isa<IntrinsicInst>(i)) return false;
+  const Function* f = call->getCalledFunction();
+  return !(f && f->getName().startswith("__simt_site_access"));
+}
 
 // The loop's tag bits. Its body is one block, or a guard nvcc predicates (up to four
 // blocks, no calls: `if (in bounds) tile[i] = a[j]; else tile[i] = 0`), with nothing
@@ -113,10 +121,14 @@ void LoopTags::compute(Function& f) {
   tags_.clear();
   ordinals_.clear();
   if (f.isDeclaration()) return;
-  // A predicated region is one block in SASS: its arms and join take the head's number.
+  // A predicated region is one block in SASS: its arms and join take the head's number,
+  // unless the head holds a barrier: what follows it waits for the barrier (a k loop
+  // that LLVM unrolled twice: the second step's copies after the first's barrier).
   unsigned next = 1;
   for (const BasicBlock& b : f) {
     const BasicBlock* head = predicated_head(b);
+    if (head && std::any_of(head->begin(), head->end(), [](const Instruction& i) { return barrier(i); }))
+      head = nullptr;
     const auto it = head ? ordinals_.find(head) : ordinals_.end();
     ordinals_.emplace(&b, it != ordinals_.end() ? it->second : next++);
   }
@@ -130,6 +142,15 @@ void LoopTags::compute(Function& f) {
     }
   for (const BasicBlock& b : f)
     if (const Loop* l = loops.getLoopFor(&b)) tags_[&b] = tag_of.at(l);
+}
+
+unsigned LoopTags::barriers_before(const Instruction& i) {
+  unsigned n = 0;
+  for (const Instruction& j : *i.getParent()) {
+    if (&j == &i) break;
+    n += barrier(j);
+  }
+  return n;
 }
 
 unsigned LoopTags::ordinal(const BasicBlock* b) const {

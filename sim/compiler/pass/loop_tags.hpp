@@ -30,6 +30,9 @@ class LoopTags {
   // lie in different blocks. A small if-region nvcc predicates (a guarded load, `c ? x
   // : 0`) is one block in SASS: its arms and join share its head's ordinal.
   unsigned ordinal(const llvm::BasicBlock* b) const;
+  // Barriers before `i` in its block: loads of one block on either side of a barrier
+  // are not in flight together (the copies of a k loop LLVM unrolled twice).
+  static unsigned barriers_before(const llvm::Instruction& i);
 
  private:
   std::map<const llvm::BasicBlock*, unsigned> tags_;

@@ -1,5 +1,6 @@
 #include "sites.hpp"
 
+#include "loop_tags.hpp"
 #include "startup_calls.hpp"
 
 #include "sim/types/events.hpp"
@@ -7,6 +8,8 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Transforms/Utils/ModuleUtils.h>
+
+#include <algorithm>
 
 namespace simt::pass {
 
@@ -86,7 +89,7 @@ SiteTable::Record SiteTable::make_record(const std::string& file, const std::str
   gv->setSection("simt_sites");
   gv->setAlignment(Align(8));
   appendToCompilerUsed(m_, {gv});
-  return {gv, ConstantExpr::getPointerCast(gv, i8p), in_loop, loop};
+  return {gv, ConstantExpr::getPointerCast(gv, i8p), in_loop, loop, {}, 0};
 }
 
 // A later instruction of the site is in a loop: the record loses its straight-line
@@ -95,13 +98,32 @@ void SiteTable::set_in_loop(Record& r, unsigned loop) {
   if (r.in_loop && (r.loop != 0 || loop == 0)) return;
   r.in_loop = true;
   if (r.loop == 0) r.loop = loop;
+  set_flag_bits(r, kSiteStraightLine, 0);
   auto* init = cast<ConstantStruct>(r.variable->getInitializer());
   std::vector<Constant*> fields;
   for (unsigned i = 0; i < init->getNumOperands(); ++i) fields.push_back(init->getOperand(i));
-  const auto flags = cast<ConstantInt>(fields[4])->getZExtValue() & ~std::uint64_t(kSiteStraightLine);
-  fields[4] = ConstantInt::get(fields[4]->getType(), flags);
   fields[5] = ConstantInt::get(fields[5]->getType(), r.loop);
   r.variable->setInitializer(ConstantStruct::get(init->getType(), fields));
+}
+
+// Replaces the record's flag bits under `mask` with `bits`.
+void SiteTable::set_flag_bits(Record& r, std::uint32_t mask, std::uint32_t bits) {
+  auto* init = cast<ConstantStruct>(r.variable->getInitializer());
+  std::vector<Constant*> fields;
+  for (unsigned i = 0; i < init->getNumOperands(); ++i) fields.push_back(init->getOperand(i));
+  const auto flags = (cast<ConstantInt>(fields[4])->getZExtValue() & ~std::uint64_t(mask)) | (bits & mask);
+  fields[4] = ConstantInt::get(fields[4]->getType(), flags);
+  r.variable->setInitializer(ConstantStruct::get(init->getType(), fields));
+}
+
+void SiteTable::note_load_copy(Constant* site, const Instruction& load, unsigned block) {
+  const auto it = by_address_.find(site);
+  if (it == by_address_.end()) return;
+  Record& r = *it->second;
+  const unsigned n = ++r.loads_per_block[{load.getFunction(), block, LoopTags::barriers_before(load)}];
+  if (n <= r.copies) return;
+  r.copies = n;
+  set_flag_bits(r, kSiteCopiesMask << kSiteCopiesShift, std::min(n, kSiteCopiesMask) << kSiteCopiesShift);
 }
 
 // The key is the user's frames of the inlining chain (innermost first), so a call
@@ -127,6 +149,7 @@ Constant* SiteTable::site_of(const Instruction& inst, const std::string& kind, b
                                  flags, loop)
                    : make_record("?", std::string(inst.getFunction()->getName()), 0, 0, in_loop, flags, loop);
     it = sites_.emplace(key, r).first;
+    by_address_[it->second.address] = &it->second;
   } else if (in_loop) {
     set_in_loop(it->second, loop);
   }

@@ -8,6 +8,7 @@
 
 #include <map>
 #include <string>
+#include <tuple>
 
 namespace simt::pass {
 
@@ -48,6 +49,10 @@ class SiteTable {
   // known; the first instruction in a loop sets it.
   llvm::Constant* site_of(const llvm::Instruction& inst, const std::string& kind, bool in_loop = true,
                           unsigned flags = 0, unsigned loop = 0);
+  // Files `load`, a load instruction of the record `site` (from site_of), whose block
+  // has the ordinal `block` (LoopTags): the record's copies field (kSiteCopiesShift)
+  // takes the most loads one block of one function holds between barriers.
+  void note_load_copy(llvm::Constant* site, const llvm::Instruction& load, unsigned block);
   void emit_registration();
   std::size_t size() const { return sites_.size(); }
 
@@ -57,15 +62,20 @@ class SiteTable {
     llvm::Constant* address;
     bool in_loop;
     unsigned loop;
+    // (function, block ordinal, barriers before the load in its block) -> loads
+    std::map<std::tuple<const llvm::Function*, unsigned, unsigned>, unsigned> loads_per_block;
+    unsigned copies = 0;  // the most of them
   };
   Record make_record(const std::string& file, const std::string& function, unsigned line, unsigned column,
                      bool in_loop, unsigned flags, unsigned loop);
   static void set_in_loop(Record& r, unsigned loop);
+  static void set_flag_bits(Record& r, std::uint32_t mask, std::uint32_t bits);
   llvm::Constant* string_constant(const std::string& s);
 
   llvm::Module& m_;
   const RuntimeFiles& runtime_;
   std::map<std::string, Record> sites_;
+  std::map<const llvm::Constant*, Record*> by_address_;
   std::map<std::string, llvm::Constant*> strings_;
 };
 
