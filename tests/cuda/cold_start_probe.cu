@@ -23,6 +23,8 @@
 //                read from global memory (the course's strided map): a few
 //                dependent loads of lines every warp shares, then one's own
 // Plain CUDA.
+#include "probe_check.cuh"
+
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -61,14 +63,6 @@ __global__ void param_loads(const int* shape, const float* in, float* out, int d
 }
 
 namespace {
-
-void check(const char* what) {
-  const cudaError_t e = cudaDeviceSynchronize();
-  if (e != cudaSuccess) {
-    std::printf("%s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
 
 // A chain of `hops` + 1 words, `stride_words` apart: word k holds the index of k + 1.
 unsigned* chain(long long stride_words, int hops) {

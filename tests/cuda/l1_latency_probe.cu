@@ -5,6 +5,8 @@
 // each sector from L1, docs/validation/h200-short-kernels.md). Beside it the same
 // chase over 64 MiB of lines a page apart (L2 misses: DRAM) as a check of the method.
 // Plain CUDA; bash tests/cuda/run_l1_latency_gpu.sh times it with ncu.
+#include "probe_check.cuh"
+
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -24,14 +26,6 @@ std::vector<unsigned> ring(unsigned lines, unsigned stride) {
   std::vector<unsigned> next(std::size_t(lines) * stride, 0);
   for (unsigned i = 0; i < lines; ++i) next[std::size_t(i) * stride] = ((i + 1) % lines) * stride;
   return next;
-}
-
-void check(const char* what) {
-  const cudaError_t e = cudaDeviceSynchronize();
-  if (e != cudaSuccess) {
-    std::printf("%s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
 }
 
 }  // namespace

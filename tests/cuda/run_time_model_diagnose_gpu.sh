@@ -6,7 +6,8 @@
 # can be read instead of guessed. One line of CASES per case ("kernel --param value").
 #   bash tests/cuda/run_time_model_diagnose_gpu.sh OUTDIR CASES
 # Writes OUTDIR/diagnose.tar.gz: per case NAME.details.csv (every section),
-# NAME.source.csv (SASS with per-instruction metrics), and the whole binary's SASS.
+# NAME.raw.csv (every metric of the full set, one row a launch), NAME.source.csv (SASS
+# with per-instruction metrics), and the whole binary's SASS.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:?OUTDIR}
@@ -29,6 +30,7 @@ while IFS= read -r line; do
   ncu --clock-control none --set full --import-source yes -f -o "$work/cases/$name" \
     "$work/kernel_timing" "$work/case.txt" > "$work/cases/$name.log" 2>&1
   ncu -i "$work/cases/$name.ncu-rep" --page details --csv > "$work/cases/$name.details.csv" 2>&1
+  ncu -i "$work/cases/$name.ncu-rep" --page raw --csv > "$work/cases/$name.raw.csv" 2>&1
   ncu -i "$work/cases/$name.ncu-rep" --page source --csv --print-source sass > "$work/cases/$name.source.csv" 2>&1
   grep -h '"gpu__time_duration.sum"\|Duration' "$work/cases/$name.details.csv" | head -4
 done < "$cases"

@@ -13,6 +13,8 @@
 //   row_gemv     y = A x with a thread per row (each thread streams its own row):
 //                fp32 and int8, few blocks doing long work
 // Every launch writes its output, so no compiler removes it. Plain CUDA.
+#include "probe_check.cuh"
+
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -74,14 +76,6 @@ T* filled(long long n, T value) {
   cudaMalloc(&d, n * sizeof(T));
   cudaMemcpy(d, host.data(), n * sizeof(T), cudaMemcpyHostToDevice);
   return d;
-}
-
-void check(const char* what) {
-  const cudaError_t e = cudaDeviceSynchronize();
-  if (e != cudaSuccess) {
-    std::printf("%s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
 }
 
 }  // namespace

@@ -131,6 +131,30 @@ def check_launch_idle_report(d, check):
           and rows[0][-5] == "2.50")
 
 
+def check_l1_row_walk_report(d, check):
+    # ncu's raw page (--print-units base): a header row, a units row, one launch of a
+    # row walk: 1,024 requests an SM of 32 lines (one sector each), 28 of 32 sectors
+    # hits, the busiest SM active 65,536 cycles: 2 clocks a line.
+    path = os.path.join(d, "raw.csv")
+    req = 132 * 1024
+    cols = ["ID", "Kernel Name", "Grid Size", "Block Size", "gpu__time_duration.sum", "sm__cycles_active.max",
+            "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"]
+    units = ["", "", "", "", "nsecond", "cycle", "", "sector", "sector"]
+    row = ["0", "row_walk(const float *, float *, int, int, unsigned int)", "(132, 1, 1)", "(1024, 1, 1)",
+           "33,100", "65,536", f"{req:,}", f"{32 * req:,}", f"{28 * req:,}"]
+    with open(path, "w") as f:
+        f.write("==PROF== noise\n")
+        for r in (cols, units, row):
+            f.write(",".join(f'"{x}"' for x in r) + "\n")
+    r = subprocess.run([sys.executable, os.path.join(CUDA, "l1_row_walk_report.py"), path],
+                       capture_output=True, text=True)
+    rows = [line.split() for line in r.stdout.splitlines() if line.startswith("row_walk")]
+    check("L1 row-walk report: clocks a line and the hit rate",
+          r.returncode == 0 and len(rows) == 1 and rows[0][-1] == "2.00" and rows[0][-2] == "87.5"
+          and rows[0][-3] == "32.0" and rows[0][3] == "33.1")
+
+
 def main():
     failures = []
 
@@ -181,6 +205,7 @@ def main():
         check_time_model_scripts(d, check)
         check_cold_start_report(d, check)
         check_launch_idle_report(d, check)
+        check_l1_row_walk_report(d, check)
 
     if failures:
         sys.exit(f"{len(failures)} failed")
