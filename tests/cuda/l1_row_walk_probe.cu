@@ -5,9 +5,10 @@
 // each thread summing a row of 1,024 floats: the warps' lines in use grow from 4 KiB
 // to 256 KiB, past what L1 holds, so the launches show the rate of hits and what
 // eviction costs on top (the kernel time model's l1 term, docs/validation/
-// h200-short-kernels.md). A second row stride (2,048 floats) checks that the rows'
-// alignment does not matter. Plain CUDA; bash tests/cuda/run_l1_row_walk_gpu.sh times
-// each launch with ncu and reads L1's hit rate and wavefronts beside it.
+// h200-short-kernels.md). Other row strides show whether the lines' addresses
+// matter: 2,048 floats, and strides that are not a power of two. Plain CUDA; bash
+// tests/cuda/run_l1_row_walk_gpu.sh times each launch with ncu and reads L1's hit
+// rate and wavefronts beside it.
 #include "probe_check.cuh"
 
 #include <cuda_runtime.h>
@@ -40,6 +41,13 @@ int main() {
   row_walk<<<2 * sms, 1024>>>(d_rows, out, cols, cols, rows - 1);  // 64 warps an SM
   for (int warps : {8, 32}) row_walk<<<sms, warps * 32>>>(d_rows, out, cols, 2 * cols, rows - 1);
   launches += 3;
+  // Row strides that are not a power of two (8 warps an SM): 1,000 floats (the naive
+  // softmax's rows), 1,056 (33 lines: neighbouring lanes' lines alternate odd and
+  // even), 1,088 (34 lines: all even), 1,040 (32.5 lines).
+  for (int stride : {1000, 1056, 1088, 1040}) {
+    row_walk<<<sms, 256>>>(d_rows, out, cols, stride, rows - 1);
+    ++launches;
+  }
   check("row_walk");
   std::printf("l1_row_walk_probe: %d launches on %d SMs\n", launches, sms);
   return 0;

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Reads ncu's raw page (--page raw --csv) for l1_row_walk_probe's launches, or any
 launches, and prints per launch what L1 did: busiest SM's active cycles, global-load
-requests, sectors and hit rate, the data pipe's wavefronts, and the clocks per line a
-request touched on the busiest SM. A thread-per-row walk touches 32 lines a request.
+requests a busy SM (over min(blocks, 132) SMs), lines (sectors) a request, the tag
+stage's output wavefronts a request, the hit rate, and the clocks per line a request
+touched on the busiest SM. A thread-per-row walk touches 32 lines a request.
 
     python3 tests/cuda/l1_row_walk_report.py ncu_raw.csv [--all-l1]
 
@@ -17,6 +18,7 @@ COLUMNS = {
     "requests": "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
     "sectors": "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
     "hits": "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum",
+    "wavefronts": "l1tex__t_output_wavefronts_pipe_lsu_mem_global_op_ld.sum",
 }
 
 
@@ -32,13 +34,22 @@ def dims(text):
     return "x".join(p.strip() for p in text.strip("()").split(","))
 
 
+US_PER = {"nsecond": 1e-3, "ns": 1e-3, "usecond": 1.0, "us": 1.0, "msecond": 1e3, "ms": 1e3, "second": 1e6, "s": 1e6}
+
+
 def launches(path):
+    """Each launch's metrics, the duration in microseconds whatever unit ncu chose."""
     rows = [r for r in csv.reader(line for line in open(path) if line.startswith('"'))]
     header = rows[0]
+    units = {}
     for r in rows[1:]:
         d = dict(zip(header, r))
         if not d.get("ID", "").isdigit():
-            continue  # the units row
+            units = d  # the units row
+            continue
+        scale = US_PER.get(units.get(COLUMNS["us"], "nsecond"), 1e-3)
+        if number(d.get(COLUMNS["us"], "")) is not None:
+            d[COLUMNS["us"]] = str(number(d[COLUMNS["us"]]) * scale)
         yield d
 
 
@@ -47,20 +58,24 @@ def main():
         sys.exit(__doc__)
     all_l1 = "--all-l1" in sys.argv
     print(f"{'launch':<44}{'grid':>12}{'block':>10}{'us':>9}{'SM clk':>10}{'req/SM':>9}"
-          f"{'lines/req':>10}{'hit %':>7}{'clk/line':>9}")
+          f"{'wf/req':>7}{'lines/req':>10}{'hit %':>7}{'clk/line':>9}")
     for d in launches(sys.argv[1]):
         v = {k: number(d.get(c, "")) for k, c in COLUMNS.items()}
-        sms = 132
         grid = dims(d.get("Grid Size", ""))
+        blocks = 1
+        for n in grid.split("x"):
+            blocks *= int(n) if n.isdigit() else 1
+        sms = min(blocks, 132)
         block = dims(d.get("Block Size", ""))
         req, sec, hits, cyc = v["requests"], v["sectors"], v["hits"], v["cycles"]
         per_sm = req / sms if req else 0
         lines = sec / req if req else 0  # one sector a line in a row walk
+        wf = v["wavefronts"] / req if req and v["wavefronts"] else float("nan")
         hit = 100 * hits / sec if sec and hits is not None else float("nan")
         clk_line = cyc / (per_sm * lines) if per_sm and lines and cyc else float("nan")
         name = d["Kernel Name"].split("(")[0][:42]
-        print(f"{name:<44}{grid:>12} {block:>9}{v['us'] / 1000 if v['us'] else 0:>9.1f}{cyc or 0:>10.0f}"
-              f"{per_sm:>9.0f}{lines:>10.1f}{hit:>7.1f}{clk_line:>9.2f}")
+        print(f"{name:<44}{grid:>12} {block:>9}{v['us'] or 0:>9.1f}{cyc or 0:>10.0f}"
+              f"{per_sm:>9.0f}{wf:>7.1f}{lines:>10.1f}{hit:>7.1f}{clk_line:>9.2f}")
         if all_l1:
             for k in sorted(d):
                 if k.startswith("l1tex__") and number(d[k]):
