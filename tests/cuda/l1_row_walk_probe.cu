@@ -42,9 +42,11 @@ int main() {
   for (int warps : {8, 32}) row_walk<<<sms, warps * 32>>>(d_rows, out, cols, 2 * cols, rows - 1);
   launches += 3;
   // Row strides that are not a power of two (8 warps an SM): 1,000 floats (the naive
-  // softmax's rows), 1,056 (33 lines: neighbouring lanes' lines alternate odd and
-  // even), 1,088 (34 lines: all even), 1,040 (32.5 lines).
-  for (int stride : {1000, 1056, 1088, 1040}) {
+  // softmax's rows: the lanes' sectors at all four places in their lines), 1,056 (33
+  // lines: neighbouring lanes' lines alternate odd and even, one place), 1,088 (34
+  // lines, one place), 1,040 (32.5 lines: two places), 1,032 (32.25 lines: four
+  // places, lines mostly of one parity).
+  for (int stride : {1000, 1056, 1088, 1040, 1032}) {
     row_walk<<<sms, 256>>>(d_rows, out, cols, stride, rows - 1);
     ++launches;
   }
