@@ -14,4 +14,4 @@ ncu --clock-control none --csv --page raw --print-units base --section MemoryWor
   --section SpeedOfLight --metrics gpu__time_duration.sum,sm__cycles_active.max \
   /tmp/l1_row_walk_probe > "$out/ncu_l1_row_walk_raw.csv"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$out/device.txt"
-python3 tests/cuda/l1_row_walk_report.py "$out/ncu_l1_row_walk_raw.csv" | tee "$out/l1_row_walk_report.txt"
+python3 tests/cuda/l1_row_walk_report.py "$out/ncu_l1_row_walk_raw.csv" --probe | tee "$out/l1_row_walk_report.txt"
