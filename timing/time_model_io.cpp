@@ -61,7 +61,7 @@ std::vector<GlobalSite> sites_from_json(const json& sites) {
     out.push_back({static_cast<GlobalSite::Op>(k), s.at("requests").get<double>(), s.at("sectors").get<double>(),
                    s.value("lanes", 32.0), s.value("straight_line", false), s.value("loop", 0u),
                    s.value("batched", false), s.value("dram_read_bytes", -1.0), s.value("block", 0u),
-                   s.value("reread_sectors", 0.0), s.value("copies", 1.0)});
+                   s.value("reread_sectors", 0.0), s.value("copies", 1.0), s.value("deep", false)});
   }
   return out;
 }

@@ -36,6 +36,10 @@ struct GlobalSite {
   // copy loop's copies; 1 when not known). In a loop that branches they are issued
   // together: a warp's round trips at the site are its requests over the copies.
   double copies = 1;
+  // With `batched`: nvcc unrolls the loop 16 deep (a small innermost body, a trip count
+  // not bounded by a small constant): 16 iterations' loads go out before the first use,
+  // then rounds of 8 and 4 for the rest (sim/types/events.hpp, kSiteLoopDeep).
+  bool deep = false;
 };
 
 // One shared-memory instruction (a source site): its warp requests and its loop, as

@@ -238,6 +238,19 @@ double batched_iterations(unsigned load_sites) {
   return kBatchedLoadIterations / std::max(1.0, groups);
 }
 
+// The same for a loop nvcc unrolls 16 deep (GlobalSite::deep), over a warp's n
+// iterations: the n mod 4 left over one at a time, then rounds of kDeepLoadsOut loads
+// shared by the loop's load sites, global and shared (the SASS's blocks of 16, 8 and 4
+// iterations, whose first loads ptxas issues before the first use:
+// layernorm_two_pass_mean's 24 iterations a warp are 2 rounds).
+double deep_iterations(double n, unsigned load_sites) {
+  if (!(n >= 1)) return batched_iterations(load_sites);
+  const double per_round = std::max(1.0, kDeepLoadsOut / std::max(1u, load_sites));
+  const double fours = std::floor(n / 4) * 4;
+  const double rounds = (n - fours) + std::ceil(fours / per_round - 1e-9);
+  return n / std::max(1.0, rounds);
+}
+
 // What one round of a site's loop waits, in clocks: a first touch (as often as the
 // site's own loads were first touches, where the simulator counted them; else the
 // launch's share) waits for DRAM, shared by the iterations in flight in a branch-free
@@ -245,14 +258,19 @@ double batched_iterations(unsigned load_sites) {
 // loop, as micro_l1_reuse measures it, or in a loop that branches the L2-hit latency.
 // There, a sector the same warp's previous load at the site read too (a thread walking
 // its own row) is an L1 hit, where L1's latency is measured: such a round waits that.
-double round_clk(const GlobalSite& s, double launch_miss, unsigned loop_sites, const KernelRates& r) {
+double round_clk(const GlobalSite& s, double launch_miss, unsigned loop_sites, double per_warp, const KernelRates& r,
+                 unsigned shared_sites = 0) {
   const double miss = s.dram_read_bytes >= 0 && s.sectors > 0 ? std::min(1.0, s.dram_read_bytes / (32 * s.sectors))
                                                                 : launch_miss;
   const double dram = r.global_latency_s.value * r.clock_hz;
   const double l2_round = r.l2_load_round_clk.value;
   const double l2_hit = r.l2_hit_latency_clk.value > 0 ? r.l2_hit_latency_clk.value : l2_round;
   if (s.loop == 0 || s.straight_line) return miss * dram + (1 - miss) * l2_round;
-  if (s.batched) return miss * dram / batched_iterations(loop_sites) + (1 - miss) * l2_round;
+  if (s.batched) {
+    const double together =
+        s.deep ? deep_iterations(per_warp, loop_sites + shared_sites) : batched_iterations(loop_sites);
+    return miss * dram / together + (1 - miss) * l2_round;
+  }
   const double again = r.l1_hit_latency_clk.value > 0 && s.sectors > 0 ? std::min(1.0, s.reread_sectors / s.sectors) : 0;
   if (!(again > 0)) return miss * dram + (1 - miss) * l2_hit;
   // The first reads are the other sectors: the DRAM share is of them.
@@ -261,6 +279,16 @@ double round_clk(const GlobalSite& s, double launch_miss, unsigned loop_sites, c
 }
 
 // Load sites (with requests) per group_of.
+// Shared-memory sites of loop `loop`: a deep loop's shared loads take their share of
+// the loads ptxas has out before the first use (gemv_int8's SASS: 8 LDG and 2 LDS
+// before the first IDP4A; gemv_fp16's 5 and 2).
+unsigned shared_sites_in(unsigned loop, const KernelCounters& c) {
+  return loop == 0 ? 0
+                   : unsigned(std::count_if(c.shared_sites.begin(), c.shared_sites.end(), [&](const SharedSite& s) {
+                       return s.loop == loop && !s.straight_line && s.requests > 0;
+                     }));
+}
+
 std::map<unsigned, unsigned> load_sites_per_loop(const std::vector<GlobalSite>& sites) {
   std::map<unsigned, unsigned> n;
   for (const GlobalSite& s : sites)
@@ -294,7 +322,9 @@ std::map<unsigned, Rounds> load_loops(const KernelCounters& c, const KernelRates
   for (const GlobalSite& s : sites) {
     if (s.op != Op::Load || !(s.requests > 0)) continue;
     const double rounds = rounds_of(s, c);
-    const double clk = r ? rounds * round_clk(s, miss, sites_in_loop[group_of(s)], *r) : 0;
+    const double clk = r ? rounds * round_clk(s, miss, sites_in_loop[group_of(s)], per(s.requests, c.warps()), *r,
+                                               shared_sites_in(group_of(s), c))
+                        : 0;
     loops[group_of(s)].take(rounds, clk);
     if (blocks_in_turn(s)) blocks[group_of(s)][s.block].take(rounds, clk);
   }
@@ -458,7 +488,11 @@ TimeTerm load_chain_term(const KernelCounters& c, const KernelRates& r, const Oc
     if (s.op != Op::Load || s.loop == 0 || s.straight_line) continue;
     (s.batched ? batched : branching) += 1;
     const auto n = sites_in_loop.find(group_of(s));
-    if (s.batched) in_flight.insert(batched_iterations(n == sites_in_loop.end() ? 1 : n->second));
+    const unsigned loop_sites = n == sites_in_loop.end() ? 1 : n->second;
+    if (s.batched)
+      in_flight.insert(std::round(10 * (s.deep ? deep_iterations(per(s.requests, c.warps()),
+                                                                 loop_sites + shared_sites_in(group_of(s), c))
+                                               : batched_iterations(loop_sites))) / 10);
   }
   // A warp issues in order: in a loop whose loads are not issued ahead, the next
   // iteration's load waits for the chain after this iteration's (the compiler front
@@ -466,7 +500,16 @@ TimeTerm load_chain_term(const KernelCounters& c, const KernelRates& r, const Oc
   const double use_clk = per(c.load_use_chain_clk, c.warps());
   const std::size_t loop_count = parts.size();
   if (use_clk > 0) parts.push_back(fmt::format("{:.0f} clk after the loads", use_clk));
-  const double later_clk = std::max(0.0, chain_clk + use_clk - first_clk);
+  // A wave's warps start together and their rounds go out together: DRAM delivers a
+  // round's sectors at its rate, the last of them the round's share of the transfer
+  // after the first. In a launch of one wave the transfer of the rounds the warps keep
+  // in step (about kInStepRounds; later ones drift apart and overlap) adds to the chain:
+  // layernorm_two_pass_mean at 1,024 rows takes 0.64 us longer than at 256, and its
+  // 2.4 MB more take 0.55 us at DRAM's rate.
+  const double in_step = rounds > 1 ? std::min(1.0, kInStepRounds / rounds) : 0;
+  const double stream_clk = o.waves <= 1 ? in_step * c.dram_read_bytes / r.dram_bytes.value * r.clock_hz : 0;
+  if (stream_clk > 0) parts.push_back(fmt::format("{:.0f} clk of DRAM transfer", stream_clk));
+  const double later_clk = std::max(0.0, chain_clk + use_clk + stream_clk - first_clk);
   TimeTerm t = named("load_chain", "dependent global loads per warp");
   t.amount = o.waves * std::max(0.0, rounds - 1);
   t.unit = "round trips";
@@ -490,6 +533,7 @@ TimeTerm load_chain_term(const KernelCounters& c, const KernelRates& r, const Oc
   t.source = r.l2_load_round_clk.source + "; L2 hit: " + r.l2_hit_latency_clk.source +
              "; DRAM: " + r.global_latency_s.source;
   if (use_clk > 0) t.source += "; after the loads: the compiler front end's simt__load_use_chain_clk.sum";
+  if (stream_clk > 0) t.source += "; DRAM transfer (one wave, in step): " + r.dram_bytes.source;
   const bool rereads = std::any_of(sites.begin(), sites.end(), [](const GlobalSite& s) {
     return s.op == Op::Load && s.reread_sectors > 0 && s.loop != 0 && !s.straight_line && !s.batched;
   });

@@ -56,6 +56,16 @@ constexpr double kBatchedLoadIterations = 4;
 // four sites a step; 9 of the row walk's 12, three sites; a loop of one or two sites
 // has all four iterations' loads out at once, gemv_fp16, attention_bwd_rowdot).
 constexpr double kLoadsBeforeFirstUse = 9;
+// Loads a loop nvcc unrolls 16 deep has out before the first use (GlobalSite::deep),
+// global and shared together, in the SASS: layernorm_two_pass_mean 16 (one site),
+// attention_bwd_rowdot 16, softmax_backward_warp_per_row and
+// layernorm_backward_fused_reduce 12 (two sites), gemv_int8 8 + 2 LDS, gemv_fp16 5 + 2.
+constexpr double kDeepLoadsOut = 12;
+// Rounds of a loop the warps of a one-wave launch keep in step, each waiting for its
+// share of DRAM's transfer (load_chain_term): fitted on the validation set, where 24 to
+// 48 give the same launches within 25% (8 to 64 one fewer; every round, three fewer:
+// histogram_shared_privatized's 62 rounds a warp drift apart).
+constexpr double kInStepRounds = 32;
 
 
 // Shared accesses in a warp's latency chain: every one, except that a branch-free

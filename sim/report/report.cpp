@@ -234,7 +234,9 @@ nlohmann::json global_sites_json(const LaunchRecord& r) {
         out.push_back({{"op", ops[k]}, {"requests", c[counters[k][0]]}, {"sectors", c[counters[k][1]]},
                        {"lanes", lanes}, {"straight_line", straight_line_site(site)},
                        {"loop", loop & kSiteLoopIdMask}, {"batched", (loop & kSiteLoopBatched) != 0},
-                       {"block", site_block(site)}, {"copies", site_copies(site)}, {"dram_read_bytes", k == 0 ? c[Counter::DramReadBytes] : 0},
+                       {"deep", (loop & kSiteLoopBatched) != 0 && (loop & kSiteLoopDeep) != 0},
+                       {"block", site_block(site)}, {"copies", site_copies(site)},
+                       {"dram_read_bytes", k == 0 ? c[Counter::DramReadBytes] : 0},
                        {"reread_sectors", k == 0 ? c[Counter::GlobalLdRereadSectors] : 0}});
       }
   }

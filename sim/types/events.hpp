@@ -50,7 +50,13 @@ constexpr std::uint32_t kSiteBlockShift = 16;
 // them); kSiteLoopSharedBatched about shared accesses (no store at all in the loop).
 constexpr std::uint32_t kSiteLoopBatched = 1u << 31;
 constexpr std::uint32_t kSiteLoopSharedBatched = 1u << 30;
-constexpr std::uint32_t kSiteLoopIdMask = kSiteLoopSharedBatched - 1;
+// With kSiteLoopBatched: the loop is innermost, its body small and its trip count not
+// bounded by a small constant. nvcc unrolls it 4 deep and again 4 deep, and issues 16
+// iterations' loads before the first use, then a round of 8 and one of 4 for the rest
+// (the SASS of layernorm_two_pass_mean, gemv_fp16, attention_bwd_rowdot: 16 LDG, 8,
+// 4); a larger body (gemv_fp8's conversions) stays 4 deep.
+constexpr std::uint32_t kSiteLoopDeep = 1u << 29;
+constexpr std::uint32_t kSiteLoopIdMask = kSiteLoopDeep - 1;
 
 // A record of the pass's simt_block_ops table (sim/exec/block_ops.hpp) that is not an
 // FP operation: the loop-carried chain of the loop whose header the record's block

@@ -46,6 +46,14 @@ void with_loads(KernelCounters& c, std::vector<GlobalSite> sites) {
   c.sites = std::move(sites);
 }
 
+// What a one-wave launch's load chain adds for DRAM's transfer, in clocks: the share
+// of its DRAM reads in the rounds its warps keep in step (kInStepRounds).
+double in_step_transfer_clk(const KernelCounters& c, const DeviceSpec& d) {
+  const KernelRates r = kernel_rates(d);
+  const double rounds = load_rounds_per_warp(c);
+  return rounds > 1 ? std::min(1.0, kInStepRounds / rounds) * c.dram_read_bytes / r.dram_bytes.value * r.clock_hz : 0;
+}
+
 // Shared-memory traffic only: `requests` warp loads, `per_request` wavefronts each.
 KernelCounters shared_only(double requests, double per_request) {
   KernelCounters c;
@@ -378,7 +386,10 @@ TEST_CASE("a loop of dependent loads: every round after the first waits an L2 hi
   // (0.3% of the sectors) wait for DRAM, a global round trip of 0.384 us.
   const double miss = load_miss_fraction(c);
   CHECK(miss == approx(4 * 256.0 * 256 / (32 * c.ld_sectors)));
-  CHECK(t.term("load_chain").seconds == approx(255 * (miss * 0.384e-6 * clock + (1 - miss) * 200) / clock));
+  const double transfer = in_step_transfer_clk(c, h200());  // one wave of 256 blocks
+  CHECK(transfer > 0);
+  CHECK(t.term("load_chain").seconds ==
+        approx((255 * (miss * 0.384e-6 * clock + (1 - miss) * 200) + transfer) / clock));
   CHECK(t.bound == "load_chain");
   // The first round trip and the load chain, after the launch: no issue added
   // (other warps issue while this one waits).
@@ -479,12 +490,14 @@ TEST_CASE("load chain: loops add, one loop's sites overlap, branch-free loops sh
   const double first_round = 0.5 * dram_clk + 0.5 * l2_round;  // the latency term's, at the launch's miss share
   KernelTime t = kernel_time(h200(), c);
   CHECK(t.term("load_chain").seconds ==
-        approx((per_warp * dram_clk + per_warp * l2_hit - first_round) / r.clock_hz));
+        approx((per_warp * dram_clk + per_warp * l2_hit - first_round + in_step_transfer_clk(c, h200())) /
+               r.clock_hz));
   // Branch-free loops: nvcc issues four iterations' loads at once.
   c.sites[0].batched = c.sites[1].batched = true;
   t = kernel_time(h200(), c);
-  CHECK(t.term("load_chain").seconds ==
-        approx((per_warp * dram_clk / kBatchedLoadIterations + per_warp * l2_round - first_round) / r.clock_hz));
+  CHECK(t.term("load_chain").seconds == approx((per_warp * dram_clk / kBatchedLoadIterations + per_warp * l2_round -
+                                                 first_round + in_step_transfer_clk(c, h200())) /
+                                                r.clock_hz));
   // Both sites in one loop: they are in flight together, the busier one counts.
   c.sites[1].loop = 1;
   CHECK(load_rounds_per_warp(c) == approx(24));
@@ -511,15 +524,78 @@ TEST_CASE("a branch-free loop of many load sites has fewer iterations' loads in 
   with_loads(c, {streamed});
   const double one_site = kernel_time(h200(), c).term("load_chain").seconds;
   // One site: four iterations share a round; the first round is the latency term's.
-  CHECK(one_site == approx((per_warp * dram_clk / kBatchedLoadIterations - dram_clk) / r.clock_hz));
+  CHECK(one_site == approx((per_warp * dram_clk / kBatchedLoadIterations - dram_clk + in_step_transfer_clk(c, h200())) /
+                            r.clock_hz));
   with_loads(c, {streamed, streamed, reread, reread});
   const double first_round = 0.5 * dram_clk + 0.5 * l2_round;  // at the launch's miss share
   const KernelTime four = kernel_time(h200(), c);
-  CHECK(four.term("load_chain").seconds == approx((per_warp * dram_clk / 2 - first_round) / r.clock_hz));
+  CHECK(four.term("load_chain").seconds ==
+        approx((per_warp * dram_clk / 2 - first_round + in_step_transfer_clk(c, h200())) / r.clock_hz));
   CHECK(four.term("load_chain").detail.find("loads of 2 iterations in flight") != std::string::npos);
-  // Two sites still fit one group: four iterations a round.
+  // Two sites still fit one group: four iterations a round (twice the transfer).
   with_loads(c, {streamed, streamed});
-  CHECK(kernel_time(h200(), c).term("load_chain").seconds == approx(one_site));
+  CHECK(kernel_time(h200(), c).term("load_chain").seconds ==
+        approx((per_warp * dram_clk / kBatchedLoadIterations - dram_clk + in_step_transfer_clk(c, h200())) /
+               r.clock_hz));
+}
+
+TEST_CASE("a loop nvcc unrolls 16 deep has 12 loads out a round; a wave in step waits for DRAM's transfer") {
+  // layernorm_two_pass_mean at 256 rows: a warp a row of 768 floats, 24 coalesced loads
+  // a warp, all first touches. Its SASS issues 16 loads before the first use, then 8.
+  const KernelRates r = kernel_rates(h200());
+  const double dram_clk = 0.384e-6 * r.clock_hz;
+  KernelCounters c;
+  c.kernel = "row_sum";
+  c.threads_per_block = 256;
+  c.blocks = 32;  // one wave
+  const double w = c.warps();
+  GlobalSite row{GlobalSite::Op::Load, w * 24, 4 * w * 24, 32};
+  row.loop = 1;
+  row.batched = true;
+  row.dram_read_bytes = 32 * row.sectors;
+  with_loads(c, {row});
+  const double stream_clk = c.dram_read_bytes / r.dram_bytes.value * r.clock_hz;
+  // Four deep: six rounds; the first is the latency term's.
+  const KernelTime shallow = kernel_time(h200(), c);
+  CHECK(shallow.term("load_chain").seconds == approx((5 * dram_clk + stream_clk) / r.clock_hz));
+  CHECK(shallow.term("load_chain").formula.find("clk of DRAM transfer") != std::string::npos);
+  // Sixteen deep: two rounds (16 iterations, then 8).
+  row.deep = true;
+  with_loads(c, {row});
+  const KernelTime deep = kernel_time(h200(), c);
+  CHECK(deep.term("load_chain").seconds == approx((dram_clk + stream_clk) / r.clock_hz));
+  CHECK(deep.term("load_chain").detail.find("loads of 12 iterations in flight") != std::string::npos);
+  // 26 iterations: the two left over one at a time, then two rounds of 12: four.
+  row.requests = w * 26;
+  row.sectors = 4 * row.requests;
+  row.dram_read_bytes = 32 * row.sectors;
+  with_loads(c, {row});
+  const double stream26 = c.dram_read_bytes / r.dram_bytes.value * r.clock_hz;
+  CHECK(kernel_time(h200(), c).term("load_chain").seconds == approx((3 * dram_clk + stream26) / r.clock_hz));
+  // Two sites of one loop: 6 iterations a round (12 loads): 24 iterations are 4.
+  GlobalSite second = row;
+  row.requests = second.requests = w * 24;
+  row.sectors = second.sectors = 4 * row.requests;
+  row.dram_read_bytes = second.dram_read_bytes = 32 * row.sectors;
+  with_loads(c, {row, second});
+  const double stream_two = c.dram_read_bytes / r.dram_bytes.value * r.clock_hz;
+  CHECK(kernel_time(h200(), c).term("load_chain").seconds == approx((3 * dram_clk + stream_two) / r.clock_hz));
+  // A shared load in the loop takes its share too (gemv_int8: LDG and LDS a step).
+  c.shared_sites = {{c.warps() * 24, false, 1, true}};
+  with_loads(c, {row});
+  CHECK(kernel_time(h200(), c).term("load_chain").seconds == approx((3 * dram_clk + stream_clk) / r.clock_hz));
+  c.shared_sites.clear();
+  // Many waves: the warps no longer wait in step, and the transfer is the dram term's.
+  with_loads(c, {row});
+  c.blocks = 32 * 132;
+  row.requests = c.warps() * 24;
+  row.sectors = 4 * row.requests;
+  row.dram_read_bytes = 32 * row.sectors;
+  with_loads(c, {row});
+  const KernelTime many = kernel_time(h200(), c);
+  REQUIRE(many.occupancy.waves > 1);
+  CHECK(many.term("load_chain").seconds == approx(many.occupancy.waves * dram_clk / r.clock_hz));
+  CHECK(many.term("load_chain").formula.find("DRAM transfer") == std::string::npos);
 }
 
 TEST_CASE("in a loop that branches, each iteration also waits for the chain after its loads") {
@@ -538,7 +614,7 @@ TEST_CASE("in a loop that branches, each iteration also waits for the chain afte
   k_rows.dram_read_bytes = 32 * k_rows.sectors;
   with_loads(c, {k_rows});
   const double without = kernel_time(h200(), c).term("load_chain").seconds;
-  CHECK(without == approx((tokens * dram_clk - dram_clk) / r.clock_hz));
+  CHECK(without == approx((tokens * dram_clk - dram_clk + in_step_transfer_clk(c, h200())) / r.clock_hz));
   c.load_use_chain_clk = w * tokens * 400;
   const TimeTerm with = kernel_time(h200(), c).term("load_chain");
   CHECK(with.seconds == approx(without + tokens * 400 / r.clock_hz));
@@ -587,13 +663,16 @@ TEST_CASE("in a loop that branches, a block's copies of one load site wait one r
   tile.loop = 1;
   tile.dram_read_bytes = 32 * tile.sectors;
   with_loads(c, {tile});
-  CHECK(kernel_time(h200(), c).term("load_chain").seconds == approx((128 * dram_clk - dram_clk) / r.clock_hz));
+  const double transfer = in_step_transfer_clk(c, h200());  // 128 rounds
+  CHECK(kernel_time(h200(), c).term("load_chain").seconds ==
+        approx((128 * dram_clk - dram_clk + transfer) / r.clock_hz));
   c.sites[0].copies = 2;
   // Warps that never meet at a barrier keep a round per copy (decode attention).
-  CHECK(kernel_time(h200(), c).term("load_chain").seconds == approx((128 * dram_clk - dram_clk) / r.clock_hz));
+  CHECK(kernel_time(h200(), c).term("load_chain").seconds ==
+        approx((128 * dram_clk - dram_clk + transfer) / r.clock_hz));
   c.warp_barriers = 2 * 64 * w;
   const TimeTerm copied = kernel_time(h200(), c).term("load_chain");
-  CHECK(copied.seconds == approx((64 * dram_clk - dram_clk) / r.clock_hz));
+  CHECK(copied.seconds == approx((64 * dram_clk - dram_clk + in_step_transfer_clk(c, h200())) / r.clock_hz));
   CHECK(copied.detail.find("64 load rounds per warp") != std::string::npos);
   // A branch-free loop already issues several iterations' loads at a time; its copies
   // are those iterations (batched_iterations), not counted twice.

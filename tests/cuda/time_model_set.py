@@ -2,7 +2,7 @@
 """The kernel time model against every H200 launch the project has measured, in one table.
 
 usage: time_model_set.py collect SIMT OUT.json      # simulate every case once (slow: minutes)
-       time_model_set.py report SIMT SIM.json [--markdown] [--all]
+       time_model_set.py report SIMT SIM.json [--markdown] [--all] [--require]
                                                     # re-price the kept counters (seconds)
 
 `collect` runs each case of the validation sets below in the simulator and keeps its
@@ -11,7 +11,10 @@ counters with the current build's time model (`simt roofline --counters`), pairs
 launch with Nsight Compute's gpu__time_duration of the same launch on the H200, and
 prints: the share of launches within 25%, every launch off by more than 2x, the ladders'
 measured and predicted orders, and (with --all) every launch. Changing the model
-(cost/kernel/) and re-running `report` takes seconds: no simulation.
+(cost/kernel/) and re-running `report` takes seconds: no simulation. With --require it
+exits 1 unless the validation set meets the kernel time model's targets: at least
+REQUIRED_WITHIN of the launches within 25%, none off by more than 2x, every ladder in
+measured order (ctest's time_model_set runs it on the kept counters).
 
 Where a run made a different number of launches on the GPU (a library with kernels of
 its own: CUB), the run is compared as one sum.
@@ -30,6 +33,7 @@ sys.path.insert(0, HERE)
 from course_kernels_report import base, read_ncu  # noqa: E402
 
 WITHIN = 0.25
+REQUIRED_WITHIN = 0.90
 # (name, cases file, ncu CSV): every H200 timing run whose launches the simulator can
 # reproduce. GEMMs of 1024^3 and more are measured but too slow to simulate here.
 SETS = [
@@ -202,16 +206,28 @@ def price(simt, rows):
     return results
 
 
-def report(simt, sim_path, markdown, show_all):
+def report(simt, sim_path, markdown, show_all, require=False):
     sim = json.load(open(sim_path))
     rows = []
     for name, cases_path, ncu_path in SETS:
         if name in sim:
             rows += pair(name, cases_path, ncu_path, sim[name])
-    print_summary(price(simt, rows), markdown, show_all)
+    within, n, off2, bad_ladders = print_summary(price(simt, rows), markdown, show_all)
     if PROBE[0] in sim:
         print(f"\n## Calibration: {PROBE[0]} ({PROBE[1]})\n")
         print_summary(price(simt, pair_probe(sim[PROBE[0]])), markdown, True)
+    if require:
+        failed = []
+        if within < REQUIRED_WITHIN * n:
+            failed.append(f"{within} of {n} launches within {WITHIN:.0%}, fewer than {REQUIRED_WITHIN:.0%}")
+        if off2:
+            failed.append(f"{off2} launches off by more than 2x")
+        if bad_ladders:
+            failed.append(f"{bad_ladders} ladders out of measured order")
+        if failed:
+            raise SystemExit("time model targets not met: " + "; ".join(failed))
+        print(f"\ntime model targets met: at least {REQUIRED_WITHIN:.0%} within {WITHIN:.0%}, "
+              "none off by more than 2x, every ladder in order")
 
 
 def ladder_orders(results):
@@ -273,6 +289,7 @@ def print_summary(results, markdown, show_all):
                   f"{ratio:.2f}{flag} |")
         else:
             print(f"{line[:48]:<48} {i or '':>2} {bound:<11} {fmt_us(pred):>9} {fmt_us(measured):>9} {ratio:6.2f}{flag}")
+    return within, n, len(off2), len(ladders) - good
 
 
 def main():
@@ -280,7 +297,7 @@ def main():
     if len(args) >= 3 and args[0] == "collect":
         collect(args[1], args[2])
     elif len(args) >= 3 and args[0] == "report":
-        report(args[1], args[2], "--markdown" in args, "--all" in args)
+        report(args[1], args[2], "--markdown" in args, "--all" in args, "--require" in args)
     else:
         raise SystemExit(__doc__)
 

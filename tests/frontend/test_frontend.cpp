@@ -701,18 +701,24 @@ TEST_CASE("a warp's re-reads: a thread walking its own row finds 7 of 8 loads' s
   CHECK(metric(e.launches[1], kAgain) == 0);
 }
 
+namespace {
+
+// A launch's load site in `global_sites` (the last, for launches of one).
+nlohmann::json load_site(const nlohmann::json& launch) {
+  nlohmann::json found;
+  for (const auto& s : launch["global_sites"])
+    if (s["op"] == "ld") found = s;
+  return found;
+}
+
+}  // namespace
+
 TEST_CASE("a load site's copies: an unrolled tile copy's loads in one block are one site with four copies") {
   Exec e = exec(kTests + "load_copies.cu");
   REQUIRE(e.run.status == 0);
   REQUIRE(e.launches.size() == 2);
-  // The loads of a launch's sites: tile_copy's one site, 8 steps x 4 copies, in a loop
-  // that branches; one_load's site, one copy.
-  auto load_site = [](const nlohmann::json& launch) {
-    nlohmann::json found;
-    for (const auto& s : launch["global_sites"])
-      if (s["op"] == "ld") found = s;
-    return found;
-  };
+  // tile_copy's one load site, 8 steps x 4 copies, in a loop that branches; one_load's
+  // site, one copy.
   const auto tile = load_site(e.launches[0]), one = load_site(e.launches[1]);
   REQUIRE(!tile.is_null());
   REQUIRE(!one.is_null());
@@ -721,6 +727,23 @@ TEST_CASE("a load site's copies: an unrolled tile copy's loads in one block are 
   CHECK_FALSE(tile["batched"].get<bool>());
   CHECK(one["requests"].get<double>() == 8);
   CHECK(one["copies"].get<double>() == 1);
+}
+
+TEST_CASE("loops nvcc unrolls 16 deep: a small branch-free body, not a large one, not a tile copy between barriers") {
+  Exec e = exec(kTests + "deep_loops.cu");
+  REQUIRE(e.run.status == 0);
+  REQUIRE(e.launches.size() == 3);
+  const auto sum = load_site(e.launches[0]), poly = load_site(e.launches[1]), tile = load_site(e.launches[2]);
+  REQUIRE(!sum.is_null());
+  REQUIRE(!poly.is_null());
+  REQUIRE(!tile.is_null());
+  CHECK(sum["requests"].get<double>() == 32);
+  CHECK(sum["batched"].get<bool>());
+  CHECK(sum["deep"].get<bool>());
+  CHECK(poly["batched"].get<bool>());
+  CHECK_FALSE(poly["deep"].get<bool>());
+  CHECK(tile["batched"].get<bool>());
+  CHECK_FALSE(tile["deep"].get<bool>());
 }
 
 TEST_CASE("__reduce_*_sync and __match_*_sync: CUDA's values, one warp collective each") {

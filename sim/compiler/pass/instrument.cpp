@@ -124,7 +124,7 @@ class Instrumenter {
   // Device code: the user's accesses are counted and checked; those of simtlab's
   // own headers inlined here only reach memory through the host mapping.
   void run(Function& f) {
-    loops_.compute(f);
+    loops_.compute(f, runtime_);
     tagged_ = &f;
     fused_ = fused_shared_runs(f);  // on the code as it came, before any call is added
     blocks_.run(f);  // the instruction estimate, before the accesses' calls are added

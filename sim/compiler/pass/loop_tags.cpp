@@ -1,8 +1,14 @@
 #include "loop_tags.hpp"
 
+#include "count_insts.hpp"
+#include "pass_options.hpp"
 #include "sim/types/events.hpp"
 
+#include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/Support/raw_ostream.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -113,11 +119,43 @@ const BasicBlock* predicated_head(const BasicBlock& b) {
   return through_arm ? head : nullptr;
 }
 
+// The largest body, in estimated SASS instructions an iteration, that nvcc unrolls
+// 16 deep: layernorm_two_pass_mean's 7, attention_bwd_rowdot's 11, gemv_fp16's 19;
+// gemv_fp8's 21 (fp8 and half conversions) stays 4 deep.
+constexpr unsigned kDeepLoopBody = 20;
+// A loop bounded to this many iterations or fewer is unrolled whole or by its bound
+// (matmul_blocktile_2d's tile copies, at most 4 a thread).
+constexpr unsigned kDeepLoopTrips = 16;
+
+unsigned body_estimate(const Loop& l, const RuntimeFiles& runtime, const LoopInfo& loops) {
+  unsigned n = 0;
+  for (const BasicBlock* b : l.blocks())
+    for (const Instruction& i : *b) n += sass_estimate(i, runtime, &loops);
+  return n;
+}
+
+// A loop whose body holds a barrier, or nested in one that does.
+bool under_barrier(const Loop* l) {
+  for (; l; l = l->getParentLoop())
+    for (const BasicBlock* b : l->blocks())
+      if (std::any_of(b->begin(), b->end(), [](const Instruction& i) { return barrier(i); })) return true;
+  return false;
+}
+
+// kSiteLoopDeep (sim/types/events.hpp) for a batched loop. A loop inside a loop with
+// barriers copies a tile, a few elements a thread between two barriers, whatever bound
+// the IR shows (matmul_blocktile_2d's copies: 4 LDG a block in SASS).
+bool unrolled_deep(const Loop& l, unsigned body, ScalarEvolution& se) {
+  if (!l.isInnermost() || body > kDeepLoopBody || under_barrier(l.getParentLoop())) return false;
+  const unsigned most = se.getSmallConstantMaxTripCount(&l);  // 0: not bounded by a constant
+  return most == 0 || most > kDeepLoopTrips;
+}
+
 }  // namespace
 
 bool batches_global_loads(const Loop& l) { return (batch_bits(l) & kSiteLoopBatched) != 0; }
 
-void LoopTags::compute(Function& f) {
+void LoopTags::compute(Function& f, const RuntimeFiles& runtime) {
   tags_.clear();
   ordinals_.clear();
   if (f.isDeclaration()) return;
@@ -134,10 +172,22 @@ void LoopTags::compute(Function& f) {
   }
   DominatorTree dt(f);
   LoopInfo loops(dt);
+  TargetLibraryInfoImpl tlii(Triple(f.getParent()->getTargetTriple()));
+  TargetLibraryInfo tli(tlii);
+  AssumptionCache ac(f);
+  ScalarEvolution se(f, tli, ac, dt, loops);
+  const bool debug = pass_options().pass_debug_loops;
   std::map<const Loop*, unsigned> tag_of;
   for (const Loop* top : loops)
     for (const Loop* l : top->getLoopsInPreorder()) {
-      tag_of[l] = (next_id_ & kSiteLoopIdMask) | batch_bits(*l);
+      unsigned bits = batch_bits(*l);
+      const unsigned body = body_estimate(*l, runtime, loops);
+      if ((bits & kSiteLoopBatched) && unrolled_deep(*l, body, se)) bits |= kSiteLoopDeep;
+      if (debug)
+        errs() << "simt loop " << f.getName() << " id " << next_id_ << ": body " << body << " instructions, at most "
+               << se.getSmallConstantMaxTripCount(l) << " trips (0: unbounded), innermost " << l->isInnermost()
+               << (bits & kSiteLoopBatched ? ", batched" : "") << (bits & kSiteLoopDeep ? ", 16 deep" : "") << "\n";
+      tag_of[l] = (next_id_ & kSiteLoopIdMask) | bits;
       next_id_ = next_id_ % kSiteLoopIdMask + 1;
     }
   for (const BasicBlock& b : f)

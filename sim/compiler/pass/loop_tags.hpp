@@ -4,6 +4,8 @@
 // branch-free loop's loads are issued several iterations at a time
 // (cost/kernel/kernel_terms.cpp, load_chain).
 #pragma once
+#include "sites.hpp"
+
 #include <llvm/IR/Function.h>
 
 #include <map>
@@ -21,8 +23,8 @@ bool batches_global_loads(const llvm::Loop& l);
 class LoopTags {
  public:
   // The tags of f's blocks; ids continue from the previous function's, so they are
-  // unique in the module.
-  void compute(llvm::Function& f);
+  // unique in the module. `runtime` tells simtlab's own code, for the body's size.
+  void compute(llvm::Function& f, const RuntimeFiles& runtime);
   // 0 outside loops.
   unsigned of(const llvm::BasicBlock* b) const;
   // The block's ordinal in its function (1, 2, ...), for the site records' flags
