@@ -50,6 +50,14 @@ int main() {
     row_walk<<<sms, 256>>>(d_rows, out, cols, stride, rows - 1);
     ++launches;
   }
+  // Lanes sharing lines (8 warps an SM): rows 8 floats apart (a line holds four
+  // lanes' sectors, one at each place: 8 lines a request), 16 (two lanes' sectors at
+  // places 0 and 2: 16 lines, the MoE gate's 64-byte rows) and 48 (192 bytes: 24
+  // lines, one or two sectors each).
+  for (int stride : {8, 16, 48}) {
+    row_walk<<<sms, 256>>>(d_rows, out, cols, stride, rows - 1);
+    ++launches;
+  }
   check("row_walk");
   std::printf("l1_row_walk_probe: %d launches on %d SMs\n", launches, sms);
   return 0;

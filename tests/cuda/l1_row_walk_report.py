@@ -25,7 +25,7 @@ COLUMNS = {
 
 
 # l1_row_walk_probe.cu's launches in order: row stride in floats.
-PROBE_STRIDES = [1024] * 7 + [2048] * 2 + [1000, 1056, 1088, 1040, 1032]
+PROBE_STRIDES = [1024] * 7 + [2048] * 2 + [1000, 1056, 1088, 1040, 1032, 8, 16, 48]
 
 
 def places(stride_floats):
