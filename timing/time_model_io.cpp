@@ -61,7 +61,8 @@ std::vector<GlobalSite> sites_from_json(const json& sites) {
     out.push_back({static_cast<GlobalSite::Op>(k), s.at("requests").get<double>(), s.at("sectors").get<double>(),
                    s.value("lanes", 32.0), s.value("straight_line", false), s.value("loop", 0u),
                    s.value("batched", false), s.value("dram_read_bytes", -1.0), s.value("block", 0u),
-                   s.value("reread_sectors", 0.0), s.value("copies", 1.0), s.value("deep", false)});
+                   s.value("reread_sectors", 0.0), s.value("copies", 1.0), s.value("deep", false),
+                   s.value("l1_cycles", 0.0)});
   }
   return out;
 }
@@ -112,6 +113,7 @@ cost::KernelCounters time_model_counters(const LaunchShape& shape, const Counter
   c.carried_chain_clk = v(Counter::CarriedChainClk);
   c.straight_chain_clk = v(Counter::StraightChainClk);
   c.load_use_chain_clk = v(Counter::LoadUseChainClk);
+  c.l1_data_cycles = v(Counter::GlobalL1DataCycles);
   c.sites = std::move(sites);
   c.shared_sites = std::move(shared_sites);
   return c;

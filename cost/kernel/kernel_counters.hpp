@@ -40,6 +40,10 @@ struct GlobalSite {
   // not bounded by a small constant): 16 iterations' loads go out before the first use,
   // then rounds of 8 and 4 for the rest (sim/types/events.hpp, kSiteLoopDeep).
   bool deep = false;
+  // Clocks L1 spent serving the site's lines (simt__l1_data_cycles.sum of the site); 0
+  // when not known. A request's data arrives over its clocks: a thread-per-row walk's
+  // 32 lines, 16 to 32 clocks after the first.
+  double l1_cycles = 0;
 };
 
 // One shared-memory instruction (a source site): its warp requests and its loop, as
@@ -97,6 +101,10 @@ struct KernelCounters {
   // The chains after the global loads of loops whose loads are not issued ahead, per
   // iteration, summed (simt__load_use_chain_clk.sum); 0 where unknown.
   double load_use_chain_clk = 0;
+  // Clocks L1 spends serving the global instructions' lines (simt__l1_data_cycles.sum,
+  // sim/count/l1_rule.hpp); 0 where unknown (ncu's counters): the l1 term then takes a
+  // line a clock.
+  double l1_data_cycles = 0;
 
   double warps_per_block() const;  // ceil(threads / 32)
   double warps() const { return blocks * warps_per_block(); }

@@ -98,13 +98,22 @@ TimeTerm blocks_term(const KernelCounters& c, const KernelRates& r, const Occupa
   return t;
 }
 
+// L1 serves a line a clock, or two where their sectors sit at different places in the
+// line: the simulator counts those clocks per instruction (simt__l1_data_cycles.sum,
+// sim/count/l1_rule.hpp); counters without them (ncu's) take a line a clock.
 TimeTerm l1_term(const KernelCounters& c, const KernelRates& r, const Occupancy& o,
                  const std::vector<GlobalSite>& sites) {
   const double lines = sum_lines(sites, Op::Load) + sum_lines(sites, Op::Store) + sum_lines(sites, Op::Atomic);
   const double requests = c.ld_requests + c.st_requests + c.atom_requests;
-  TimeTerm t = per_sm("l1", "L1 global-access wavefronts", lines, "wavefronts", r.l1_wavefronts, r, o);
+  const bool counted = c.l1_data_cycles > 0;
+  TimeTerm t = per_sm("l1", "L1 global-access wavefronts", counted ? c.l1_data_cycles : lines,
+                      counted ? "clocks" : "wavefronts", r.l1_wavefronts, r, o);
   const double avg = per(lines, requests);
-  t.detail = fmt::format("{:.3g} lines per request{}", avg, avg > 1.5 ? " (uncoalesced)" : " (coalesced)");
+  t.detail = fmt::format("{:.3g} lines per request{}{}", avg, avg > 1.5 ? " (uncoalesced)" : " (coalesced)",
+                         counted ? fmt::format(", {:.3g} clocks each (two lines a clock where their sectors sit at "
+                                               "different places)",
+                                               per(c.l1_data_cycles, requests))
+                                 : "");
   return t;
 }
 
@@ -272,10 +281,14 @@ double round_clk(const GlobalSite& s, double launch_miss, unsigned loop_sites, d
     return miss * dram / together + (1 - miss) * l2_round;
   }
   const double again = r.l1_hit_latency_clk.value > 0 && s.sectors > 0 ? std::min(1.0, s.reread_sectors / s.sectors) : 0;
-  if (!(again > 0)) return miss * dram + (1 - miss) * l2_hit;
+  // A request's data comes back through L1 over its clocks for the request's lines
+  // (GlobalSite::l1_cycles): the last lane's the clocks after the first later than a
+  // one-line request's, which the measured latencies are.
+  const double serve = s.l1_cycles > 0 && s.requests > 0 ? std::max(0.0, s.l1_cycles / s.requests - 1) : 0;
+  if (!(again > 0)) return miss * dram + (1 - miss) * l2_hit + serve;
   // The first reads are the other sectors: the DRAM share is of them.
   const double first_miss = again < 1 ? std::min(1.0, miss / (1 - again)) : 0;
-  return again * r.l1_hit_latency_clk.value + (1 - again) * (first_miss * dram + (1 - first_miss) * l2_hit);
+  return again * r.l1_hit_latency_clk.value + (1 - again) * (first_miss * dram + (1 - first_miss) * l2_hit) + serve;
 }
 
 // Load sites (with requests) per group_of.

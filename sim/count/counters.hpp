@@ -46,6 +46,8 @@ enum class Counter : int {
   // Global load sectors a warp's previous load at the same site touched too (L1 hits
   // of a thread walking its own row, sim/count/warp_rereads.hpp).
   GlobalLdRereadSectors,
+  // Clocks L1 spends serving global instructions' lines (sim/count/l1_rule.hpp).
+  GlobalL1DataCycles,
   Count
 };
 constexpr int kCounterCount = static_cast<int>(Counter::Count);

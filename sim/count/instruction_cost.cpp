@@ -1,5 +1,6 @@
 #include "sim/count/instruction_cost.hpp"
 #include "sim/count/atomic_rule.hpp"
+#include "sim/count/l1_rule.hpp"
 
 #include <bit>
 
@@ -7,8 +8,14 @@ namespace simt {
 
 InstructionCost cost_of(const WarpAccess& a) {
   InstructionCost cost;
-  if (a.space == Space::Global) cost.sectors = is_atomic(a.op) ? atomic_sectors(a) : count_sectors(a);
-  else if (!is_atomic(a.op)) cost.shared = shared_wavefronts(a);
+  if (a.space == Space::Global) {
+    std::uint64_t sectors[64];
+    const std::uint32_t n = distinct_sectors(a, sectors);
+    cost.l1_cycles = l1_data_cycles(sectors, n);
+    cost.sectors = is_atomic(a.op) ? atomic_sectors(a) : n;
+  } else if (!is_atomic(a.op)) {
+    cost.shared = shared_wavefronts(a);
+  }
   return cost;
 }
 
@@ -20,6 +27,7 @@ void count_access(const WarpAccess& a, const InstructionCost& cost, Counters& c)
   c[Counter::ThreadInst] += lanes;
   if (a.space == Space::Global) {
     const std::uint32_t sectors = cost.sectors;
+    c[Counter::GlobalL1DataCycles] += cost.l1_cycles;
     switch (a.op) {
       case MemOp::Load:
         c[Counter::GlobalLdRequests] += 1;

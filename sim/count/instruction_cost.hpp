@@ -11,6 +11,7 @@ namespace simt {
 // wavefronts for a shared load or store.
 struct InstructionCost {
   std::uint32_t sectors = 0;
+  std::uint32_t l1_cycles = 0;  // global: L1's clocks for its lines (sim/count/l1_rule.hpp)
   SharedCost shared;
 };
 InstructionCost cost_of(const WarpAccess& a);

@@ -111,6 +111,10 @@ constexpr MetricInfo kCatalog[] = {
     {C::GlobalLdRereadSectors, "simt__ld_sectors_warp_reread.sum", F::Simtlab,
      "global load sectors that the same warp's previous load at the same instruction touched too: a thread walking "
      "its own row re-reads each sector for several iterations, from L1 on the GPU"},
+    {C::GlobalL1DataCycles, "simt__l1_data_cycles.sum", F::Simtlab,
+     "clocks L1 spends serving the lines of global loads, stores and atomics: per warp instruction a line a clock, "
+     "two where their sectors sit at different places in the line (the larger of half its lines and the lines "
+     "that want one place)"},
 };
 
 // The catalog lists every counter once, in the enum's order, so that the counter

@@ -4,6 +4,7 @@
 #include "sim/check/shared_checks.hpp"
 #include "sim/count/atomic_rule.hpp"
 #include "sim/count/dram_estimate.hpp"
+#include "sim/count/l1_rule.hpp"
 #include "sim/count/tensor_ops.hpp"
 #include "sim/exec/worker.hpp"
 
@@ -103,6 +104,7 @@ void Worker::process_rows(BlockState& b, unsigned warp, SharedCheckFlags on, boo
     if (row.space == Space::Global) {
       std::uint64_t sectors[64];
       cost.sectors = distinct_sectors(row, sectors);
+      cost.l1_cycles = l1_data_cycles(sectors, cost.sectors);
       std::uint32_t read = 0;
       for (std::uint32_t i = 0; i < cost.sectors; ++i)
         read += account_dram_sector(totals, b.launch->serial, sectors[i] << 5, row.op);

@@ -237,7 +237,8 @@ nlohmann::json global_sites_json(const LaunchRecord& r) {
                        {"deep", (loop & kSiteLoopBatched) != 0 && (loop & kSiteLoopDeep) != 0},
                        {"block", site_block(site)}, {"copies", site_copies(site)},
                        {"dram_read_bytes", k == 0 ? c[Counter::DramReadBytes] : 0},
-                       {"reread_sectors", k == 0 ? c[Counter::GlobalLdRereadSectors] : 0}});
+                       {"reread_sectors", k == 0 ? c[Counter::GlobalLdRereadSectors] : 0},
+                       {"l1_cycles", c[Counter::GlobalL1DataCycles]}});
       }
   }
   return in_canonical_order(std::move(out));

@@ -598,6 +598,38 @@ TEST_CASE("a loop nvcc unrolls 16 deep has 12 loads out a round; a wave in step 
   CHECK(many.term("load_chain").formula.find("DRAM transfer") == std::string::npos);
 }
 
+TEST_CASE("where L1's clocks are counted, the l1 term takes them, and a request's clocks lengthen its round") {
+  // A thread-per-row walk, rows 4,000 bytes apart: 32 lines a request at four places,
+  // 16 clocks (sim/count/l1_rule.hpp), where a line a clock would say 32.
+  KernelCounters c = streaming(1 << 24);
+  c.ld_sectors = c.ld_requests * 32;
+  const KernelTime lines = kernel_time(h200(), c);
+  c.l1_data_cycles = 16 * c.ld_requests + c.st_requests;
+  const KernelTime counted = kernel_time(h200(), c);
+  CHECK(counted.term("l1").seconds == approx(lines.term("l1").seconds * 17 / 33));  // (16 + 1) vs (32 + 1)
+  CHECK(counted.term("l1").unit == "clocks");
+  // Loads 16 clocks a request, stores 1: 8.5 a request.
+  CHECK(counted.term("l1").detail.find("8.5 clocks each") != std::string::npos);
+  // In a loop that branches, each round waits for its request's last line: 15 clocks
+  // more than a one-line request's L1 hit.
+  const KernelRates r = kernel_rates(h200());
+  KernelCounters walk;
+  walk.kernel = "row_walk";
+  walk.threads_per_block = 256;
+  walk.blocks = 132 * 8;  // eight waves of 8 warps an SM: no in-step transfer
+  const double w = walk.warps(), per_warp = 1024;
+  GlobalSite row{GlobalSite::Op::Load, w * per_warp, 32 * w * per_warp, 32};
+  row.loop = 1;
+  row.reread_sectors = row.sectors;  // every sector read before: L1 hits
+  row.dram_read_bytes = 0;
+  with_loads(walk, {row});
+  const double one_line = kernel_time(h200(), walk).term("load_chain").seconds;
+  walk.sites[0].l1_cycles = 16 * row.requests;
+  const KernelTime served = kernel_time(h200(), walk);
+  CHECK(served.term("load_chain").seconds ==
+        approx(one_line + served.occupancy.waves * per_warp * 15 / r.clock_hz));
+}
+
 TEST_CASE("in a loop that branches, each iteration also waits for the chain after its loads") {
   // A warp per KV head walking 512 cached tokens (decode): a K row a token, in a loop
   // whose online softmax branches; after each row its dot product's shuffle tree and
