@@ -37,8 +37,9 @@ struct GlobalSite {
   // together: a warp's round trips at the site are its requests over the copies.
   double copies = 1;
   // With `batched`: nvcc unrolls the loop 16 deep (a small innermost body, a trip count
-  // not bounded by a small constant): 16 iterations' loads go out before the first use,
-  // then rounds of 8 and 4 for the rest (sim/types/events.hpp, kSiteLoopDeep).
+  // not bounded by a small constant) and ptxas has about 12 of its loads out before the
+  // first use, shared by the loop's load sites (sim/types/events.hpp, kSiteLoopDeep;
+  // kDeepLoadsOut).
   bool deep = false;
   // Clocks L1 spent serving the site's lines (simt__l1_data_cycles.sum of the site); 0
   // when not known. A request's data arrives over its clocks: a thread-per-row walk's

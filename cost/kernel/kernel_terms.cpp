@@ -267,19 +267,14 @@ double deep_iterations(double n, unsigned load_sites) {
 // loop, as micro_l1_reuse measures it, or in a loop that branches the L2-hit latency.
 // There, a sector the same warp's previous load at the site read too (a thread walking
 // its own row) is an L1 hit, where L1's latency is measured: such a round waits that.
-double round_clk(const GlobalSite& s, double launch_miss, unsigned loop_sites, double per_warp, const KernelRates& r,
-                 unsigned shared_sites = 0) {
+double round_clk(const GlobalSite& s, double launch_miss, double in_flight, const KernelRates& r) {
   const double miss = s.dram_read_bytes >= 0 && s.sectors > 0 ? std::min(1.0, s.dram_read_bytes / (32 * s.sectors))
                                                                 : launch_miss;
   const double dram = r.global_latency_s.value * r.clock_hz;
   const double l2_round = r.l2_load_round_clk.value;
   const double l2_hit = r.l2_hit_latency_clk.value > 0 ? r.l2_hit_latency_clk.value : l2_round;
   if (s.loop == 0 || s.straight_line) return miss * dram + (1 - miss) * l2_round;
-  if (s.batched) {
-    const double together =
-        s.deep ? deep_iterations(per_warp, loop_sites + shared_sites) : batched_iterations(loop_sites);
-    return miss * dram / together + (1 - miss) * l2_round;
-  }
+  if (s.batched) return miss * dram / in_flight + (1 - miss) * l2_round;
   const double again = r.l1_hit_latency_clk.value > 0 && s.sectors > 0 ? std::min(1.0, s.reread_sectors / s.sectors) : 0;
   // A request's data comes back through L1 over its clocks for the request's lines
   // (GlobalSite::l1_cycles): the last lane's the clocks after the first later than a
@@ -291,7 +286,6 @@ double round_clk(const GlobalSite& s, double launch_miss, unsigned loop_sites, d
   return again * r.l1_hit_latency_clk.value + (1 - again) * (first_miss * dram + (1 - first_miss) * l2_hit) + serve;
 }
 
-// Load sites (with requests) per group_of.
 // Shared-memory sites of loop `loop`: a deep loop's shared loads take their share of
 // the loads ptxas has out before the first use (gemv_int8's SASS: 8 LDG and 2 LDS
 // before the first IDP4A; gemv_fp16's 5 and 2).
@@ -302,11 +296,19 @@ unsigned shared_sites_in(unsigned loop, const KernelCounters& c) {
                      }));
 }
 
+// Load sites (with requests) per group_of.
 std::map<unsigned, unsigned> load_sites_per_loop(const std::vector<GlobalSite>& sites) {
   std::map<unsigned, unsigned> n;
   for (const GlobalSite& s : sites)
     if (s.op == Op::Load && s.requests > 0) ++n[group_of(s)];
   return n;
+}
+
+// Iterations of a branch-free loop whose loads wait one DRAM round together, for the
+// site s of a loop with `loop_sites` load sites.
+double iterations_in_flight(const GlobalSite& s, const KernelCounters& c, unsigned loop_sites) {
+  return s.deep ? deep_iterations(per(s.requests, c.warps()), loop_sites + shared_sites_in(group_of(s), c))
+                : batched_iterations(loop_sites);
 }
 
 struct Rounds {
@@ -335,9 +337,7 @@ std::map<unsigned, Rounds> load_loops(const KernelCounters& c, const KernelRates
   for (const GlobalSite& s : sites) {
     if (s.op != Op::Load || !(s.requests > 0)) continue;
     const double rounds = rounds_of(s, c);
-    const double clk = r ? rounds * round_clk(s, miss, sites_in_loop[group_of(s)], per(s.requests, c.warps()), *r,
-                                               shared_sites_in(group_of(s), c))
-                        : 0;
+    const double clk = r ? rounds * round_clk(s, miss, iterations_in_flight(s, c, sites_in_loop[group_of(s)]), *r) : 0;
     loops[group_of(s)].take(rounds, clk);
     if (blocks_in_turn(s)) blocks[group_of(s)][s.block].take(rounds, clk);
   }
@@ -501,11 +501,8 @@ TimeTerm load_chain_term(const KernelCounters& c, const KernelRates& r, const Oc
     if (s.op != Op::Load || s.loop == 0 || s.straight_line) continue;
     (s.batched ? batched : branching) += 1;
     const auto n = sites_in_loop.find(group_of(s));
-    const unsigned loop_sites = n == sites_in_loop.end() ? 1 : n->second;
     if (s.batched)
-      in_flight.insert(std::round(10 * (s.deep ? deep_iterations(per(s.requests, c.warps()),
-                                                                 loop_sites + shared_sites_in(group_of(s), c))
-                                               : batched_iterations(loop_sites))) / 10);
+      in_flight.insert(std::round(10 * iterations_in_flight(s, c, n == sites_in_loop.end() ? 1 : n->second)) / 10);
   }
   // A warp issues in order: in a loop whose loads are not issued ahead, the next
   // iteration's load waits for the chain after this iteration's (the compiler front

@@ -46,6 +46,15 @@ void with_loads(KernelCounters& c, std::vector<GlobalSite> sites) {
   c.sites = std::move(sites);
 }
 
+// A load site in loop 1 of launch c: `per_warp` requests a warp of `sectors` sectors
+// each, every sector a first touch (from DRAM).
+GlobalSite loop_load(const KernelCounters& c, double per_warp, double sectors) {
+  GlobalSite s{GlobalSite::Op::Load, c.warps() * per_warp, sectors * c.warps() * per_warp, 32};
+  s.loop = 1;
+  s.dram_read_bytes = 32 * s.sectors;
+  return s;
+}
+
 // What a one-wave launch's load chain adds for DRAM's transfer, in clocks: the share
 // of its DRAM reads in the rounds its warps keep in step (kInStepRounds).
 double in_step_transfer_clk(const KernelCounters& c, const DeviceSpec& d) {
@@ -475,9 +484,7 @@ TEST_CASE("load chain: loops add, one loop's sites overlap, branch-free loops sh
   c.threads_per_block = 256;
   c.blocks = 128;  // one wave, one block per SM
   const double w = c.warps(), per_warp = 24;
-  GlobalSite first{GlobalSite::Op::Load, w * per_warp, 4 * w * per_warp, 32};
-  first.loop = 1;
-  first.dram_read_bytes = 32 * first.sectors;
+  GlobalSite first = loop_load(c, per_warp, 4);
   GlobalSite second = first;
   second.loop = 2;
   second.dram_read_bytes = 0;
@@ -514,11 +521,9 @@ TEST_CASE("a branch-free loop of many load sites has fewer iterations' loads in 
   c.kernel = "column_walk";
   c.threads_per_block = 256;
   c.blocks = 3;
-  const double w = c.warps(), per_warp = 1024;
-  GlobalSite streamed{GlobalSite::Op::Load, w * per_warp, 4 * w * per_warp, 32};
-  streamed.loop = 1;
+  const double per_warp = 1024;
+  GlobalSite streamed = loop_load(c, per_warp, 4);
   streamed.batched = true;
-  streamed.dram_read_bytes = 32 * streamed.sectors;
   GlobalSite reread = streamed;
   reread.dram_read_bytes = 0;
   with_loads(c, {streamed});
@@ -549,10 +554,8 @@ TEST_CASE("a loop nvcc unrolls 16 deep has 12 loads out a round; a wave in step 
   c.threads_per_block = 256;
   c.blocks = 32;  // one wave
   const double w = c.warps();
-  GlobalSite row{GlobalSite::Op::Load, w * 24, 4 * w * 24, 32};
-  row.loop = 1;
+  GlobalSite row = loop_load(c, 24, 4);
   row.batched = true;
-  row.dram_read_bytes = 32 * row.sectors;
   with_loads(c, {row});
   const double stream_clk = c.dram_read_bytes / r.dram_bytes.value * r.clock_hz;
   // Four deep: six rounds; the first is the latency term's.
@@ -617,9 +620,8 @@ TEST_CASE("where L1's clocks are counted, the l1 term takes them, and a request'
   walk.kernel = "row_walk";
   walk.threads_per_block = 256;
   walk.blocks = 132 * 8;  // eight waves of 8 warps an SM: no in-step transfer
-  const double w = walk.warps(), per_warp = 1024;
-  GlobalSite row{GlobalSite::Op::Load, w * per_warp, 32 * w * per_warp, 32};
-  row.loop = 1;
+  const double per_warp = 1024;
+  GlobalSite row = loop_load(walk, per_warp, 32);
   row.reread_sectors = row.sectors;  // every sector read before: L1 hits
   row.dram_read_bytes = 0;
   with_loads(walk, {row});
@@ -641,9 +643,7 @@ TEST_CASE("in a loop that branches, each iteration also waits for the chain afte
   c.threads_per_block = 128;
   c.blocks = 8;
   const double w = c.warps(), tokens = 512;
-  GlobalSite k_rows{GlobalSite::Op::Load, w * tokens, 4 * w * tokens, 32};
-  k_rows.loop = 1;
-  k_rows.dram_read_bytes = 32 * k_rows.sectors;
+  GlobalSite k_rows = loop_load(c, tokens, 4);
   with_loads(c, {k_rows});
   const double without = kernel_time(h200(), c).term("load_chain").seconds;
   CHECK(without == approx((tokens * dram_clk - dram_clk + in_step_transfer_clk(c, h200())) / r.clock_hz));
@@ -691,9 +691,7 @@ TEST_CASE("in a loop that branches, a block's copies of one load site wait one r
   c.threads_per_block = 256;
   c.blocks = 4;
   const double w = c.warps();
-  GlobalSite tile{GlobalSite::Op::Load, w * 128, 16 * w * 128, 32};
-  tile.loop = 1;
-  tile.dram_read_bytes = 32 * tile.sectors;
+  GlobalSite tile = loop_load(c, 128, 16);
   with_loads(c, {tile});
   const double transfer = in_step_transfer_clk(c, h200());  // 128 rounds
   CHECK(kernel_time(h200(), c).term("load_chain").seconds ==
