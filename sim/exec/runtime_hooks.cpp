@@ -168,11 +168,14 @@ void* __simt_translate(const void* p) {
 }
 
 // The out-of-line copy of simt_cuda/hooks.h's __simt_translate_dram_inline.
-void* __simt_translate_dram(const void* p, unsigned size, unsigned op) {
+void* __simt_translate_dram(const void* p, unsigned size, unsigned op, std::uint64_t* last_sector) {
   const auto a = reinterpret_cast<std::uintptr_t>(p);
   const simt::AddressMap& m = simt::t_address_map;
   if (a - m.global_lo >= m.global_size) return const_cast<void*>(p);
-  simt::detail::account_dram_fast(m, a, size, MemOp(op));
+  if ((a >> 5) != *last_sector) {
+    simt::detail::account_dram_fast(m, a, size, MemOp(op));
+    *last_sector = (a & 31) + size <= 32 ? a >> 5 : ~std::uint64_t(0);
+  }
   if (--simt::t_plain_pace_left == 0) __simt_plain_pace();
   return reinterpret_cast<void*>(a + m.global_size);
 }

@@ -168,11 +168,14 @@ SIMT_INLINE bool record_fast(std::uintptr_t a, unsigned size, MemOp op, Site sit
 // twin): nothing to do when the launch already has this sector's read (or write);
 // otherwise the worker's slow path, which also marks it touched.
 void dram_uncounted(std::uintptr_t a, unsigned size, MemOp op);
-SIMT_INLINE void account_dram_fast(const AddressMap& m, std::uintptr_t a, unsigned size, MemOp op) {
+SIMT_INLINE bool dram_already_seen(const AddressMap& m, std::uintptr_t a, unsigned size, MemOp op) {
   const std::uint32_t want = op == MemOp::Store ? 2u : 1u;
   const std::uint32_t f = m.sector_flags[(a - m.global_lo) >> 5];
   const bool seen = (f >> 2) == m.serial && ((f & want) == want || (want == 1u && (f & 2u)));
-  if (!seen || ((a & 31) + size > 32)) dram_uncounted(a, size, op);
+  return seen && (a & 31) + size <= 32;
+}
+SIMT_INLINE void account_dram_fast(const AddressMap& m, std::uintptr_t a, unsigned size, MemOp op) {
+  if (!dram_already_seen(m, a, size, op)) dram_uncounted(a, size, op);
 }
 
 // Where a kernel's access to `a` reads or writes: a global address's host mapping,

@@ -329,6 +329,14 @@ TEST_CASE("device code's single-precision NaNs are the GPU's 0x7fffffff; host co
   CHECK(e.run.out == read(kSource + "/docs/validation/data/mufu/nan_bits_h200_stdout.txt"));  // the H200's
 }
 
+TEST_CASE("NaNs made in unrolled loops, kept in registers, are the GPU's 0x7fffffff too") {
+  // Each select after an FP operation must survive code generation; without them
+  // (pass_no_canonical_nan) the four values are x86's 0xffc00000.
+  Exec e = exec(kTests + "nan_bits_loops.cu");
+  REQUIRE(e.run.status == 0);
+  CHECK(e.run.out == "device 7fffffff 7fffffff 7fffffff 7fffffff\n");
+}
+
 TEST_CASE("a warp collective orders a warp's reads of a shared word before one lane's write; other warps race") {
   // llm.c softmax_forward kernel 4 at 32 threads was reported before readers of one
   // warp were told apart from readers of several.

@@ -50,21 +50,19 @@ void canonicalize_nans(Function& f) {
   std::vector<Instruction*> ops;
   for (Instruction& i : instructions(f))
     if (single_precision(i.getType()) && makes_nans(i)) ops.push_back(&i);
-  // On the value's bits: LLVM treats a NaN's payload as unspecified, so a select on
-  // an FP comparison may be folded away by the code generator; integer operations
-  // on the bits may not.
+  // A select between the result and the GPU's NaN on an unordered self-comparison:
+  // it stays among the FP registers (ucomiss/cmpunordss and a blend on x86), where
+  // the same test on the value's bits as integers moved the result to an integer
+  // register and back, on the dependency chain of every accumulation (about 8 of an
+  // FADD's clocks: docs/perf-log.md). A select moves bits unchanged, so LLVM may not
+  // fold it to the result whatever it assumes of NaN payloads.
   for (Instruction* i : ops) {
     IRBuilder<> b(i->getNextNode());
-    Type* bits_type = i->getType()->isVectorTy()
-                          ? static_cast<Type*>(VectorType::get(b.getInt32Ty(), cast<VectorType>(i->getType())))
-                          : b.getInt32Ty();
-    Value* bits = b.CreateBitCast(i, bits_type);
-    Value* magnitude = b.CreateAnd(bits, ConstantInt::get(bits_type, 0x7fffffffu));
-    Value* is_nan = b.CreateICmpUGT(magnitude, ConstantInt::get(bits_type, 0x7f800000u));
-    Value* canonical_bits = b.CreateSelect(is_nan, ConstantInt::get(bits_type, 0x7fffffffu), bits);
-    for (Value* step : {magnitude, is_nan, canonical_bits}) mark(step);
-    Value* canonical = b.CreateBitCast(canonical_bits, i->getType());
-    i->replaceUsesWithIf(canonical, [&](Use& u) { return u.getUser() != bits; });
+    Constant* gpu_nan = ConstantFP::get(i->getType(), APFloat(APFloat::IEEEsingle(), APInt(32, 0x7fffffffu)));
+    Value* is_nan = b.CreateFCmpUNO(i, i);
+    Value* canonical = b.CreateSelect(is_nan, gpu_nan, i);
+    for (Value* step : {is_nan, canonical}) mark(step);
+    i->replaceUsesWithIf(canonical, [&](Use& u) { return u.getUser() != is_nan && u.getUser() != canonical; });
   }
 }
 

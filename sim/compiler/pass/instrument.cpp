@@ -114,7 +114,8 @@ class Instrumenter {
     access_ = entry_point(m, "__simt_access", FunctionType::get(i8p, {i8p, i32, i32, i8p}, false));
     access_nonlocal_ = entry_point(m, "__simt_access_nonlocal", FunctionType::get(i8p, {i8p, i32, i32, i8p}, false));
     translate_ = entry_point(m, "__simt_translate", FunctionType::get(i8p, {i8p}, false));
-    translate_dram_ = entry_point(m, "__simt_translate_dram", FunctionType::get(i8p, {i8p, i32, i32}, false));
+    translate_dram_ = entry_point(m, "__simt_translate_dram",
+                                  FunctionType::get(i8p, {i8p, i32, i32, PointerType::getUnqual(i64)}, false));
     translate_dram_range_ = m.getOrInsertFunction("__simt_translate_dram_range", i8p, i8p, i64, i32);
     range_ = m.getOrInsertFunction("__simt_access_range", i8p, i8p, i64, i32, i32, i8p);
     access_volatile_ = m.getOrInsertFunction("__simt_access_volatile", i8p, i8p, i32, i32, i8p);
@@ -201,7 +202,7 @@ class Instrumenter {
     CallInst* call =
         type ? b.CreateCall(translate_dram_, {b.CreatePointerCast(ptr, b.getInt8PtrTy()),
                                               b.getInt32(unsigned(m_.getDataLayout().getTypeStoreSize(type))),
-                                              b.getInt32(op)})
+                                              b.getInt32(op), last_sector_slot(*at.getFunction())})
              : b.CreateCall(translate_, {b.CreatePointerCast(ptr, b.getInt8PtrTy())});
     ensure_location(*call);
     use.set(b.CreatePointerCast(call, ptr->getType()));
@@ -429,6 +430,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo llvmGetPassPluginIn
               mpm.addPass(simt::pass::ReturnWhenCalledFromHost());
               mpm.addPass(simt::pass::SimtInstrumentPass());
               mpm.addPass(llvm::AlwaysInlinerPass());  // the entry points' fast paths (simt_cuda/hooks.h)
+              mpm.addPass(simt::pass::PromoteLastSectorSlots());
             });
           }};
 }

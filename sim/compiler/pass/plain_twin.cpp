@@ -4,16 +4,20 @@
 #include "startup_calls.hpp"
 
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/PromoteMemToReg.h>
 
 namespace simt::pass {
 
 using namespace llvm;
 
 namespace {
+
+constexpr const char* kLastSector = "simt.last_sector";
 
 GlobalVariable* plain_flag(Module& m) {
   Type* i8 = Type::getInt8Ty(m.getContext());
@@ -56,6 +60,29 @@ void dispatch_to_twin(Function& kernel, Function& twin) {
   // By-value aggregates are copied by the caller: the twin receives the kernel's copy.
   call->setAttributes(twin.getAttributes());
   p.CreateRetVoid();
+}
+
+AllocaInst* last_sector_slot(Function& twin) {
+  IRBuilder<> b(&*twin.getEntryBlock().getFirstInsertionPt());
+  AllocaInst* slot = b.CreateAlloca(b.getInt64Ty(), nullptr, kLastSector);
+  b.CreateStore(b.getInt64(~std::uint64_t(0)), slot);
+  return slot;
+}
+
+PreservedAnalyses PromoteLastSectorSlots::run(Module& m, ModuleAnalysisManager&) {
+  bool changed = false;
+  for (Function& f : m) {
+    if (f.isDeclaration() || !f.getName().endswith(".simt_plain")) continue;
+    std::vector<AllocaInst*> slots;
+    for (Instruction& i : f.getEntryBlock())
+      if (auto* a = dyn_cast<AllocaInst>(&i); a && a->getName().startswith(kLastSector) && isAllocaPromotable(a))
+        slots.push_back(a);
+    if (slots.empty()) continue;  // the out-of-line entry point takes the slot's address
+    DominatorTree dt(f);
+    PromoteMemToReg(slots, dt);
+    changed = true;
+  }
+  return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 void register_twins(Module& m, const std::vector<Function*>& kernels) {

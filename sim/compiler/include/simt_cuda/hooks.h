@@ -43,15 +43,36 @@ inline __attribute__((always_inline, used)) void* __simt_translate_inline(const 
   return reinterpret_cast<void*>(simt::detail::host_address(reinterpret_cast<std::uintptr_t>(p)));
 }
 
+// The plain twin's rare calls keep every register (clang's preserve_all): the twin's
+// inner loop need not keep its values in memory around them. Its accumulator had
+// been stored and reloaded every iteration, on its dependency chain (docs/perf-log.md).
+#if defined(__clang__) && defined(__x86_64__)
+#define SIMT_KEEPS_REGISTERS __attribute__((preserve_all))
+#else
+#define SIMT_KEEPS_REGISTERS
+#endif
+inline __attribute__((noinline, cold, used)) SIMT_KEEPS_REGISTERS void __simt_plain_dram_slow(const void* p, unsigned size,
+                                                                                              unsigned op) {
+  simt::detail::dram_uncounted(reinterpret_cast<std::uintptr_t>(p), size, simt::MemOp(op));
+}
+inline __attribute__((noinline, cold, used)) SIMT_KEEPS_REGISTERS void __simt_plain_pace_slow() { __simt_plain_pace(); }
+
 // The plain twin's access (a sampled launch's uncounted block): translated, and its
 // global sectors given to the DRAM estimate, which counts each once a launch.
+// `last_sector` is the access site's own (plain_twin.hpp, last_sector_slot): the
+// sector it last gave the estimate, so a walk along a row looks at the launch's
+// flags once a sector, not once an element.
 inline __attribute__((always_inline, used)) void* __simt_translate_dram_inline(const void* p, unsigned size,
-                                                                                unsigned op) {
+                                                                                unsigned op,
+                                                                                std::uint64_t* last_sector) {
   const auto a = reinterpret_cast<std::uintptr_t>(p);
   const simt::AddressMap& m = simt::t_address_map;
-  if (a - m.global_lo >= m.global_size) return const_cast<void*>(p);
-  simt::detail::account_dram_fast(m, a, size, simt::MemOp(op));
-  if (--simt::t_plain_pace_left == 0) __simt_plain_pace();
+  if ((a >> 5) != *last_sector) {
+    if (a - m.global_lo >= m.global_size) return const_cast<void*>(p);
+    if (!simt::detail::dram_already_seen(m, a, size, simt::MemOp(op))) __simt_plain_dram_slow(p, size, op);
+    *last_sector = (a & 31) + size <= 32 ? a >> 5 : ~std::uint64_t(0);
+  }
+  if (--simt::t_plain_pace_left == 0) __simt_plain_pace_slow();
   return reinterpret_cast<void*>(a + m.global_size);
 }
 
