@@ -7,11 +7,12 @@
 // Usage: column_sweep [--heads H] [--rows T] [--columns C]   (C <= T: the columns computed)
 #include <cuda_runtime.h>
 
+#include "sweep_data.cuh"
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <vector>
 
 // p and g are (heads, T, T); out[h][r][c] = sum over k <= r of p[h][r][k] (δ(k,c) - p[h][r][c]) g[h][r][k]
 // for r >= c. A block of 32 columns of head blockIdx.y: each thread sweeps the head's
@@ -44,27 +45,12 @@ int main(int argc, char** argv) {
     return 2;
   }
   const size_t n = size_t(heads) * T * T;
-  std::vector<float> h(n);
-  unsigned s = 12345;
-  for (float& x : h) x = float((s = s * 1664525u + 1013904223u) >> 8) * 0x1p-24f;
-  float *p, *g, *out;
-  cudaMalloc(&p, n * sizeof(float));
-  cudaMalloc(&g, n * sizeof(float));
-  cudaMalloc(&out, n * sizeof(float));
-  cudaMemcpy(p, h.data(), n * sizeof(float), cudaMemcpyHostToDevice);
-  cudaMemcpy(g, h.data(), n * sizeof(float), cudaMemcpyHostToDevice);
-  cudaMemset(out, 0, n * sizeof(float));
+  const SweepArrays d = sweep_arrays(n);
   const auto start = std::chrono::steady_clock::now();
-  column_sweep<<<dim3((columns + 31) / 32, heads), 32>>>(p, g, out, T, columns);
+  column_sweep<<<dim3((columns + 31) / 32, heads), 32>>>(d.a, d.b, d.out, T, columns);
   cudaDeviceSynchronize();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  cudaMemcpy(h.data(), out, n * sizeof(float), cudaMemcpyDeviceToHost);
-  unsigned long long hash = 1469598103934665603ull;  // FNV-1a of the output's bits
-  for (float x : h) {
-    unsigned bits;
-    std::memcpy(&bits, &x, 4);
-    hash = (hash ^ bits) * 1099511628211ull;
-  }
+  const unsigned long long hash = sweep_output_hash(d.out, n);
   std::printf("heads %d rows %d columns %d: launch %.2f s, output hash %016llx\n", heads, T, columns, seconds, hash);
   return 0;
 }

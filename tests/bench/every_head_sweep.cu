@@ -7,12 +7,13 @@
 //   (R rows of blocks, each computing the same result, as llm.c's grid of B·NH rows does)
 #include <cuda_runtime.h>
 
+#include "sweep_data.cuh"
+
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <vector>
 
 __global__ void every_head_sweep(float* dpreatt, const float* datt, const float* att, int heads, int T) {
   const int t3 = blockIdx.x * blockDim.x + threadIdx.x;
@@ -48,30 +49,15 @@ int main(int argc, char** argv) {
     return 2;
   }
   const size_t n = size_t(heads) * T * T;
-  std::vector<float> h(n);
-  unsigned s = 12345;
-  for (float& x : h) x = float((s = s * 1664525u + 1013904223u) >> 8) * 0x1p-24f;
-  float *att, *datt, *out;
-  cudaMalloc(&att, n * sizeof(float));
-  cudaMalloc(&datt, n * sizeof(float));
-  cudaMalloc(&out, n * sizeof(float));
-  cudaMemcpy(att, h.data(), n * sizeof(float), cudaMemcpyHostToDevice);
-  cudaMemcpy(datt, h.data(), n * sizeof(float), cudaMemcpyHostToDevice);
-  cudaMemset(out, 0, n * sizeof(float));
+  const SweepArrays d = sweep_arrays(n);
   const auto start = std::chrono::steady_clock::now();
-  every_head_sweep<<<dim3((T + block - 1) / block, grid_rows), block>>>(out, datt, att, heads, T);
+  every_head_sweep<<<dim3((T + block - 1) / block, grid_rows), block>>>(d.out, d.b, d.a, heads, T);
   if (cudaDeviceSynchronize() != cudaSuccess) {
     std::fprintf(stderr, "every_head_sweep: the launch failed: %s\n", cudaGetErrorString(cudaGetLastError()));
     return 1;
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  cudaMemcpy(h.data(), out, n * sizeof(float), cudaMemcpyDeviceToHost);
-  unsigned long long hash = 1469598103934665603ull;  // FNV-1a of the output's bits
-  for (float x : h) {
-    unsigned bits;
-    std::memcpy(&bits, &x, 4);
-    hash = (hash ^ bits) * 1099511628211ull;
-  }
+  const unsigned long long hash = sweep_output_hash(d.out, n);
   double iterations = 0;  // inner-loop iterations of the whole grid
   for (int t3 = 0; t3 < T; t3++) iterations += (double(T) * (T + 1) - double(t3) * (t3 + 1)) / 2;
   iterations *= double(heads) * grid_rows;
