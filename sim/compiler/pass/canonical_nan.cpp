@@ -51,11 +51,12 @@ void canonicalize_nans(Function& f) {
   for (Instruction& i : instructions(f))
     if (single_precision(i.getType()) && makes_nans(i)) ops.push_back(&i);
   // A select between the result and the GPU's NaN on an unordered self-comparison:
-  // it stays among the FP registers (ucomiss/cmpunordss and a blend on x86), where
-  // the same test on the value's bits as integers moved the result to an integer
-  // register and back, on the dependency chain of every accumulation (about 8 of an
-  // FADD's clocks: docs/perf-log.md). A select moves bits unchanged, so LLVM may not
-  // fold it to the result whatever it assumes of NaN payloads.
+  // it stays among the FP registers (cmpunordss and a mask on x86), where the same
+  // test on the value's bits as integers moved the result to an integer register and
+  // back, on the dependency chain of every accumulation (docs/perf-log.md). A select
+  // moves bits unchanged, so folding it to the result would be wrong whatever LLVM
+  // assumes of NaN payloads; tests/frontend/nan_bits_loops.cu checks that code
+  // generation keeps it in unrolled register loops.
   for (Instruction* i : ops) {
     IRBuilder<> b(i->getNextNode());
     Constant* gpu_nan = ConstantFP::get(i->getType(), APFloat(APFloat::IEEEsingle(), APInt(32, 0x7fffffffu)));
