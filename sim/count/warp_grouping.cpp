@@ -90,8 +90,8 @@ void group_warp_accesses(std::span<const std::vector<MemEvent>* const> lanes,
   // then the lanes' addresses filed a window of events at a time: a lane between two
   // barriers may make 16,384 accesses, and filing one lane's whole log before the next
   // walked every instruction 32 times, each time out of the CPU's caches.
-  SiteRuns runs;
   if (lanes.size() > 32) throw std::logic_error("group_warp_accesses: a warp has at most 32 lanes");
+  SiteRuns runs;
   std::array<std::vector<std::uint32_t>, 32> instruction_of;
   std::size_t longest = 0;
   for (unsigned lane = 0; lane < lanes.size(); ++lane) {

@@ -65,6 +65,8 @@ void dispatch_to_twin(Function& kernel, Function& twin) {
 AllocaInst* last_sector_slot(Function& twin) {
   IRBuilder<> b(&*twin.getEntryBlock().getFirstInsertionPt());
   AllocaInst* slot = b.CreateAlloca(b.getInt64Ty(), nullptr, kLastSector);
+  // Marked, not named: clang discards value names in release builds.
+  slot->setMetadata(kLastSector, MDNode::get(twin.getContext(), {}));
   b.CreateStore(b.getInt64(~std::uint64_t(0)), slot);
   return slot;
 }
@@ -75,7 +77,7 @@ PreservedAnalyses PromoteLastSectorSlots::run(Module& m, ModuleAnalysisManager&)
     if (f.isDeclaration() || !f.getName().endswith(".simt_plain")) continue;
     std::vector<AllocaInst*> slots;
     for (Instruction& i : f.getEntryBlock())
-      if (auto* a = dyn_cast<AllocaInst>(&i); a && a->getName().startswith(kLastSector) && isAllocaPromotable(a))
+      if (auto* a = dyn_cast<AllocaInst>(&i); a && a->getMetadata(kLastSector) && isAllocaPromotable(a))
         slots.push_back(a);
     if (slots.empty()) continue;  // the out-of-line entry point takes the slot's address
     DominatorTree dt(f);
